@@ -196,7 +196,8 @@ static int cellsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
     }
     return SQLITE_OK;
   }
-  const pv_cell *cell = &col->cells[c->row];
+  pv_cell cell_value = tt_cell(col, c->row);
+  const pv_cell *cell = &cell_value;
   switch (i) {
     case CELLS_COLUMN_ROW: sqlite3_result_int64(ctx, c->row); break;
     case CELLS_COLUMN_COL: sqlite3_result_int(ctx, c->col); break;

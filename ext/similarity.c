@@ -49,8 +49,10 @@ static int vcmp(const pv_cell *a, const pv_cell *b, int decimals) {
 }
 
 static int qcmp(const void *x, const void *y, void *ctx) {
-  const pv_cell *cells = ctx;
-  return vcmp(&cells[*(const uint32_t *)x], &cells[*(const uint32_t *)y], -1);
+  const tt_column *col = ctx;
+  pv_cell a = tt_cell(col, *(const uint32_t *)x);
+  pv_cell b = tt_cell(col, *(const uint32_t *)y);
+  return vcmp(&a, &b, -1);
 }
 
 /* The value order of a column (cached on the column). */
@@ -59,7 +61,7 @@ static const uint32_t *value_order(tt_column *col, int64_t nrows) {
   uint32_t *o = malloc((size_t)(nrows ? nrows : 1) * sizeof(uint32_t));
   if (!o) return NULL;
   for (int64_t r = 0; r < nrows; r++) o[r] = (uint32_t)r;
-  qsort_r(o, (size_t)nrows, sizeof(uint32_t), qcmp, col->cells);
+  qsort_r(o, (size_t)nrows, sizeof(uint32_t), qcmp, col);
   col->value_order = o;
   return o;
 }
@@ -71,7 +73,8 @@ static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
   if (!ox || !oy) return -1;
   int64_t i = 0, j = 0, r = 0;
   while (i < nx && j < ny) {
-    int c = vcmp(&x->cells[ox[i]], &y->cells[oy[j]], decimals);
+    pv_cell a = tt_cell(x, ox[i]), b = tt_cell(y, oy[j]);
+    int c = vcmp(&a, &b, decimals);
     if (c < 0) i++;
     else if (c > 0) j++;
     else {

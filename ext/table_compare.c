@@ -197,14 +197,15 @@ static void sort_recs(sort_rec *a, sort_rec *tmp, size_t n,
 /* The correction's order: numbers by value (NaN last, or as 0 under
 ** nan0), then strings bytewise; ties keep row order. */
 typedef struct {
-  const pv_cell *cells;
+  const tt_column *col;
   int nan0;
 } numsort_ctx;
 
 static int numsort_cmp(const void *pa, const void *pb, void *vctx) {
   const numsort_ctx *x = vctx;
   uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
-  const pv_cell *a = &x->cells[ia], *b = &x->cells[ib];
+  pv_cell ca = tt_cell(x->col, ia), cb = tt_cell(x->col, ib);
+  const pv_cell *a = &ca, *b = &cb;
   int an = a->kind != PV_STR, bn = b->kind != PV_STR;
   if (an != bn) return an ? -1 : 1;
   if (an) {
@@ -235,7 +236,7 @@ static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
       return NULL;
     }
     for (int64_t r = 0; r < nrows; r++) v->perm[r] = (uint32_t)r;
-    numsort_ctx ctx = {col->cells, (mode & VIEW_NAN0) != 0};
+    numsort_ctx ctx = {col, (mode & VIEW_NAN0) != 0};
     qsort_r(v->perm, (size_t)nrows, sizeof(uint32_t), numsort_cmp, &ctx);
     col->views[mode] = v;
     return v;
@@ -252,7 +253,8 @@ static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
   if (!v->perm) goto nomem;
   /* number keys go to kbuf; key holds the offset until kbuf stops moving */
   for (size_t r = 0; r < n; r++) {
-    const pv_cell *c = &col->cells[r];
+    pv_cell cv = tt_cell(col, (int64_t)r);
+    const pv_cell *c = &cv;
     keys[r].isnum = c->kind != PV_STR;
     if (c->kind == PV_STR) {
       keys[r].key = c->v.s;
@@ -297,14 +299,14 @@ nomem:
 
 /* One side of a comparison: a column, its cells in the order compared. */
 typedef struct {
-  const pv_cell *cells;
+  const tt_column *col;
   const uint32_t *perm; /* NULL: table order */
   int64_t n;
   int mode;
 } side;
 
-static inline const pv_cell *side_cell(const side *s, int64_t i) {
-  return s->perm ? &s->cells[s->perm[i]] : &s->cells[i];
+static inline pv_cell side_cell(const side *s, int64_t i) {
+  return tt_cell(s->col, s->perm ? (int64_t)s->perm[i] : i);
 }
 
 /* One position of vectors_match. */
@@ -327,8 +329,10 @@ static inline int cells_equal(const pv_cell *a, const pv_cell *b, int nan0,
 static int64_t match_prefix(const side *g, const side *p, int nan0,
                             double tol) {
   if (g->n != p->n) return -1;
-  for (int64_t i = 0; i < g->n; i++)
-    if (!cells_equal(side_cell(g, i), side_cell(p, i), nan0, tol)) return i;
+  for (int64_t i = 0; i < g->n; i++) {
+    pv_cell a = side_cell(g, i), b = side_cell(p, i);
+    if (!cells_equal(&a, &b, nan0, tol)) return i;
+  }
   return g->n;
 }
 
@@ -565,8 +569,10 @@ static int dbt_cell_matches(const pv_cell *g, const side *p, int nan0,
     }
   }
   int ok = 1;
-  for (int64_t i = 0; i < n && ok; i++)
-    ok = cells_equal(&chars[i], side_cell(p, i), nan0, tol);
+  for (int64_t i = 0; i < n && ok; i++) {
+    pv_cell b = side_cell(p, i);
+    ok = cells_equal(&chars[i], &b, nan0, tol);
+  }
   free(chars);
   return ok;
 }
@@ -575,7 +581,7 @@ static int dbt_cell_matches(const pv_cell *g, const side *p, int nan0,
 ** Rows are sorted (numbers numerically, text bytewise, column by column)
 ** and compared with the same tolerance. */
 typedef struct {
-  const pv_cell **cols; /* one cell array per tuple position */
+  const tt_column **cols; /* one column per tuple position */
   int n;
   int nan0;
 } tuple_ctx;
@@ -597,13 +603,14 @@ static int tuple_row_cmp(const void *pa, const void *pb, void *vctx) {
   const tuple_ctx *ctx = vctx;
   int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
   for (int k = 0; k < ctx->n; k++) {
-    int r = tuple_cmp_cell(&ctx->cols[k][a], &ctx->cols[k][b], ctx->nan0);
+    pv_cell ca = tt_cell(ctx->cols[k], a), cb = tt_cell(ctx->cols[k], b);
+    int r = tuple_cmp_cell(&ca, &cb, ctx->nan0);
     if (r) return r;
   }
   return a < b ? -1 : a > b;
 }
 
-static int64_t *sorted_rows(const pv_cell **cols, int n, int64_t nrows,
+static int64_t *sorted_rows(const tt_column **cols, int n, int64_t nrows,
                             int nan0) {
   int64_t *rows = malloc((size_t)(nrows ? nrows : 1) * sizeof(int64_t));
   if (!rows) return NULL;
@@ -614,7 +621,7 @@ static int64_t *sorted_rows(const pv_cell **cols, int n, int64_t nrows,
 }
 
 /* 1 when the tuples match, 0 when not, -1 on out of memory. */
-static int rows_align(const pv_cell **gc, const pv_cell **pc, int n,
+static int rows_align(const tt_column **gc, const tt_column **pc, int n,
                       int64_t nrows, int nan0, double tol) {
   int64_t *gr = sorted_rows(gc, n, nrows, nan0);
   int64_t *pr = sorted_rows(pc, n, nrows, nan0);
@@ -625,8 +632,10 @@ static int rows_align(const pv_cell **gc, const pv_cell **pc, int n,
   }
   int ok = 1;
   for (int64_t r = 0; r < nrows && ok; r++)
-    for (int k = 0; k < n && ok; k++)
-      ok = cells_equal(&gc[k][gr[r]], &pc[k][pr[r]], nan0, tol);
+    for (int k = 0; k < n && ok; k++) {
+      pv_cell a = tt_cell(gc[k], gr[r]), b = tt_cell(pc[k], pr[r]);
+      ok = cells_equal(&a, &b, nan0, tol);
+    }
   free(gr);
   free(pr);
   return ok;
@@ -636,7 +645,7 @@ static int rows_align(const pv_cell **gc, const pv_cell **pc, int n,
 ** Returns -1 on out of memory. */
 static int make_side(tt_column *col, int64_t nrows, int mode, int sorted,
                      side *out) {
-  out->cells = col->cells;
+  out->col = col;
   out->n = nrows;
   out->mode = mode;
   out->perm = NULL;
@@ -653,7 +662,7 @@ typedef struct {
   const int *gcols;
   int ng;
   int **cands;  /* per gold column: matching prediction columns, -1 ends */
-  const pv_cell **gc, **pc;
+  const tt_column **gc, **pc;
   int nan0;
   double tol;
   long budget;  /* alignment checks left */
@@ -663,7 +672,7 @@ static int strict_dfs(strict_ctx *s, int k) {
   if (k == s->ng) return 1;
   for (int *c = s->cands[k]; *c >= 0; c++) {
     if (s->budget-- <= 0) return 0;
-    s->pc[k] = s->pred->cols[*c].cells;
+    s->pc[k] = &s->pred->cols[*c];
     int ok = rows_align(s->gc, s->pc, k + 1, s->gold->nrows, s->nan0, s->tol);
     if (ok < 0) return -1;
     if (ok) {
@@ -698,7 +707,7 @@ static int strict_search(const tt_table *pred, const tt_table *gold,
   }
   for (int k = 0; k < ng; k++) {
     const tt_column *gcol = &gold->cols[gcols[k]];
-    s.gc[k] = gcol->cells;
+    s.gc[k] = gcol;
     s.cands[k] = malloc((size_t)(np + 1) * sizeof(int));
     if (!s.cands[k]) {
       rc = -1;
@@ -767,7 +776,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   ** differ, since no column can match then) */
   int sort_pred = ignore_order && pred->nrows == gold->nrows;
   for (int c = 0; c < np; c++) {
-    ps[c].cells = pred->cols[c].cells;
+    ps[c].col = &pred->cols[c];
     ps[c].n = pred->nrows;
     ps[c].mode = pmode;
     ps[c].perm = NULL;
@@ -791,8 +800,8 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
           rc = -1;
           goto done;
         }
-        any = dbt_cell_matches(&gc->cells[r], &ps[c], nan0, ignore_order,
-                               o->tol);
+        pv_cell g = tt_cell(gc, r);
+        any = dbt_cell_matches(&g, &ps[c], nan0, ignore_order, o->tol);
       }
       if (!any) {
         score = 0;
@@ -848,10 +857,9 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
       }
     }
     if (detail->pred_col >= 0 && best >= 0 && best < gs.n) {
-      view_text(side_cell(&gs, best), gmode, detail->gold_val,
-                sizeof detail->gold_val);
-      view_text(side_cell(&ps[detail->pred_col], best), pmode,
-                detail->pred_val, sizeof detail->pred_val);
+      pv_cell g = side_cell(&gs, best), p = side_cell(&ps[detail->pred_col], best);
+      view_text(&g, gmode, detail->gold_val, sizeof detail->gold_val);
+      view_text(&p, pmode, detail->pred_val, sizeof detail->pred_val);
     }
   }
   if (score && o->strict && ignore_order && ng > 0) {

@@ -27,10 +27,17 @@
 **    float64 (precise_xstrtod, inf spellings), bool (any case of
 **    true/false; with NA -> object of bools and NaN), else object (str,
 **    NaN for NA tokens). Chunks are joined with numpy's concatenate rules.
+** 5. Storage: each column is kept in the most compact store its dtype
+**    allows (int64/uint64/float64 arrays, bool bytes, str references into
+**    one arena, tagged cells only for mixed object columns); tt_cell()
+**    reads any of them. A column of several chunks is inferred twice
+**    (dtype of the concatenation, then the rows), so the scratch cells
+**    never exceed one chunk. Only the text of str cells is kept.
 */
 #include "typed_table.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -528,7 +535,7 @@ static void tokenizer_free(tokenizer *t) {
 /* -------------------------------------------------------- type inference */
 
 /* Infer one chunk of one column: rows [r0, r1) of field index col.
-** Fills cells[r0..r1) and returns the chunk dtype. */
+** Fills cells[0..r1-r0) and returns the chunk dtype. */
 static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
                             size_t r1, pv_cell *cells) {
 #define WORD(r) (t->stream + t->words[t->line_start[(r)] + col])
@@ -538,7 +545,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
   int overflow = 0;
   for (r = r0; r < r1; r++) {
     const char *w = WORD(r);
-    pv_cell *c = &cells[r];
+    pv_cell *c = &cells[r - r0];
     if (pn_is_na(w)) {
       na_count++;
       c->kind = PV_NAN;
@@ -556,7 +563,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
     if (na_count == 0) return TT_INT64;
     /* _maybe_upcast: float64, and the NA sentinel INT64_MIN becomes NaN */
     for (r = r0; r < r1; r++) {
-      pv_cell *c = &cells[r];
+      pv_cell *c = &cells[r - r0];
       if (c->kind == PV_INT && c->v.i != INT64_MIN) {
         double f = (double)c->v.i;
         c->kind = PV_FLOAT;
@@ -574,7 +581,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
     int failed = 0;
     for (r = r0; r < r1; r++) {
       const char *w = WORD(r);
-      pv_cell *c = &cells[r];
+      pv_cell *c = &cells[r - r0];
       if (pn_is_na(w)) {
         st.seen_null = 1;
         continue;
@@ -596,7 +603,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
         object = 1;
       } else {
         for (r = r0; r < r1; r++) {
-          pv_cell *c = &cells[r];
+          pv_cell *c = &cells[r - r0];
           uint64_t u = c->v.u;
           if (u > (uint64_t)INT64_MAX) {
             c->kind = PV_UINT;
@@ -613,7 +620,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
     /* float64 */
     for (r = r0; r < r1; r++) {
       const char *w = WORD(r);
-      pv_cell *c = &cells[r];
+      pv_cell *c = &cells[r - r0];
       if (pn_is_na(w)) {
         c->kind = PV_NAN;
         continue;
@@ -629,7 +636,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
     na_count = 0;
     for (r = r0; r < r1; r++) {
       const char *w = WORD(r);
-      pv_cell *c = &cells[r];
+      pv_cell *c = &cells[r - r0];
       if (pn_is_na(w)) {
         na_count++;
         c->kind = PV_NAN;
@@ -645,7 +652,7 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
   /* object */
   for (r = r0; r < r1; r++) {
     const char *w = WORD(r);
-    pv_cell *c = &cells[r];
+    pv_cell *c = &cells[r - r0];
     if (!object_nofilter && pn_is_na(w)) {
       c->kind = PV_NAN;
     } else {
@@ -814,12 +821,151 @@ done:
   return rc;
 }
 
+/* ------------------------------------------------------ column stores */
+
+/* Are all n cells str or NaN? */
+static int only_str(const pv_cell *cells, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (cells[i].kind != PV_STR && cells[i].kind != PV_NAN) return 0;
+  return 1;
+}
+
+/* The store of a column of dtype dt (all_str: object of str and NaN). */
+static tt_store store_for(tt_dtype dt, int all_str) {
+  switch (dt) {
+    case TT_INT64: return TT_STORE_INT;
+    case TT_UINT64: return TT_STORE_UINT;
+    case TT_FLOAT64: return TT_STORE_FLOAT;
+    case TT_BOOL: return TT_STORE_BOOL;
+    case TT_OBJECT: break;
+  }
+  return all_str ? TT_STORE_STR : TT_STORE_CELLS;
+}
+
+static size_t store_elem(tt_store s) {
+  switch (s) {
+    case TT_STORE_CELLS: return sizeof(pv_cell);
+    case TT_STORE_INT: return sizeof(int64_t);
+    case TT_STORE_UINT: return sizeof(uint64_t);
+    case TT_STORE_FLOAT: return sizeof(double);
+    case TT_STORE_BOOL: return 1;
+    case TT_STORE_STR: return sizeof(tt_strref);
+  }
+  return sizeof(pv_cell);
+}
+
+static int alloc_store(tt_column *col, tt_store s, size_t nrows) {
+  col->store = s;
+  col->data.any = malloc(nrows * store_elem(s));
+  return col->data.any ? 0 : -1;
+}
+
+static size_t store_bytes(const tt_column *col, size_t nrows) {
+  return nrows * store_elem(col->store) +
+         (col->fexp ? nrows * sizeof(int16_t) : 0);
+}
+
+/* Keep cells[0..n) as rows row0.. of the column (nrows rows in all);
+** str cells are kept as offsets into stream. -1 when a cell does not fit
+** the store (never expected), -2 on out of memory. */
+static int store_rows(tt_column *col, size_t nrows, size_t row0,
+                      const pv_cell *cells, size_t n, const char *stream) {
+  for (size_t i = 0; i < n; i++) {
+    const pv_cell *c = &cells[i];
+    size_t r = row0 + i;
+    switch (col->store) {
+      case TT_STORE_CELLS: col->data.cells[r] = *c; break;
+      case TT_STORE_INT:
+        if (c->kind != PV_INT) return -1;
+        col->data.i64[r] = c->v.i;
+        break;
+      case TT_STORE_UINT:
+        if (c->kind == PV_UINT) col->data.u64[r] = c->v.u;
+        else if (c->kind == PV_INT && c->v.i >= 0)
+          col->data.u64[r] = (uint64_t)c->v.i;
+        else return -1;
+        break;
+      case TT_STORE_FLOAT:
+        if (c->kind == PV_NAN) {
+          col->data.f64[r] = NAN;
+        } else {
+          if (c->kind != PV_FLOAT || isnan(c->v.f)) return -1;
+          col->data.f64[r] = c->v.f;
+        }
+        if (c->kind == PV_FLOAT && c->exact) {
+          if (c->exp10 == TT_INEXACT) return -1;
+          if (!col->fexp) {
+            col->fexp = malloc(nrows * sizeof(int16_t));
+            if (!col->fexp) return -2;
+            for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
+          }
+          col->fexp[r] = c->exp10;
+        } else if (col->fexp) {
+          col->fexp[r] = TT_INEXACT;
+        }
+        break;
+      case TT_STORE_BOOL:
+        if (c->kind != PV_BOOL) return -1;
+        col->data.b[r] = (uint8_t)(c->v.i != 0);
+        break;
+      case TT_STORE_STR:
+        if (c->kind == PV_NAN) {
+          col->data.str[r].off = 0;
+          col->data.str[r].len = TT_STR_NAN;
+        } else {
+          if (c->kind != PV_STR) return -1;
+          col->data.str[r].off = (uint32_t)(c->v.s - stream);
+          col->data.str[r].len = c->len;
+        }
+        break;
+    }
+  }
+  return 0;
+}
+
+/* Bytes the column's str cells need in a compact arena (text and NUL). */
+static size_t str_bytes(const tt_column *col, size_t nrows) {
+  size_t need = 0;
+  for (size_t r = 0; r < nrows; r++) {
+    if (col->store == TT_STORE_STR && col->data.str[r].len != TT_STR_NAN)
+      need += col->data.str[r].len + 1;
+    else if (col->store == TT_STORE_CELLS && col->data.cells[r].kind == PV_STR)
+      need += col->data.cells[r].len + 1;
+  }
+  return need;
+}
+
+/* Copy the column's str cells from stream to arena at off; returns the
+** new offset. */
+static size_t move_strs(tt_column *col, size_t nrows, const char *stream,
+                        char *arena, size_t off) {
+  for (size_t r = 0; r < nrows; r++) {
+    if (col->store == TT_STORE_STR && col->data.str[r].len != TT_STR_NAN) {
+      tt_strref *s = &col->data.str[r];
+      memcpy(arena + off, stream + s->off, s->len);
+      arena[off + s->len] = 0;
+      s->off = (uint32_t)off;
+      off += s->len + 1;
+    } else if (col->store == TT_STORE_CELLS &&
+               col->data.cells[r].kind == PV_STR) {
+      pv_cell *cell = &col->data.cells[r];
+      memcpy(arena + off, cell->v.s, cell->len);
+      arena[off + cell->len] = 0;
+      cell->v.s = arena + off;
+      off += cell->len + 1;
+    }
+  }
+  return off;
+}
+
 /* ---------------------------------------------------------------- parse */
 
 void tt_free(tt_table *t) {
   if (!t) return;
   for (int c = 0; c < t->ncols; c++) {
     free(t->cols[c].name);
+    free(t->cols[c].data.any);
+    free(t->cols[c].fexp);
     free(t->cols[c].value_order);
     for (int v = 0; v < 8; v++)
       if (t->cols[c].views[v]) {
@@ -828,7 +974,6 @@ void tt_free(tt_table *t) {
       }
   }
   free(t->cols);
-  free(t->cells_block);
   free(t->arena);
   free(t);
 }
@@ -879,6 +1024,8 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     tk.words_cap = seps + 16;
   }
   tt_table *t = NULL;
+  pv_cell *scratch = NULL;
+  tt_dtype *chunk_dt = NULL;
 
   int tok_rc = tokenize(&tk, data, len);
   free(owned);
@@ -942,63 +1089,70 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   for (size_t c = 0; c < ncols; c++) t->cols[c].name = names[c];
   free(names);
 
-  /* data rows are lines 1..lines-1; all of them have `width` fields. All
-  ** cells live in one block owned by column 0. */
-  t->cells_block = calloc(ncols * (nrows + 1) + 1, sizeof(pv_cell));
-  if (!t->cells_block) goto nomem;
-  for (size_t c = 0; c < ncols; c++) {
-    tt_column *col = &t->cols[c];
-    col->cells = t->cells_block + c * (nrows + 1);
-    if (nrows == 0) {
-      col->dtype = TT_OBJECT;
-      continue;
-    }
-    /* cells are indexed by line number; shift by one after inference */
-    pv_cell *cells = col->cells;
-    tt_dtype dt = TT_OBJECT;
-    size_t nchunks = 0;
-    tt_dtype *chunk_dt = NULL;
+  /* data rows are lines 1..lines-1; all of them have `width` fields.
+  ** Each column is inferred chunk by chunk into a chunk-sized scratch of
+  ** cells, then kept in the compact store its dtype allows. A column of
+  ** several chunks is inferred twice: once for the dtype their
+  ** concatenation has, once to store the rows (cast to that dtype). */
+  {
     size_t chunk_lines = tk.chunk_lines;
+    size_t scratch_n = nrows < chunk_lines ? nrows : chunk_lines;
     size_t maxchunks = nrows / chunk_lines + 2;
+    scratch = malloc((scratch_n ? scratch_n : 1) * sizeof(pv_cell));
     chunk_dt = malloc(maxchunks * sizeof(tt_dtype));
-    if (!chunk_dt) goto nomem;
-    for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines) {
-      size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
-      tt_dtype d = infer_chunk(&tk, leading + c, r0, r1, cells);
-      chunk_dt[nchunks++] = d;
-      dt = nchunks == 1 ? d : promote(dt, d);
-    }
-    if (nchunks > 1 && dt != TT_OBJECT) {
+    if (!scratch || !chunk_dt) goto nomem;
+    for (size_t c = 0; c < ncols; c++) {
+      tt_column *col = &t->cols[c];
+      if (nrows == 0) {
+        col->dtype = TT_OBJECT;
+        col->store = TT_STORE_CELLS;
+        continue;
+      }
+      tt_dtype dt = TT_OBJECT;
+      size_t nchunks = 0;
+      int all_str = 1; /* every chunk object, of str and NaN only */
+      for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines) {
+        size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
+        tt_dtype d = infer_chunk(&tk, leading + c, r0, r1, scratch);
+        chunk_dt[nchunks++] = d;
+        dt = nchunks == 1 ? d : promote(dt, d);
+        if (all_str) all_str = d == TT_OBJECT && only_str(scratch, r1 - r0);
+      }
+      col->dtype = dt;
+      if (alloc_store(col, store_for(dt, all_str), nrows)) goto nomem;
+      if (nchunks == 1) {
+        int st = store_rows(col, nrows, 0, scratch, nrows, tk.stream);
+        if (st == -2) goto nomem;
+        if (st) goto bug;
+        continue;
+      }
       size_t k = 0;
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines, k++) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
-        if (chunk_dt[k] != dt) cast_cells(cells + r0, r1 - r0, dt);
+        infer_chunk(&tk, leading + c, r0, r1, scratch);
+        if (dt != TT_OBJECT && chunk_dt[k] != dt)
+          cast_cells(scratch, r1 - r0, dt);
+        int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream);
+        if (st == -2) goto nomem;
+        if (st) goto bug;
       }
     }
+    free(scratch);
     free(chunk_dt);
-    memmove(cells, cells + 1, nrows * sizeof(pv_cell));
-    col->dtype = dt;
+    scratch = NULL;
+    chunk_dt = NULL;
   }
   /* keep only the text of string cells: numbers need no source text */
   {
     size_t need = 1;
     for (size_t c = 0; c < ncols; c++)
-      for (size_t r = 0; r < nrows; r++)
-        if (t->cols[c].cells[r].kind == PV_STR)
-          need += t->cols[c].cells[r].len + 1;
+      need += str_bytes(&t->cols[c], nrows);
     if (need < tk.stream_len / 2) {
       char *arena = malloc(need);
       if (!arena) goto nomem;
       size_t off = 0;
       for (size_t c = 0; c < ncols; c++)
-        for (size_t r = 0; r < nrows; r++) {
-          pv_cell *cell = &t->cols[c].cells[r];
-          if (cell->kind != PV_STR) continue;
-          memcpy(arena + off, cell->v.s, cell->len);
-          arena[off + cell->len] = 0;
-          cell->v.s = arena + off;
-          off += cell->len + 1;
-        }
+        off = move_strs(&t->cols[c], nrows, tk.stream, arena, off);
       t->arena = arena;
       t->mem_bytes = need;
     } else {
@@ -1006,19 +1160,29 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       tk.stream = NULL;
       t->mem_bytes = tk.stream_cap;
     }
+    for (size_t c = 0; c < ncols; c++) {
+      t->cols[c].arena = t->arena;
+      t->mem_bytes += store_bytes(&t->cols[c], nrows);
+    }
   }
   free(tk.stream);
   tk.stream = NULL;
-  t->mem_bytes += ncols * (nrows + 1) * sizeof(pv_cell) + sizeof *t +
-                  ncols * sizeof(tt_column);
+  t->mem_bytes += sizeof *t + ncols * sizeof(tt_column);
   tokenizer_free(&tk);
   *out = t;
   return TT_OK;
 
+bug:
+  rc = TT_ERR_PARSER;
+  if (errmsg) *errmsg = tt_msgf("internal error: a cell does not fit its column (please "
+                         "report the file)");
+  goto fail;
 nomem:
   rc = TT_ERR_NOMEM;
   if (errmsg) *errmsg = tt_msgf("out of memory");
 fail:
+  free(scratch);
+  free(chunk_dt);
   if (t) {
     t->arena = NULL;
     tt_free(t);

@@ -38,10 +38,44 @@ typedef struct tt_view {
   uint32_t *perm; /* row numbers in sorted order */
 } tt_view;
 
+/* How a column keeps its cells. Typed columns are plain arrays (8 bytes a
+** row, 1 for bool, plus 2 for the repr hint of exact floats), a column of
+** str and NaN refers into the arena (8 bytes a row), and only object
+** columns mixing Python types keep tagged cells (16 bytes a row). Read
+** any of them with tt_cell(). */
+typedef enum {
+  TT_STORE_CELLS, /* data.cells: pv_cell per row */
+  TT_STORE_INT,   /* data.i64: PV_INT */
+  TT_STORE_UINT,  /* data.u64: PV_INT up to INT64_MAX, PV_UINT above */
+  TT_STORE_FLOAT, /* data.f64: PV_FLOAT, NaN for PV_NAN; fexp the hints */
+  TT_STORE_BOOL,  /* data.b: PV_BOOL */
+  TT_STORE_STR    /* data.str: PV_STR in the arena, len TT_STR_NAN for NaN */
+} tt_store;
+
+typedef struct {
+  uint32_t off; /* offset in the column's arena */
+  uint32_t len; /* byte length, or TT_STR_NAN */
+} tt_strref;
+
+#define TT_STR_NAN UINT32_MAX
+#define TT_INEXACT INT16_MIN /* fexp of a float without an exact hint */
+
 typedef struct {
   char *name;     /* pandas column name after dedup ('a.1', 'Unnamed: 3') */
   tt_dtype dtype; /* column dtype after chunk concatenation */
-  pv_cell *cells; /* nrows cells (inside the table's cells_block) */
+  tt_store store; /* which member of data holds the rows */
+  union {
+    pv_cell *cells;
+    int64_t *i64;
+    uint64_t *u64;
+    double *f64;
+    uint8_t *b;
+    tt_strref *str;
+    void *any;
+  } data;
+  int16_t *fexp;     /* TT_STORE_FLOAT: exp10 of exact floats, TT_INEXACT
+                        otherwise; NULL when no float is exact */
+  const char *arena; /* the table's arena (str rows point into it) */
   tt_view *views[8]; /* sorted orders by view mode, built lazily */
   uint32_t *value_order; /* rows by typed value (similarity.c), lazily */
 } tt_column;
@@ -50,10 +84,62 @@ typedef struct {
   int ncols;        /* columns (index columns already dropped) */
   int64_t nrows;    /* data rows */
   tt_column *cols;  /* ncols columns */
-  char *arena;      /* token storage the string cells point into */
-  pv_cell *cells_block; /* the cells of every column, one allocation */
+  char *arena;      /* text of the str cells */
   size_t mem_bytes; /* approximate heap footprint, for cache accounting */
 } tt_table;
+
+/* Row r of a column as a cell (a copy: str cells point into the arena). */
+static inline pv_cell tt_cell(const tt_column *col, int64_t r) {
+  pv_cell c = {0};
+  switch (col->store) {
+    case TT_STORE_CELLS: return col->data.cells[r];
+    case TT_STORE_INT:
+      c.kind = PV_INT;
+      c.v.i = col->data.i64[r];
+      break;
+    case TT_STORE_UINT: {
+      uint64_t u = col->data.u64[r];
+      if (u > (uint64_t)INT64_MAX) {
+        c.kind = PV_UINT;
+        c.v.u = u;
+      } else {
+        c.kind = PV_INT;
+        c.v.i = (int64_t)u;
+      }
+      break;
+    }
+    case TT_STORE_FLOAT: {
+      double f = col->data.f64[r];
+      if (f != f) {
+        c.kind = PV_NAN;
+        break;
+      }
+      c.kind = PV_FLOAT;
+      c.v.f = f;
+      if (col->fexp && col->fexp[r] != TT_INEXACT) {
+        c.exact = 1;
+        c.exp10 = col->fexp[r];
+      }
+      break;
+    }
+    case TT_STORE_BOOL:
+      c.kind = PV_BOOL;
+      c.v.i = col->data.b[r];
+      break;
+    case TT_STORE_STR: {
+      tt_strref s = col->data.str[r];
+      if (s.len == TT_STR_NAN) {
+        c.kind = PV_NAN;
+      } else {
+        c.kind = PV_STR;
+        c.len = s.len;
+        c.v.s = col->arena + s.off;
+      }
+      break;
+    }
+  }
+  return c;
+}
 
 /* Why reading failed, named like the Python exception the official
 ** evaluator would have seen. */

@@ -18,7 +18,8 @@ static char *render(const tt_table *t) {
                           t->cols[c].name, tt_dtype_name(t->cols[c].dtype));
     for (int64_t r = 0; r < t->nrows; r++) {
       char buf[80];
-      const pv_cell *cell = &t->cols[c].cells[r];
+      pv_cell value = tt_cell(&t->cols[c], r);
+      const pv_cell *cell = &value;
       tc_cell_text(cell, 0, buf, sizeof buf);
       n += (size_t)snprintf(out + n, cap - n, "%s%s %s", r ? "|" : "",
                             pv_kind_name((pv_kind)cell->kind), buf);
@@ -138,10 +139,53 @@ START_TEST(test_chunks) {
   tt_table *t = NULL;
   ck_assert_int_eq(tt_parse(csv, n, &t, NULL), TT_OK);
   ck_assert_int_eq(t->cols[0].dtype, TT_OBJECT);
-  ck_assert_int_eq(t->cols[0].cells[0].kind, PV_INT);
-  ck_assert_int_eq(t->cols[0].cells[524288].kind, PV_STR);
+  ck_assert_int_eq(t->cols[0].store, TT_STORE_CELLS);
+  ck_assert_int_eq(tt_cell(&t->cols[0], 0).kind, PV_INT);
+  ck_assert_int_eq(tt_cell(&t->cols[0], 524288).kind, PV_STR);
   tt_free(t);
   free(csv);
+}
+END_TEST
+
+/* Each dtype gets its compact store; tt_cell gives back the same cells. */
+START_TEST(test_stores) {
+  const char *csv =
+      "i,u,f,b,s,m\n"
+      "1,18446744073709551615,0.1,True,x,1\n"
+      "-2,5,,False,,x\n";
+  tt_table *t = NULL;
+  ck_assert_int_eq(tt_parse(csv, strlen(csv), &t, NULL), TT_OK);
+  ck_assert_int_eq(t->cols[0].store, TT_STORE_INT);
+  ck_assert_int_eq(t->cols[1].store, TT_STORE_UINT);
+  ck_assert_int_eq(t->cols[2].store, TT_STORE_FLOAT);
+  ck_assert_int_eq(t->cols[3].store, TT_STORE_BOOL);
+  ck_assert_int_eq(t->cols[4].store, TT_STORE_STR);
+  ck_assert_int_eq(t->cols[5].store, TT_STORE_STR); /* '1' is a str here */
+  ck_assert_int_eq(tt_cell(&t->cols[1], 0).kind, PV_UINT);
+  ck_assert_int_eq(tt_cell(&t->cols[1], 1).kind, PV_INT);
+  ck_assert_int_eq(tt_cell(&t->cols[2], 1).kind, PV_NAN);
+  ck_assert_int_eq(tt_cell(&t->cols[2], 0).exact, 1);
+  ck_assert_int_eq(tt_cell(&t->cols[4], 1).kind, PV_NAN);
+  ck_assert_int_eq(tt_cell(&t->cols[3], 1).v.i, 0);
+  tt_free(t);
+  /* a chunk of ints then a chunk of exact floats: float64 throughout,
+  ** the floats keep their repr hints, the ints none */
+  size_t rows = 524288 + 2, n = 0;
+  char *big = malloc(rows * 8 + 16);
+  n += (size_t)sprintf(big, "a\n");
+  for (size_t r = 0; r < rows; r++)
+    n += (size_t)sprintf(big + n, r < 524288 ? "7\n" : "0.3\n");
+  ck_assert_int_eq(tt_parse(big, n, &t, NULL), TT_OK);
+  ck_assert_int_eq(t->cols[0].dtype, TT_FLOAT64);
+  ck_assert_int_eq(t->cols[0].store, TT_STORE_FLOAT);
+  pv_cell first = tt_cell(&t->cols[0], 0), last = tt_cell(&t->cols[0], 524288);
+  ck_assert_int_eq(first.kind, PV_FLOAT);
+  ck_assert_int_eq(first.exact, 0);
+  ck_assert(first.v.f == 7.0);
+  ck_assert_int_eq(last.exact, 1);
+  ck_assert(last.v.f == 0.3);
+  tt_free(t);
+  free(big);
 }
 END_TEST
 
@@ -164,7 +208,7 @@ START_TEST(test_huge_field) {
   csv[n + 2] = '\n';
   tt_table *t = NULL;
   ck_assert_int_eq(tt_parse(csv, n + 3, &t, NULL), TT_OK);
-  ck_assert_uint_eq(t->cols[0].cells[0].len, n);
+  ck_assert_uint_eq(tt_cell(&t->cols[0], 0).len, n);
   tt_free(t);
   free(csv);
 }
@@ -176,6 +220,7 @@ Suite *suite_typed_table(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_read_cases);
   tcase_add_test(tc, test_chunks);
+  tcase_add_test(tc, test_stores);
   tcase_add_test(tc, test_missing_file);
   tcase_add_test(tc, test_huge_field);
   suite_add_tcase(s, tc);

@@ -19,8 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (e != TT_OK) return 0;
   char buf[80];
   for (int c = 0; c < t->ncols; c++)
-    for (int64_t r = 0; r < t->nrows && r < 64; r++)
-      tc_cell_text(&t->cols[c].cells[r], 1, buf, sizeof buf);
+    for (int64_t r = 0; r < t->nrows && r < 64; r++) {
+      pv_cell cell = tt_cell(&t->cols[c], r);
+      tc_cell_text(&cell, 1, buf, sizeof buf);
+    }
   for (int fl = 0; fl < 3; fl++) {
     for (int io = 0; io < 4; io++) {
       tc_options o;
