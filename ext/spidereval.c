@@ -154,6 +154,9 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
       {"select_funcs (result_similarity, sql_normalize)",
        se_register_select_funcs},
       {"sql_funcs (hardcoded_sql_flags)", se_register_sql_funcs},
+      {"agent_tools (search_column, search_value, find_shortest_path, "
+       "table_info, sample_rows, execute_sql, agent_index, spider2_database)",
+       se_register_agent_tools},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {
