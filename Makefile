@@ -40,6 +40,15 @@ $(BUILD)/check_spidereval: $(CORE_SRC) $(HDRS) $(wildcard tests/check_*.c) tests
 deps:
 	@./scripts/install-deps.sh
 
+# The sample shop database (built from samples/shop, a schema resource in
+# the Spider 2.0 layout) that the agent-tool docs and tests use.
+SAMPLE_DB := $(BUILD)/samples/shop.sqlite
+$(SAMPLE_DB): $(BUILD)/spidereval.so $(wildcard samples/shop/*)
+	@mkdir -p $(dir $@)
+	@rm -f $@ $@.spidereval-index
+	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
+	  "SELECT spider2_database('samples/shop', '$@')" >/dev/null
+
 demo: deps all
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
 	  -cmd ".parameter set :submission 'samples/submission'" \
@@ -48,13 +57,13 @@ demo: deps all
 unit: $(BUILD)/check_spidereval
 	@$(BUILD)/check_spidereval
 
-sqltest: all
+sqltest: all $(SAMPLE_DB)
 	@./tests/run_sql_tests.sh
 
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(BUILD)/check_spidereval
+test: all $(SAMPLE_DB) $(BUILD)/check_spidereval
 	@./tests/run_all.sh $(SHARED)
 
 bench: all
@@ -91,7 +100,7 @@ fuzz: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "fuzz: $$t found a failure"; exit 1; }; \
 	done; echo "fuzz: $(words $(FUZZ_TARGETS)) passed, 0 failed"
 
-valgrind: all $(BUILD)/check_spidereval
+valgrind: all $(SAMPLE_DB) $(BUILD)/check_spidereval
 	@CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 	  --error-exitcode=9 $(BUILD)/check_spidereval >/dev/null
 	@for t in tests/sql/*.sql; do \

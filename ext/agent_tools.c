@@ -21,7 +21,8 @@
 **
 ** search_column(db, text [, k])
 **   Columns ranked by BM25 (FTS5, porter stemming) over the words of the
-**   table name, the column name and its description. Identifiers are split
+**   table name, the column name and its description (weights 2, 4, 1),
+**   columns named exactly as the text (any case) first. Identifiers are split
 **   into words (order_purchase_ts: order purchase ts; orderDate: order
 **   date) and common abbreviations expanded (ts: timestamp time, qty:
 **   quantity), so "purchase time" finds order_purchase_ts. Columns:
@@ -98,6 +99,9 @@
 #include "spidereval.h"
 #include "typed_table.h"
 SQLITE_EXTENSION_INIT3
+
+/* SQL text built with %w / %Q quoting (not messages) */
+#define sql_printf sqlite3_mprintf
 
 #define INDEX_VERSION "1"
 #define INDEX_SUFFIX ".spidereval-index"
@@ -964,11 +968,13 @@ static int searchColumn(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
         "c.distinct_count, c.min, c.max, c.samples, round(-f.s, 4) FROM "
         "(SELECT rowid AS id, bm25(_spidereval_columns_fts, 2.0, 4.0, 1.0) AS"
         " s FROM _spidereval_columns_fts WHERE _spidereval_columns_fts MATCH"
-        " ?1) f JOIN _spidereval_columns c ON c.rowid = f.id ORDER BY f.s, "
-        "c.table_name, c.cid LIMIT ?2");
+        " ?1) f JOIN _spidereval_columns c ON c.rowid = f.id ORDER BY "
+        "c.column_name = ?3 COLLATE NOCASE DESC, f.s, c.table_name, c.cid "
+        "LIMIT ?2");
   if (rc == SQLITE_OK) {
     sqlite3_bind_text(st, 1, q, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, k);
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
     rc = add_rows(out, st, d->index, err);
   }
   free(q);
@@ -1225,12 +1231,12 @@ static int findPath(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   for (int p = 0; rc == SQLITE_OK && p < np; p++) {
     const int *path = paths + (size_t)p * (size_t)len;
     /* the clause: FROM a JOIN b ON ... in walking order */
-    char *clause = sqlite3_mprintf("FROM \"%w\"", ta);
+    char *clause = sql_printf("FROM \"%w\"", ta);
     int at = ia;
     for (int s = 0; clause && s < len; s++) {
       path_edge *e = &pe[path[s]];
       int next = e->from_t == at ? e->to_t : e->from_t;
-      char *nc = sqlite3_mprintf("%s JOIN \"%w\" ON %s", clause,
+      char *nc = sql_printf("%s JOIN \"%w\" ON %s", clause,
                                  tables[next], e->on);
       sqlite3_free(clause);
       clause = nc;
@@ -1918,7 +1924,7 @@ static char *ddl_from_json(const char *table, json_t *doc) {
   json_t *names = json_object_get(doc, "column_names");
   json_t *types = json_object_get(doc, "column_types");
   if (!json_is_array(names) || json_array_size(names) == 0) return NULL;
-  char *s = sqlite3_mprintf("CREATE TABLE \"%w\" (", table);
+  char *s = sql_printf("CREATE TABLE \"%w\" (", table);
   for (size_t i = 0; s && i < json_array_size(names); i++) {
     const char *n = json_string_value(json_array_get(names, i));
     const char *ty = json_string_value(json_array_get(types, i));
@@ -2197,7 +2203,7 @@ static char *build_spider2_db(const char *folder, const char *out,
     sqlite3_finalize(dq);
     json_t *samples = json_object_get(doc, "sample_rows");
     if (!ncol || !json_is_array(samples)) continue;
-    char *ins = sqlite3_mprintf("INSERT INTO \"%w\" (", name);
+    char *ins = sql_printf("INSERT INTO \"%w\" (", name);
     for (size_t i = 0; ins && i < ncol; i++) {
       char *n2 = sqlite3_mprintf(
           "%s%s\"%w\"", ins, i ? ", " : "",

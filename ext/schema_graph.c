@@ -114,7 +114,23 @@ char *sg_fts_query(const char *text, int *nomem) {
   }
   buf b = {NULL, 0, 0, 0};
   put(&b, "", 0);
-  for (char *p = w; *p;) {
+  /* the whole text as a phrase too, so rows holding it rank first */
+  char *plain = sg_words(text, 0);
+  if (!plain) {
+    free(w);
+    *nomem = 1;
+    return NULL;
+  }
+  int nplain = 0;
+  for (char *p = plain; *p; p++) nplain += *p == ' ';
+  if (nplain > 0 && nplain < SG_MAX_QUERY_WORDS) {
+    put(&b, "\"", 1);
+    put(&b, plain, strlen(plain));
+    put(&b, "\"", 1);
+  }
+  free(plain);
+  int nwords = 0;
+  for (char *p = w; *p && nwords < SG_MAX_QUERY_WORDS; nwords++) {
     while (*p == ' ') p++;
     if (!*p) break;
     char *e = p;

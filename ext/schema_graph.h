@@ -21,9 +21,13 @@ char *sg_words(const char *text, int expand);
 
 /*
 ** An FTS5 MATCH expression that ORs the words of text (each a quoted
-** string, so no word is read as FTS5 syntax), with expansions. NULL when
+** string, so no word is read as FTS5 syntax), with expansions, and the
+** whole text as one phrase when it has several words. Only the first
+** SG_MAX_QUERY_WORDS words count (a pasted document stays a fast query).
+** NULL when
 ** text has no words or on out of memory (*nomem tells which).
 */
+#define SG_MAX_QUERY_WORDS 32
 char *sg_fts_query(const char *text, int *nomem);
 
 /* An edge of the join graph: tables as numbers. */

@@ -7,4 +7,5 @@ Suite *suite_typed_table(void);
 Suite *suite_table_compare(void);
 Suite *suite_similarity(void);
 Suite *suite_sql(void);
+Suite *suite_schema_graph(void);
 #endif

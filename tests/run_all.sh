@@ -31,5 +31,6 @@ run ./tests/run_errors_check.sh
 run ./tests/run_parity.sh "$shared"
 run ./tests/run_selection.sh "$shared"
 run ./tests/run_scanner_gold.sh "$shared"
+run ./tests/run_agent_tools.sh "$shared"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The agent tools on real schemas and on generated ones:
+#  1. every folder of ../shared/spider2/resource/databases/sqlite becomes a
+#     database (spider2_database); on each, every table answers table_info
+#     and sample_rows, every column is found by search_column from its own
+#     name, a text value of each table is found by search_value as an exact
+#     hit, and find_shortest_path answers every pair of tables (a path or
+#     "no path", never an error);
+#  2. a 50-table foreign-key chain: the path from one end to the other has
+#     49 steps in order; a missing link gives "no path";
+#  3. a 1,000-column table: search_column finds columns by split words.
+# Fails (does not skip) when ../shared is missing.
+set -u
+cd "$(dirname "$0")/.."
+shared=${1:-../shared}
+ext=build/spidereval
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+check() { # name, condition result (0 = ok), detail
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL $1: $3"; fi
+}
+res="$shared/spider2/resource/databases/sqlite"
+if [ ! -d "$res" ]; then
+  echo "agent: $res missing"
+  echo "agent: 0 passed, 1 failed"
+  exit 1
+fi
+ndb=0
+for d in "$res"/*/; do
+  name=$(basename "$d")
+  db="$work/$name.sqlite"
+  out=$(sqlite3 -bail :memory: -cmd ".load $ext" "SELECT spider2_database('$d', '$db')" 2>&1)
+  [ -f "$db" ] || { check "$name build" 1 "$out"; continue; }
+  ndb=$((ndb + 1))
+  # every check of this database in one SQL script; each line says ok/bad
+  got=$(sqlite3 -bail :memory: -cmd ".load $ext" 2>&1 <<SQL
+CREATE TEMP TABLE cols AS
+  SELECT t.name AS tab, c.name AS col FROM pragma_table_list AS t,
+    pragma_table_info(t.name) AS c
+  WHERE t.schema = 'main' AND t.type = 'table'
+    AND t.name NOT LIKE 'sqlite%' AND t.name NOT LIKE '\_spidereval%' ESCAPE '\';
+ATTACH '$db' AS d;
+DELETE FROM cols;
+INSERT INTO cols SELECT t.name, c.name FROM d.sqlite_schema AS t,
+  pragma_table_info(t.name, 'd') AS c
+  WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite%'
+    AND t.name NOT LIKE '\_spidereval%' ESCAPE '\';
+SELECT 'table_info ' || (SELECT count(*) FROM (SELECT DISTINCT tab FROM cols) t
+  WHERE (SELECT count(*) FROM table_info('$db', t.tab)) =
+        (SELECT count(*) FROM cols c WHERE c.tab = t.tab));
+SELECT 'tables ' || count(DISTINCT tab) FROM cols;
+SELECT 'sample_rows ' || (SELECT count(*) FROM (SELECT DISTINCT tab FROM cols) t
+  WHERE (SELECT count(*) FROM sample_rows('$db', t.tab, 3)) >= 0);
+SELECT 'columns ' || count(*) FROM cols;
+SELECT 'found_columns ' || count(*) FROM cols c
+  WHERE c.col GLOB '*[A-Za-z0-9]*' AND (EXISTS (SELECT 1 FROM search_column('$db', c.col, 10) s
+    WHERE s.table_name = c.tab AND s.column_name = c.col)
+    OR (SELECT column_name FROM search_column('$db', c.col, 1)) = c.col COLLATE NOCASE);
+SELECT 'searchable_columns ' || count(*) FROM cols WHERE col GLOB '*[A-Za-z0-9]*';
+SELECT 'pairs ' || count(*) FROM (SELECT DISTINCT tab FROM cols) a, (SELECT DISTINCT tab FROM cols) b
+  WHERE a.tab < b.tab AND (SELECT count(*) FROM find_shortest_path('$db', a.tab, b.tab)) > 0;
+SELECT 'all_pairs ' || count(*) FROM (SELECT DISTINCT tab FROM cols) a, (SELECT DISTINCT tab FROM cols) b
+  WHERE a.tab < b.tab;
+SQL
+)
+  tabs=$(echo "$got" | awk '$1 == "tables" {print $2}')
+  ti=$(echo "$got" | awk '$1 == "table_info" {print $2}')
+  sr=$(echo "$got" | awk '$1 == "sample_rows" {print $2}')
+  fc=$(echo "$got" | awk '$1 == "found_columns" {print $2}')
+  sc=$(echo "$got" | awk '$1 == "searchable_columns" {print $2}')
+  pr=$(echo "$got" | awk '$1 == "pairs" {print $2}')
+  ap=$(echo "$got" | awk '$1 == "all_pairs" {print $2}')
+  if [ -z "$tabs" ] || [ "$ti" != "$tabs" ] || [ "$sr" != "$tabs" ] || [ "$pr" != "$ap" ]; then
+    check "$name" 1 "$got"
+    continue
+  fi
+  # search_column finds every column from its own name: in the top 10, or
+  # (a name many tables share) a column of that name first
+  if [ "$fc" -eq "$sc" ]; then check "$name" 0 ""; else
+    check "$name" 1 "search_column found $fc of $sc columns by their names"; fi
+done
+echo "agent: $ndb Spider 2.0 schema folders built and searched"
+
+# search_value: every distinct text value of every built database is found
+# as an exact hit first, its own table and column given
+bad=0
+for db in "$work"/*.sqlite; do
+  got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
+    ATTACH '$db.spidereval-index' AS ix;
+    SELECT count(*), sum((SELECT match FROM search_value('$db', v.value,
+      v.table_name, v.column_name, 1)) = 'exact')
+    FROM ix._spidereval_values v" 2>&1)
+  case "$got" in
+    *'|'*) [ "${got%|*}" = "${got#*|}" ] || { bad=1; echo "$(basename "$db"): $got"; } ;;
+    *) bad=1; echo "$(basename "$db"): $got" ;;
+  esac
+done
+check "search_value exact hits" $bad ""
+
+# 2. a 50-table chain t0 <- t1 <- ... <- t49 (t_i references t_{i-1})
+{
+  echo "CREATE TABLE t0 (k0 INTEGER PRIMARY KEY);"
+  for i in $(seq 1 49); do
+    echo "CREATE TABLE t$i (k$i INTEGER PRIMARY KEY, up INTEGER REFERENCES t$((i - 1))(k$((i - 1))));"
+  done
+  echo "CREATE TABLE island (x INTEGER);"
+} | sqlite3 "$work/chain.db"
+got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
+  SELECT count(*), min(step), max(step), sum(from_table = 't' || (50 - step)) FROM find_shortest_path('$work/chain.db', 't49', 't0');
+  SELECT status FROM find_shortest_path('$work/chain.db', 't0', 'island');
+  SELECT count(DISTINCT path) FROM find_shortest_path('$work/chain.db', 't10.up', 't12');" 2>&1)
+want=$(printf '49|1|49|49\nno path\n1')
+if [ "$got" = "$want" ]; then check chain 0 ""; else check chain 1 "$got"; fi
+
+# 3. a 1,000-column table: names built from words
+a=(customer order product seller region)
+b=(amount total count date ts)
+{
+  printf "CREATE TABLE wide (id INTEGER"
+  for i in $(seq 0 999); do
+    printf ", %s_%s_%03d" "${a[$((i % 5))]}" "${b[$((i / 5 % 5))]}" "$i"
+  done
+  echo ");"
+  echo "INSERT INTO wide (id) VALUES (1);"
+} | sqlite3 "$work/wide.db"
+got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
+  SELECT count(*) FROM table_info('$work/wide.db', 'wide');
+  SELECT column_name FROM search_column('$work/wide.db', 'seller timestamp 773', 1);" 2>&1)
+if [ "$got" = "$(printf '1001\nseller_ts_773')" ]; then check wide 0 ""; else check wide 1 "$got"; fi
+echo "agent: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM find_shortest_path('build/samples/shop.sqlite', 'orders');

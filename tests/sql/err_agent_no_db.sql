@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM search_column('tests/fixtures/no_such.sqlite', 'x');

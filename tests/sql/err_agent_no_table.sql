@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM table_info('build/samples/shop.sqlite', 'no_table');

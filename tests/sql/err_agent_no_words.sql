@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM search_column('build/samples/shop.sqlite', '--- ???');

@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM search_column('tests/fixtures/int_float.csv', 'x');

@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT spider2_database('samples/gold', '/tmp/spidereval-never-created.sqlite');
