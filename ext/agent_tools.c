@@ -33,10 +33,14 @@
 **
 ** search_value(db, text [, table [, column]] [, k])
 **   Distinct text values of every column, ranked: exact hits first, then
-**   case-insensitive ones, then BM25 over the value's words; the table and
-**   column filters apply before ranking and the cut to k (default 10). An
-**   integer third argument is k. Columns: table_name, column_name, value,
-**   freq (rows holding it), match ('exact', 'nocase', 'words'), score.
+**   case-insensitive ones, then values holding all the words (BM25), and
+**   when these are fewer than k, values holding some of the rarer words
+**   (each in at most 1,000 values, or the rarest word; BM25 when the hits
+**   are few, else by frequency); the table
+**   and column filters apply before ranking and the cut to k (default
+**   10). An integer third argument is k. Columns: table_name, column_name,
+**   value, freq (rows holding it), match ('exact', 'nocase', 'words',
+**   'some words'), score (BM25, higher is better).
 **
 ** find_shortest_path(db, start, end [, edges])
 **   Every shortest join path (up to 20) between two tables, or the tables
@@ -69,14 +73,15 @@
 **   'inside' (tables _spidereval_* in the database itself) or 'memory'.
 **   Returns JSON with the counts.
 **
-** spider2_database(folder, out)
+** spider2_database(folder, out [, 'replace'])
 **   Builds the SQLite database out from a Spider 2.0 schema resource
 **   folder (resource/databases/sqlite/<DB>/: DDL.csv and one JSON per table
 **   with column names, types, descriptions and sample rows). DDL that
 **   SQLite rejects (unquoted column names such as index) is rewritten from
 **   the JSON with quoted names; sqlite_* tables are skipped. Descriptions
 **   go to _spidereval_descriptions, which search_column reads. Returns
-**   JSON: tables, rows, skipped, rewritten. out must not exist. The JSON
+**   JSON: tables, rows, skipped, rewritten. out must not exist, unless
+**   'replace' is given (then it and its index are removed first). The JSON
 **   files are Python's (NaN and Infinity appear): those values become NULL.
 **
 ** Everything reads or writes files: SQLITE_DIRECTONLY.
@@ -951,7 +956,7 @@ static int searchColumn(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   sqlite3_int64 k = arg_int(a[2], 10, 1, 100000, fn, "k", err);
   if (k < 0) return SQLITE_ERROR;
   int nomem = 0;
-  char *q = sg_fts_query(text ? text : "", &nomem);
+  char *q = sg_fts_query(text ? text : "", SG_EXPAND, &nomem);
   if (!q) {
     *err = nomem ? msgf("%s: out of memory", fn)
                  : msgf("%s: '%s' has no words to search for", fn,
@@ -982,6 +987,78 @@ static int searchColumn(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   return rc;
 }
 
+/* The fallback query of search_value: the rarer words of text ORed (a
+** word in at most RARE_WORD_VALUES values, or else the rarest one), so
+** that common words ("street" in "street 13") neither flood nor slow the
+** ranking. *ranked: whether the hits are few enough to rank by BM25
+** (otherwise by frequency). NULL when no word matches anything. */
+#define RARE_WORD_VALUES 1000
+static char *rare_words_query(sqlite3 *ix, const char *text, int *ranked,
+                              int *nomem) {
+  *ranked = 1;
+  *nomem = 0;
+  char *w = sg_words(text, 0);
+  sqlite3_stmt *cnt = NULL;
+  if (!w || sqlite3_prepare_v2(ix,
+                               "SELECT count(*) FROM _spidereval_values_fts "
+                               "WHERE _spidereval_values_fts MATCH ?1",
+                               -1, &cnt, NULL) != SQLITE_OK) {
+    free(w);
+    *nomem = 1;
+    return NULL;
+  }
+  char *q = sqlite3_mprintf("");
+  char *rarest = NULL;
+  sqlite3_int64 rarest_n = -1, total = 0;
+  int nwords = 0;
+  for (char *p = w; q && *p && nwords < SG_MAX_QUERY_WORDS; nwords++) {
+    while (*p == ' ') p++;
+    if (!*p) break;
+    char *e = p;
+    while (*e && *e != ' ') e++;
+    char *one = sqlite3_mprintf("\"%.*s\"", (int)(e - p), p);
+    sqlite3_int64 n = 0;
+    if (one) {
+      sqlite3_bind_text(cnt, 1, one, -1, SQLITE_STATIC);
+      if (sqlite3_step(cnt) == SQLITE_ROW) n = sqlite3_column_int64(cnt, 0);
+      sqlite3_reset(cnt);
+    }
+    if (one && n > 0 && n <= RARE_WORD_VALUES) {
+      char *nq = sqlite3_mprintf("%s%s%s", q, *q ? " OR " : "", one);
+      sqlite3_free(q);
+      q = nq;
+      total += n;
+    } else if (one && n > 0 && (rarest_n < 0 || n < rarest_n)) {
+      sqlite3_free(rarest);
+      rarest = one;
+      one = NULL;
+      rarest_n = n;
+    }
+    sqlite3_free(one);
+    p = e;
+  }
+  sqlite3_finalize(cnt);
+  free(w);
+  if (!q) {
+    sqlite3_free(rarest);
+    *nomem = 1;
+    return NULL;
+  }
+  if (!*q && rarest) {
+    sqlite3_free(q);
+    q = rarest;
+    rarest = NULL;
+    total = rarest_n;
+  }
+  sqlite3_free(rarest);
+  if (!*q) {
+    sqlite3_free(q);
+    return NULL;
+  }
+  *ranked = total <= 5 * RARE_WORD_VALUES;
+  return q;
+}
+
 static int searchValue(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
                        rowset *out, char **err) {
   const char *fn = "search_value";
@@ -1002,12 +1079,19 @@ static int searchValue(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     return SQLITE_ERROR;
   }
   int nomem = 0;
-  char *q = sg_fts_query(text, &nomem);
+  char *all = sg_fts_query(text, SG_ALL_WORDS, &nomem);
+  char *any = nomem ? NULL : sg_fts_query(text, 0, &nomem);
   if (nomem) {
+    free(all);
     *err = msgf("%s: out of memory", fn);
     return SQLITE_NOMEM;
   }
   int rc = ensure_index(d, fn, err);
+  /* 1. exact, case-insensitive and all-words hits; 2. when fewer than k,
+  ** hits of some of the words. Filters apply inside each query. */
+  static const char *filters =
+      " AND (?3 IS NULL OR v.table_name = ?3 COLLATE NOCASE)"
+      " AND (?4 IS NULL OR v.column_name = ?4 COLLATE NOCASE)";
   sqlite3_stmt *st = NULL;
   if (rc == SQLITE_OK)
     rc = prepare(
@@ -1019,25 +1103,86 @@ static int searchValue(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
         " %s)"
         "SELECT v.table_name, v.column_name, v.value, v.freq,"
         " CASE min(h.tier) WHEN 0 THEN 'exact' WHEN 1 THEN 'nocase' ELSE "
-        "'words' END, round(-min(h.s), 4)"
+        "'words' END, round(-min(h.s), 4), v.rowid"
         " FROM hits h JOIN _spidereval_values v ON v.rowid = h.id"
-        " WHERE (?3 IS NULL OR v.table_name = ?3 COLLATE NOCASE)"
-        " AND (?4 IS NULL OR v.column_name = ?4 COLLATE NOCASE)"
+        " WHERE 1 %s"
         " GROUP BY h.id ORDER BY min(h.tier), min(h.s), v.freq DESC,"
         " v.table_name, v.column_name, v.value LIMIT ?5",
-        q ? " UNION ALL SELECT rowid, 2, bm25(_spidereval_values_fts) FROM "
-            "_spidereval_values_fts WHERE _spidereval_values_fts MATCH ?2"
-          : "");
+        all ? " UNION ALL SELECT rowid, 2, bm25(_spidereval_values_fts) FROM "
+              "_spidereval_values_fts WHERE _spidereval_values_fts MATCH ?2"
+            : "",
+        filters);
+  rowset found = {7, 0, 0, NULL, 0};
   if (rc == SQLITE_OK) {
     sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-    if (q) sqlite3_bind_text(st, 2, q, -1, SQLITE_TRANSIENT);
+    if (all) sqlite3_bind_text(st, 2, all, -1, SQLITE_TRANSIENT);
     if (table) sqlite3_bind_value(st, 3, table);
     if (column) sqlite3_bind_value(st, 4, column);
     sqlite3_bind_int64(st, 5, k);
-    rc = add_rows(out, st, d->index, err);
+    rc = add_rows(&found, st, d->index, err);
   }
-  free(q);
   sqlite3_finalize(st);
+  st = NULL;
+  char *rare = NULL;
+  int ranked = 1;
+  if (rc == SQLITE_OK && found.nrows < k && any && all && strcmp(any, all)) {
+    rare = rare_words_query(d->index, text, &ranked, &nomem);
+    if (nomem) {
+      rc = SQLITE_NOMEM;
+      *err = msgf("%s: out of memory", fn);
+    }
+  }
+  if (rare) {
+    rc = prepare(d->index, &st, err,
+                 "SELECT v.table_name, v.column_name, v.value, v.freq, "
+                 "'some words', round(-f.s, 4), v.rowid FROM (SELECT rowid AS"
+                 " id, %s AS s FROM _spidereval_values_fts WHERE "
+                 "_spidereval_values_fts MATCH ?2) f JOIN _spidereval_values v"
+                 " ON v.rowid = f.id WHERE v.rowid NOT IN (SELECT value FROM "
+                 "json_each(?1)) %s ORDER BY f.s, v.freq DESC, v.table_name, "
+                 "v.column_name, v.value LIMIT ?5",
+                 ranked ? "bm25(_spidereval_values_fts)" : "0.0", filters);
+    if (rc == SQLITE_OK) {
+      char *ids = sqlite3_mprintf("[");
+      for (sqlite3_int64 r = 0; ids && r < found.nrows; r++) {
+        char *n2 = sqlite3_mprintf("%s%s%lld", ids, r ? "," : "",
+                                   (long long)found.cells[r * 7 + 6].i);
+        sqlite3_free(ids);
+        ids = n2;
+      }
+      char *ids2 = ids ? sqlite3_mprintf("%s]", ids) : NULL;
+      sqlite3_free(ids);
+      if (!ids2) {
+        rc = SQLITE_NOMEM;
+        *err = msgf("%s: out of memory", fn);
+      } else {
+        sqlite3_bind_text(st, 1, ids2, -1, sqlite3_free);
+        sqlite3_bind_text(st, 2, rare, -1, SQLITE_TRANSIENT);
+        if (table) sqlite3_bind_value(st, 3, table);
+        if (column) sqlite3_bind_value(st, 4, column);
+        sqlite3_bind_int64(st, 5, k - found.nrows);
+        rc = add_rows(&found, st, d->index, err);
+      }
+    }
+    sqlite3_finalize(st);
+  }
+  /* the rows without their rowid */
+  for (sqlite3_int64 r = 0; rc == SQLITE_OK && r < found.nrows; r++) {
+    cell *row = new_row(out);
+    if (!row) {
+      rc = SQLITE_NOMEM;
+      *err = msgf("%s: out of memory", fn);
+      break;
+    }
+    for (int c = 0; c < 6; c++) {
+      row[c] = found.cells[r * 7 + c];
+      found.cells[r * 7 + c].s = NULL; /* moved */
+    }
+  }
+  rowset_clear(&found);
+  sqlite3_free(rare);
+  free(all);
+  free(any);
   return rc;
 }
 
@@ -2280,13 +2425,31 @@ done:
 
 static void spider2DatabaseFunc(sqlite3_context *ctx, int argc,
                                 sqlite3_value **argv) {
-  (void)argc;
   const char *folder = arg_text(argv[0]), *out = arg_text(argv[1]);
+  const char *mode = argc > 2 ? arg_text(argv[2]) : NULL;
   if (!folder || !out) {
     sqlite3_result_error(ctx,
-                         "spider2_database: use spider2_database(folder, out)",
+                         "spider2_database: use spider2_database(folder, out "
+                         "[, 'replace'])",
                          -1);
     return;
+  }
+  if (mode && strcmp(mode, "replace")) {
+    char *m = msgf("spider2_database: the third argument can only be "
+                   "'replace', not '%s'", mode);
+    sqlite3_result_error(ctx, m, -1);
+    sqlite3_free(m);
+    return;
+  }
+  if (mode) {
+    /* a regular file only: never a directory or a device */
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+      unlink(out);
+      char *comp = sqlite3_mprintf("%s" INDEX_SUFFIX, out);
+      if (comp) unlink(comp);
+      sqlite3_free(comp);
+    }
   }
   char *err = NULL;
   char *s = build_spider2_db(folder, out, &err);
@@ -2334,6 +2497,7 @@ int se_register_agent_tools(sqlite3 *db, se_cache *cache) {
       {"execute_sql", 2, executeSqlFunc},  {"execute_sql", 3, executeSqlFunc},
       {"execute_sql", 4, executeSqlFunc},  {"agent_index", 1, agentIndexFunc},
       {"agent_index", 2, agentIndexFunc},  {"spider2_database", 2, spider2DatabaseFunc},
+      {"spider2_database", 3, spider2DatabaseFunc},
   };
   for (size_t i = 0; i < sizeof funcs / sizeof funcs[0] && rc == SQLITE_OK;
        i++) {

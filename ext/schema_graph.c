@@ -105,9 +105,9 @@ char *sg_words(const char *text, int expand) {
   return b.s;
 }
 
-char *sg_fts_query(const char *text, int *nomem) {
+char *sg_fts_query(const char *text, int flags, int *nomem) {
   *nomem = 0;
-  char *w = sg_words(text, 1);
+  char *w = sg_words(text, (flags & SG_EXPAND) != 0);
   if (!w) {
     *nomem = 1;
     return NULL;
@@ -123,7 +123,7 @@ char *sg_fts_query(const char *text, int *nomem) {
   }
   int nplain = 0;
   for (char *p = plain; *p; p++) nplain += *p == ' ';
-  if (nplain > 0 && nplain < SG_MAX_QUERY_WORDS) {
+  if (nplain > 0 && nplain < SG_MAX_QUERY_WORDS && !(flags & SG_ALL_WORDS)) {
     put(&b, "\"", 1);
     put(&b, plain, strlen(plain));
     put(&b, "\"", 1);
@@ -135,7 +135,8 @@ char *sg_fts_query(const char *text, int *nomem) {
     if (!*p) break;
     char *e = p;
     while (*e && *e != ' ') e++;
-    if (b.n) put(&b, " OR ", 4);
+    const char *op = flags & SG_ALL_WORDS ? " AND " : " OR ";
+    if (b.n) put(&b, op, strlen(op));
     put(&b, "\"", 1);
     put(&b, p, (size_t)(e - p)); /* words hold no quotes */
     put(&b, "\"", 1);

@@ -20,15 +20,18 @@
 char *sg_words(const char *text, int expand);
 
 /*
-** An FTS5 MATCH expression that ORs the words of text (each a quoted
-** string, so no word is read as FTS5 syntax), with expansions, and the
-** whole text as one phrase when it has several words. Only the first
+** An FTS5 MATCH expression over the words of text, each a quoted string
+** (so no word is read as FTS5 syntax). By default the words are ORed and
+** the whole text counts once more as one phrase (several words); with
+** SG_EXPAND the abbreviations' long forms join in (sg_words); with
+** SG_ALL_WORDS every word must match (AND, no phrase). Only the first
 ** SG_MAX_QUERY_WORDS words count (a pasted document stays a fast query).
-** NULL when
-** text has no words or on out of memory (*nomem tells which).
+** NULL when text has no words or on out of memory (*nomem tells which).
 */
 #define SG_MAX_QUERY_WORDS 32
-char *sg_fts_query(const char *text, int *nomem);
+#define SG_EXPAND 1
+#define SG_ALL_WORDS 2
+char *sg_fts_query(const char *text, int flags, int *nomem);
 
 /* An edge of the join graph: tables as numbers. */
 typedef struct {

@@ -28,19 +28,22 @@ END_TEST
 
 START_TEST(test_fts_query) {
   int nomem = 1;
-  char *q = sg_fts_query("purchase time", &nomem);
+  char *q = sg_fts_query("purchase time", SG_EXPAND, &nomem);
   ck_assert_int_eq(nomem, 0);
   ck_assert_str_eq(q, "\"purchase time\" OR \"purchase\" OR \"time\"");
   free(q);
   /* FTS5 syntax in the text stays text */
-  q = sg_fts_query("a\" OR NEAR(x", &nomem);
+  q = sg_fts_query("a\" OR NEAR(x", SG_EXPAND, &nomem);
   ck_assert_str_eq(q, "\"a or near x\" OR \"a\" OR \"or\" OR \"near\" OR \"x\"");
   free(q);
-  ck_assert_ptr_null(sg_fts_query("!!", &nomem));
+  ck_assert_ptr_null(sg_fts_query("!!", 0, &nomem));
+  q = sg_fts_query("ts 12", SG_ALL_WORDS, &nomem);
+  ck_assert_str_eq(q, "\"ts\" AND \"12\"");
+  free(q);
   /* a long text: its first SG_MAX_QUERY_WORDS words, no phrase */
   char longtext[4000] = "";
   for (int i = 0; i < 500; i++) strcat(longtext, "w ");
-  q = sg_fts_query(longtext, &nomem);
+  q = sg_fts_query(longtext, 0, &nomem);
   int ors = 0;
   for (char *p = q; (p = strstr(p, " OR ")); p++) ors++;
   ck_assert_int_eq(ors, SG_MAX_QUERY_WORDS - 1);
