@@ -83,7 +83,7 @@ clean:
 
 # libFuzzer targets (clang); FUZZ_SECONDS per target (default 30).
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold
+FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE
 .PHONY: fuzz valgrind
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(HDRS)
