@@ -146,10 +146,11 @@ CREATE TEMP TABLE q AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 F
 SELECT count(*) FROM q, search_column('$work/wide.db', 'seller timestamp ' || q.i, 10);
 SELECT count(*) FROM q, search_value('$work/cells.db', 'street ' || (q.i * 13), 10);
 SELECT count(*) FROM q, search_value('$work/cells.db', 'model ' || q.i, 't', 'c9', 10);
+SELECT count(*) FROM q, search_value('$work/cells.db', CASE q.i % 2 WHEN 0 THEN 'street' ELSE 'model' END, 10);
 SQL
 sqlite3 :memory: -cmd ".load $ext" <"$work/agent.sql" | awk '
   /^Run Time/ { t[++n] = $4; next } { v[++m] = $1 }
   END {
     printf "agent index: %d columns in %.3f s (target < 1 s); %d distinct values of 1,000,000 text cells in %.2f s (target < 10 s)\n", v[1], t[1], v[2], t[2]
-    printf "agent searches: search_column %.2f ms, search_value %.2f ms, filtered %.2f ms each (target < 10 ms)\n", t[3] * 10, t[4] * 10, t[5] * 10
+    printf "agent searches: search_column %.2f ms, search_value %.2f ms, filtered %.2f ms, a word in 60,000 values %.2f ms each (target < 10 ms)\n", t[3] * 10, t[4] * 10, t[5] * 10, t[6] * 10
   }'

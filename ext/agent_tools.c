@@ -35,12 +35,13 @@
 **   Distinct text values of every column, ranked: exact hits first, then
 **   case-insensitive ones, then values holding all the words (BM25), and
 **   when these are fewer than k, values holding some of the rarer words
-**   (each in at most 1,000 values, or the rarest word; BM25 when the hits
-**   are few, else by frequency); the table
+**   (each in at most 1,000 values, or the rarest word). Word hits rank by
+**   BM25 when at most 5,000, else by frequency (values are stored most
+**   frequent first, so no score is computed: score NULL); the table
 **   and column filters apply before ranking and the cut to k (default
 **   10). An integer third argument is k. Columns: table_name, column_name,
 **   value, freq (rows holding it), match ('exact', 'nocase', 'words',
-**   'some words'), score (BM25, higher is better).
+**   'some words'), score (BM25, higher is better; NULL for exact hits).
 **
 ** find_shortest_path(db, start, end [, edges])
 **   Every shortest join path (up to 20) between two tables, or the tables
@@ -416,6 +417,13 @@ static int build_index(sqlite3 *ix, const char *src, const char *source_path,
   if ((rc = run(ix, err, "BEGIN"))) return rc;
   if ((rc = run(ix, err, "%s", INDEX_DROP))) goto fail;
   if ((rc = run(ix, err, "%s", INDEX_DDL))) goto fail;
+  /* values are loaded here, then stored most frequent first: the rowid
+  ** order of a word's hits is then their frequency order */
+  if ((rc = run(ix, err,
+                "DROP TABLE IF EXISTS temp._spidereval_values_load;"
+                "CREATE TEMP TABLE _spidereval_values_load(value TEXT, "
+                "table_name TEXT, column_name TEXT, freq INT)")))
+    goto fail;
   int has_desc = 0;
   {
     sqlite3_stmt *q = NULL;
@@ -574,7 +582,7 @@ static int build_index(sqlite3 *ix, const char *src, const char *source_path,
       }
       if (ntext > 0) {
         if ((rc = run(ix, err,
-                      "INSERT INTO _spidereval_values(value, table_name, "
+                      "INSERT INTO temp._spidereval_values_load(value, table_name, "
                       "column_name, freq) SELECT \"%w\", %Q, %Q, count(*) FROM"
                       " \"%w\".\"%w\" WHERE typeof(\"%w\") = 'text' GROUP BY 1",
                       c, t, c, src, t, c)))
@@ -644,6 +652,11 @@ static int build_index(sqlite3 *ix, const char *src, const char *source_path,
   }
   if ((rc = infer_edges(ix, cs, ncs, &edge_no, err))) goto fail;
   if ((rc = run(ix, err,
+                "INSERT INTO _spidereval_values(value, table_name, column_name,"
+                " freq) SELECT value, table_name, column_name, freq FROM "
+                "temp._spidereval_values_load ORDER BY freq DESC, value, "
+                "table_name, column_name;"
+                "DROP TABLE temp._spidereval_values_load;"
                 "INSERT INTO _spidereval_values_fts(_spidereval_values_fts) "
                 "VALUES ('rebuild');"
                 "CREATE INDEX _spidereval_values_value ON "
@@ -909,6 +922,84 @@ static void rowset_clear(rowset *r) {
   r->nomem = 0;
 }
 
+/* A growing JSON text (values written by hand, so that floats print as
+** Python's repr: 0.99, not 0.98999999999999999). */
+typedef struct {
+  char *s;
+  size_t n, cap;
+  int nomem;
+} jtext;
+
+static void jt_put(jtext *j, const char *s, size_t n) {
+  if (j->nomem) return;
+  if (j->n + n + 1 > j->cap) {
+    size_t c = j->cap ? j->cap * 2 : 256;
+    while (c < j->n + n + 1) c *= 2;
+    char *p = realloc(j->s, c);
+    if (!p) {
+      j->nomem = 1;
+      return;
+    }
+    j->s = p;
+    j->cap = c;
+  }
+  memcpy(j->s + j->n, s, n);
+  j->n += n;
+  j->s[j->n] = 0;
+}
+
+static void jt_lit(jtext *j, const char *s) { jt_put(j, s, strlen(s)); }
+
+static void jt_string(jtext *j, const char *s, size_t n) {
+  jt_put(j, "\"", 1);
+  size_t run = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    jt_put(j, s + run, i - run);
+    run = i + 1;
+    char esc[8];
+    switch (c) {
+      case '"': jt_lit(j, "\\\""); break;
+      case '\\': jt_lit(j, "\\\\"); break;
+      case '\n': jt_lit(j, "\\n"); break;
+      case '\r': jt_lit(j, "\\r"); break;
+      case '\t': jt_lit(j, "\\t"); break;
+      default:
+        snprintf(esc, sizeof esc, "\\u%04x", c);
+        jt_lit(j, esc);
+    }
+  }
+  jt_put(j, s + run, n - run);
+  jt_put(j, "\"", 1);
+}
+
+/* A cell of a statement as JSON. */
+static void jt_cell(jtext *j, sqlite3_stmt *st, int k) {
+  char buf[64];
+  switch (sqlite3_column_type(st, k)) {
+    case SQLITE_INTEGER:
+      jt_put(j, buf, (size_t)pn_int_repr(sqlite3_column_int64(st, k), buf));
+      break;
+    case SQLITE_FLOAT: {
+      double d = sqlite3_column_double(st, k);
+      if (isfinite(d)) jt_put(j, buf, (size_t)pn_float_repr(d, NULL, buf));
+      else jt_lit(j, "null");
+      break;
+    }
+    case SQLITE_TEXT:
+      jt_string(j, (const char *)sqlite3_column_text(st, k),
+                (size_t)sqlite3_column_bytes(st, k));
+      break;
+    case SQLITE_BLOB:
+      snprintf(buf, sizeof buf, "\"<blob of %d bytes>\"",
+               sqlite3_column_bytes(st, k));
+      jt_lit(j, buf);
+      break;
+    default: jt_lit(j, "null");
+  }
+}
+
 /* ----------------------------------------------------------- the tools */
 
 typedef struct tool tool;
@@ -993,6 +1084,7 @@ static int searchColumn(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
 ** ranking. *ranked: whether the hits are few enough to rank by BM25
 ** (otherwise by frequency). NULL when no word matches anything. */
 #define RARE_WORD_VALUES 1000
+#define RANK_AT_MOST 5000 /* hits ranked by BM25 at most */
 static char *rare_words_query(sqlite3 *ix, const char *text, int *ranked,
                               int *nomem) {
   *ranked = 1;
@@ -1055,10 +1147,77 @@ static char *rare_words_query(sqlite3 *ix, const char *text, int *ranked,
     sqlite3_free(q);
     return NULL;
   }
-  *ranked = total <= 5 * RARE_WORD_VALUES;
+  *ranked = total <= RANK_AT_MOST;
   return q;
 }
 
+/* One tier of search_value: the rows of sql (table, column, value, freq,
+** match, score, rowid; ?1 the ids found so far as JSON, ?2 the query text
+** or FTS5 expression, ?3 ?4 the filters, ?5 how many more) appended to
+** found. */
+static int value_tier(sqlite3 *ix, const char *sql, const char *q,
+                      sqlite3_value *table, sqlite3_value *column,
+                      sqlite3_int64 k, rowset *found, char **err) {
+  if (found->nrows >= k) return SQLITE_OK;
+  jtext ids = {NULL, 0, 0, 0};
+  jt_lit(&ids, "[");
+  for (sqlite3_int64 r = 0; r < found->nrows; r++) {
+    char buf[32];
+    if (r) jt_lit(&ids, ",");
+    jt_put(&ids, buf, (size_t)pn_int_repr(found->cells[r * 7 + 6].i, buf));
+  }
+  jt_lit(&ids, "]");
+  sqlite3_stmt *st = NULL;
+  int rc = ids.nomem ? SQLITE_NOMEM : prepare(ix, &st, err, "%s", sql);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, ids.s, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
+    if (table) sqlite3_bind_value(st, 3, table);
+    if (column) sqlite3_bind_value(st, 4, column);
+    sqlite3_bind_int64(st, 5, k - found->nrows);
+    rc = add_rows(found, st, ix, err);
+  } else if (rc == SQLITE_NOMEM && !*err) {
+    *err = msgf("out of memory");
+  }
+  sqlite3_finalize(st);
+  free(ids.s);
+  return rc;
+}
+
+/* How many values an FTS5 expression matches. */
+static sqlite3_int64 fts_hits(sqlite3 *ix, const char *q) {
+  sqlite3_stmt *st = NULL;
+  sqlite3_int64 n = 0;
+  if (sqlite3_prepare_v2(ix,
+                         "SELECT count(*) FROM _spidereval_values_fts WHERE "
+                         "_spidereval_values_fts MATCH ?1",
+                         -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, q, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+  return n;
+}
+
+#define VALUE_COLS \
+  "SELECT v.table_name, v.column_name, v.value, v.freq, "
+#define VALUE_FILTERS                                                  \
+  " AND v.rowid NOT IN (SELECT value FROM json_each(?1))"              \
+  " AND (?3 IS NULL OR v.table_name = ?3 COLLATE NOCASE)"              \
+  " AND (?4 IS NULL OR v.column_name = ?4 COLLATE NOCASE)"
+/* FTS5 hits ranked by BM25 (few hits) or in rowid order, which is the
+** order of frequency (many hits: no score to compute for each) */
+#define VALUE_FTS_RANKED(match)                                        \
+  VALUE_COLS "'" match "', round(-f.s, 4), v.rowid FROM (SELECT rowid AS " \
+  "id, bm25(_spidereval_values_fts) AS s FROM _spidereval_values_fts "  \
+  "WHERE _spidereval_values_fts MATCH ?2) f JOIN _spidereval_values v "  \
+  "ON v.rowid = f.id WHERE 1" VALUE_FILTERS " ORDER BY f.s, v.rowid "   \
+  "LIMIT ?5"
+#define VALUE_FTS_FREQUENT(match)                                      \
+  VALUE_COLS "'" match "', NULL, v.rowid FROM _spidereval_values_fts f " \
+  "JOIN _spidereval_values v ON v.rowid = f.rowid WHERE "               \
+  "_spidereval_values_fts MATCH ?2" VALUE_FILTERS " ORDER BY f.rowid "  \
+  "LIMIT ?5"
 static int searchValue(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
                        rowset *out, char **err) {
   const char *fn = "search_value";
@@ -1078,93 +1237,44 @@ static int searchValue(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     *err = msgf("%s: the text to search for is NULL", fn);
     return SQLITE_ERROR;
   }
+  int rc = ensure_index(d, fn, err);
+  if (rc) return rc;
   int nomem = 0;
   char *all = sg_fts_query(text, SG_ALL_WORDS, &nomem);
-  char *any = nomem ? NULL : sg_fts_query(text, 0, &nomem);
-  if (nomem) {
-    free(all);
-    *err = msgf("%s: out of memory", fn);
-    return SQLITE_NOMEM;
-  }
-  int rc = ensure_index(d, fn, err);
-  /* 1. exact, case-insensitive and all-words hits; 2. when fewer than k,
-  ** hits of some of the words. Filters apply inside each query. */
-  static const char *filters =
-      " AND (?3 IS NULL OR v.table_name = ?3 COLLATE NOCASE)"
-      " AND (?4 IS NULL OR v.column_name = ?4 COLLATE NOCASE)";
-  sqlite3_stmt *st = NULL;
-  if (rc == SQLITE_OK)
-    rc = prepare(
-        d->index, &st, err,
-        "WITH hits(id, tier, s) AS ("
-        " SELECT rowid, 0, 0.0 FROM _spidereval_values WHERE value = ?1"
-        " UNION ALL SELECT rowid, 1, 0.0 FROM _spidereval_values"
-        "  WHERE value = ?1 COLLATE NOCASE"
-        " %s)"
-        "SELECT v.table_name, v.column_name, v.value, v.freq,"
-        " CASE min(h.tier) WHEN 0 THEN 'exact' WHEN 1 THEN 'nocase' ELSE "
-        "'words' END, round(-min(h.s), 4), v.rowid"
-        " FROM hits h JOIN _spidereval_values v ON v.rowid = h.id"
-        " WHERE 1 %s"
-        " GROUP BY h.id ORDER BY min(h.tier), min(h.s), v.freq DESC,"
-        " v.table_name, v.column_name, v.value LIMIT ?5",
-        all ? " UNION ALL SELECT rowid, 2, bm25(_spidereval_values_fts) FROM "
-              "_spidereval_values_fts WHERE _spidereval_values_fts MATCH ?2"
-            : "",
-        filters);
   rowset found = {7, 0, 0, NULL, 0};
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-    if (all) sqlite3_bind_text(st, 2, all, -1, SQLITE_TRANSIENT);
-    if (table) sqlite3_bind_value(st, 3, table);
-    if (column) sqlite3_bind_value(st, 4, column);
-    sqlite3_bind_int64(st, 5, k);
-    rc = add_rows(&found, st, d->index, err);
+  /* exact, then case-insensitive, hits (most frequent first) */
+  rc = value_tier(d->index,
+                  VALUE_COLS "'exact', NULL, v.rowid FROM _spidereval_values v"
+                             " WHERE v.value = ?2" VALUE_FILTERS
+                             " ORDER BY v.rowid LIMIT ?5",
+                  text, table, column, k, &found, err);
+  if (rc == SQLITE_OK)
+    rc = value_tier(d->index,
+                    VALUE_COLS "'nocase', NULL, v.rowid FROM _spidereval_values"
+                               " v WHERE v.value = ?2 COLLATE NOCASE"
+                               VALUE_FILTERS " ORDER BY v.rowid LIMIT ?5",
+                    text, table, column, k, &found, err);
+  /* values with all the words */
+  if (rc == SQLITE_OK && all && found.nrows < k)
+    rc = value_tier(d->index,
+                    fts_hits(d->index, all) <= RANK_AT_MOST
+                        ? VALUE_FTS_RANKED("words")
+                        : VALUE_FTS_FREQUENT("words"),
+                    all, table, column, k, &found, err);
+  /* values with some of the rarer words */
+  if (rc == SQLITE_OK && all && found.nrows < k && strstr(all, " AND ")) {
+    int ranked = 1;
+    char *rare = rare_words_query(d->index, text, &ranked, &nomem);
+    if (rare)
+      rc = value_tier(d->index,
+                      ranked ? VALUE_FTS_RANKED("some words")
+                             : VALUE_FTS_FREQUENT("some words"),
+                      rare, table, column, k, &found, err);
+    sqlite3_free(rare);
   }
-  sqlite3_finalize(st);
-  st = NULL;
-  char *rare = NULL;
-  int ranked = 1;
-  if (rc == SQLITE_OK && found.nrows < k && any && all && strcmp(any, all)) {
-    rare = rare_words_query(d->index, text, &ranked, &nomem);
-    if (nomem) {
-      rc = SQLITE_NOMEM;
-      *err = msgf("%s: out of memory", fn);
-    }
-  }
-  if (rare) {
-    rc = prepare(d->index, &st, err,
-                 "SELECT v.table_name, v.column_name, v.value, v.freq, "
-                 "'some words', round(-f.s, 4), v.rowid FROM (SELECT rowid AS"
-                 " id, %s AS s FROM _spidereval_values_fts WHERE "
-                 "_spidereval_values_fts MATCH ?2) f JOIN _spidereval_values v"
-                 " ON v.rowid = f.id WHERE v.rowid NOT IN (SELECT value FROM "
-                 "json_each(?1)) %s ORDER BY f.s, v.freq DESC, v.table_name, "
-                 "v.column_name, v.value LIMIT ?5",
-                 ranked ? "bm25(_spidereval_values_fts)" : "0.0", filters);
-    if (rc == SQLITE_OK) {
-      char *ids = sqlite3_mprintf("[");
-      for (sqlite3_int64 r = 0; ids && r < found.nrows; r++) {
-        char *n2 = sqlite3_mprintf("%s%s%lld", ids, r ? "," : "",
-                                   (long long)found.cells[r * 7 + 6].i);
-        sqlite3_free(ids);
-        ids = n2;
-      }
-      char *ids2 = ids ? sqlite3_mprintf("%s]", ids) : NULL;
-      sqlite3_free(ids);
-      if (!ids2) {
-        rc = SQLITE_NOMEM;
-        *err = msgf("%s: out of memory", fn);
-      } else {
-        sqlite3_bind_text(st, 1, ids2, -1, sqlite3_free);
-        sqlite3_bind_text(st, 2, rare, -1, SQLITE_TRANSIENT);
-        if (table) sqlite3_bind_value(st, 3, table);
-        if (column) sqlite3_bind_value(st, 4, column);
-        sqlite3_bind_int64(st, 5, k - found.nrows);
-        rc = add_rows(&found, st, d->index, err);
-      }
-    }
-    sqlite3_finalize(st);
+  if (nomem && rc == SQLITE_OK) {
+    rc = SQLITE_NOMEM;
+    *err = msgf("%s: out of memory", fn);
   }
   /* the rows without their rowid */
   for (sqlite3_int64 r = 0; rc == SQLITE_OK && r < found.nrows; r++) {
@@ -1180,9 +1290,7 @@ static int searchValue(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     }
   }
   rowset_clear(&found);
-  sqlite3_free(rare);
   free(all);
-  free(any);
   return rc;
 }
 
@@ -1463,84 +1571,6 @@ static int tableInfo(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   sqlite3_finalize(st);
   free(name);
   return rc;
-}
-
-/* A growing JSON text (values written by hand, so that floats print as
-** Python's repr: 0.99, not 0.98999999999999999). */
-typedef struct {
-  char *s;
-  size_t n, cap;
-  int nomem;
-} jtext;
-
-static void jt_put(jtext *j, const char *s, size_t n) {
-  if (j->nomem) return;
-  if (j->n + n + 1 > j->cap) {
-    size_t c = j->cap ? j->cap * 2 : 256;
-    while (c < j->n + n + 1) c *= 2;
-    char *p = realloc(j->s, c);
-    if (!p) {
-      j->nomem = 1;
-      return;
-    }
-    j->s = p;
-    j->cap = c;
-  }
-  memcpy(j->s + j->n, s, n);
-  j->n += n;
-  j->s[j->n] = 0;
-}
-
-static void jt_lit(jtext *j, const char *s) { jt_put(j, s, strlen(s)); }
-
-static void jt_string(jtext *j, const char *s, size_t n) {
-  jt_put(j, "\"", 1);
-  size_t run = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    jt_put(j, s + run, i - run);
-    run = i + 1;
-    char esc[8];
-    switch (c) {
-      case '"': jt_lit(j, "\\\""); break;
-      case '\\': jt_lit(j, "\\\\"); break;
-      case '\n': jt_lit(j, "\\n"); break;
-      case '\r': jt_lit(j, "\\r"); break;
-      case '\t': jt_lit(j, "\\t"); break;
-      default:
-        snprintf(esc, sizeof esc, "\\u%04x", c);
-        jt_lit(j, esc);
-    }
-  }
-  jt_put(j, s + run, n - run);
-  jt_put(j, "\"", 1);
-}
-
-/* A cell of a statement as JSON. */
-static void jt_cell(jtext *j, sqlite3_stmt *st, int k) {
-  char buf[64];
-  switch (sqlite3_column_type(st, k)) {
-    case SQLITE_INTEGER:
-      jt_put(j, buf, (size_t)pn_int_repr(sqlite3_column_int64(st, k), buf));
-      break;
-    case SQLITE_FLOAT: {
-      double d = sqlite3_column_double(st, k);
-      if (isfinite(d)) jt_put(j, buf, (size_t)pn_float_repr(d, NULL, buf));
-      else jt_lit(j, "null");
-      break;
-    }
-    case SQLITE_TEXT:
-      jt_string(j, (const char *)sqlite3_column_text(st, k),
-                (size_t)sqlite3_column_bytes(st, k));
-      break;
-    case SQLITE_BLOB:
-      snprintf(buf, sizeof buf, "\"<blob of %d bytes>\"",
-               sqlite3_column_bytes(st, k));
-      jt_lit(j, buf);
-      break;
-    default: jt_lit(j, "null");
-  }
 }
 
 static int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,

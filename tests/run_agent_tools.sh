@@ -7,8 +7,11 @@
 #     hit, and find_shortest_path answers every pair of tables (a path or
 #     "no path", never an error);
 #  2. a 50-table foreign-key chain: the path from one end to the other has
-#     49 steps in order; a missing link gives "no path";
-#  3. a 1,000-column table: search_column finds columns by split words.
+#     49 steps in order; a missing link gives "no path"; a diamond gives
+#     both shortest paths (a tie);
+#  3. a 1,000-column table: search_column finds columns by split words;
+#  4. a million text cells: the value index, filters applied before the
+#     cut to k, exact and case-insensitive hits first.
 # Fails (does not skip) when ../shared is missing.
 set -u
 cd "$(dirname "$0")/.."
@@ -107,12 +110,18 @@ check "search_value exact hits" $bad ""
     echo "CREATE TABLE t$i (k$i INTEGER PRIMARY KEY, up INTEGER REFERENCES t$((i - 1))(k$((i - 1))));"
   done
   echo "CREATE TABLE island (x INTEGER);"
+  # a diamond: top <- left <- bottom, top <- right <- bottom (a tie)
+  echo "CREATE TABLE top (id INTEGER PRIMARY KEY);"
+  echo "CREATE TABLE left_side (id INTEGER PRIMARY KEY, top_id INTEGER REFERENCES top(id));"
+  echo "CREATE TABLE right_side (id INTEGER PRIMARY KEY, top_id INTEGER REFERENCES top(id));"
+  echo "CREATE TABLE bottom (id INTEGER PRIMARY KEY, l INTEGER REFERENCES left_side(id), r INTEGER REFERENCES right_side(id));"
 } | sqlite3 "$work/chain.db"
 got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
   SELECT count(*), min(step), max(step), sum(from_table = 't' || (50 - step)) FROM find_shortest_path('$work/chain.db', 't49', 't0');
   SELECT status FROM find_shortest_path('$work/chain.db', 't0', 'island');
-  SELECT count(DISTINCT path) FROM find_shortest_path('$work/chain.db', 't10.up', 't12');" 2>&1)
-want=$(printf '49|1|49|49\nno path\n1')
+  SELECT count(DISTINCT path) FROM find_shortest_path('$work/chain.db', 't10.up', 't12');
+  SELECT group_concat(from_table || '>' || to_table, ' ') FROM find_shortest_path('$work/chain.db', 'bottom', 'top') GROUP BY path ORDER BY path;" 2>&1)
+want=$(printf '49|1|49|49\nno path\n1\nbottom>right_side right_side>top\nbottom>left_side left_side>top')
 if [ "$got" = "$want" ]; then check chain 0 ""; else check chain 1 "$got"; fi
 
 # 3. a 1,000-column table: names built from words
@@ -130,5 +139,21 @@ got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
   SELECT count(*) FROM table_info('$work/wide.db', 'wide');
   SELECT column_name FROM search_column('$work/wide.db', 'seller timestamp 773', 1);" 2>&1)
 if [ "$got" = "$(printf '1001\nseller_ts_773')" ]; then check wide 0 ""; else check wide 1 "$got"; fi
+# 4. a million text cells: the value index, filters honoured, exact first
+sqlite3 "$work/cells.db" <<'SQL'
+CREATE TABLE t (c0 TEXT, c1 TEXT, c2 TEXT, c3 TEXT, c4 TEXT, c5 TEXT, c6 TEXT, c7 TEXT, c8 TEXT, c9 TEXT);
+WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 100000)
+INSERT INTO t SELECT 'city ' || (i % 5000), 'name ' || i, 'street ' || (i % 20000), 'code ' || (i % 999),
+  'tag ' || (i % 77), 'word ' || (i * 7 % 30011), 'note ' || (i % 12345), 'status ' || (i % 5),
+  'model ' || (i % 400), 'model ' || (i % 60000) FROM r;
+SQL
+got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
+  SELECT agent_index('$work/cells.db') ->> 'values';
+  SELECT count(*), sum(column_name = 'c9') FROM search_value('$work/cells.db', 'model', 't', 'c9', 50);
+  SELECT value, match FROM search_value('$work/cells.db', 'model 7', 't', 'c9', 1);
+  SELECT column_name, value, freq, match FROM search_value('$work/cells.db', 'MODEL 7', 2);
+  SELECT count(*) FROM search_value('$work/cells.db', 'street', 'nosuchtable', NULL, 5);" 2>&1)
+want=$(printf '228837\n50|50\nmodel 7|exact\nc8|model 7|250|nocase\nc9|model 7|2|nocase\n0')
+if [ "$got" = "$want" ]; then check million_cells 0 ""; else check million_cells 1 "$got"; fi
 echo "agent: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
