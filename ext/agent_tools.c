@@ -69,6 +69,16 @@
 **   max_rows defaults to 100, timeout to 10 seconds. Errors of the SQL go
 **   into "error" (the agent reads them); bad arguments are SQL errors.
 **
+** query_result(db, sql [, timeout])
+**   The result of one read-only query as cells: row, col, name, value
+**   (typed as SQLite returns them). SQL errors, a second statement and the
+**   timeout (default 60 s) are SQL errors.
+**
+** jsonl_lines(path)
+**   A JSON-lines file (a task list such as spider2-lite.jsonl): line
+**   (1-based), json (the line's text, checked to be JSON; blank lines
+**   skipped). Read fields with ->>.
+**
 ** agent_index(db [, where])
 **   Builds (again) the index of db, where = 'companion' (default),
 **   'inside' (tables _spidereval_* in the database itself) or 'memory'.
@@ -88,6 +98,7 @@
 ** Everything reads or writes files: SQLITE_DIRECTONLY.
 */
 #include <dirent.h>
+#include <stdio.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -1638,6 +1649,137 @@ static int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   return rc;
 }
 
+typedef struct {
+  struct timespec deadline;
+  int timed_out;
+} clock_guard;
+static int progress(void *p);
+
+static int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
+                       rowset *out, char **err) {
+  const char *fn = "query_result";
+  tool_db *d = get_db(t, caller, arg_text(a[0]), fn, err);
+  if (!d) return SQLITE_ERROR;
+  const char *sql = arg_text(a[1]);
+  if (!sql) {
+    *err = msgf("%s: the SQL is NULL", fn);
+    return SQLITE_ERROR;
+  }
+  double timeout = 60;
+  if (a[2]) {
+    timeout = sqlite3_value_double(a[2]);
+    if (!(timeout > 0 && timeout <= 86400)) {
+      *err = msgf("%s: timeout must be between 0 and 86400 seconds", fn);
+      return SQLITE_ERROR;
+    }
+  }
+  clock_guard g = {{0, 0}, 0};
+  clock_gettime(CLOCK_MONOTONIC, &g.deadline);
+  double whole = (double)(sqlite3_int64)timeout;
+  g.deadline.tv_sec += (time_t)whole;
+  g.deadline.tv_nsec += (long)((timeout - whole) * 1e9);
+  if (g.deadline.tv_nsec >= 1000000000L) {
+    g.deadline.tv_sec++;
+    g.deadline.tv_nsec -= 1000000000L;
+  }
+  sqlite3_progress_handler(d->data, 1000, progress, &g);
+  sqlite3_stmt *st = NULL;
+  const char *tail = NULL;
+  int rc = sqlite3_prepare_v2(d->data, sql, -1, &st, &tail);
+  if (rc != SQLITE_OK || !st) {
+    *err = rc != SQLITE_OK ? msgf("%s: %s", fn, sqlite3_errmsg(d->data))
+                           : msgf("%s: no SQL statement", fn);
+    sqlite3_progress_handler(d->data, 0, NULL, NULL);
+    return SQLITE_ERROR;
+  }
+  sqlite3_stmt *next = NULL;
+  if (tail && *tail &&
+      (sqlite3_prepare_v2(d->data, tail, -1, &next, NULL) != SQLITE_OK ||
+       next)) {
+    sqlite3_finalize(next);
+    sqlite3_finalize(st);
+    sqlite3_progress_handler(d->data, 0, NULL, NULL);
+    *err = msgf("%s: only one statement can be run", fn);
+    return SQLITE_ERROR;
+  }
+  int nc = sqlite3_column_count(st);
+  sqlite3_int64 r = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    for (int c = 0; c < nc; c++) {
+      cell *row = new_row(out);
+      if (!row) break;
+      set_int(&row[0], r);
+      set_int(&row[1], c);
+      set_text(out, &row[2], sqlite3_column_name(st, c), -1);
+      set_value(out, &row[3], st, c);
+    }
+    r++;
+    if (out->nomem) break;
+  }
+  if (out->nomem) {
+    *err = msgf("%s: out of memory", fn);
+    rc = SQLITE_NOMEM;
+  } else if (rc != SQLITE_DONE) {
+    *err = g.timed_out ? msgf("%s: timeout after %g s", fn, timeout)
+                       : msgf("%s: %s", fn, sqlite3_errmsg(d->data));
+    rc = SQLITE_ERROR;
+  } else {
+    rc = SQLITE_OK;
+  }
+  sqlite3_finalize(st);
+  sqlite3_progress_handler(d->data, 0, NULL, NULL);
+  return rc;
+}
+
+static int jsonlLines(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
+                      rowset *out, char **err) {
+  (void)t;
+  (void)caller;
+  const char *fn = "jsonl_lines";
+  const char *path = arg_text(a[0]);
+  if (!path) {
+    *err = msgf("%s: a file path is required", fn);
+    return SQLITE_ERROR;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    *err = msgf("%s: cannot open '%s': %s", fn, path, strerror(errno));
+    return SQLITE_ERROR;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  sqlite3_int64 no = 0;
+  int rc = SQLITE_OK;
+  while ((n = getline(&line, &cap, f)) >= 0) {
+    no++;
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+    size_t k = 0;
+    while (k < (size_t)n && (line[k] == ' ' || line[k] == '\t')) k++;
+    if (k == (size_t)n) continue; /* blank lines are skipped */
+    json_error_t je;
+    json_t *doc = json_loadb(line, (size_t)n, JSON_DECODE_ANY, &je);
+    if (!doc) {
+      *err = msgf("%s: line %lld of '%s' is not JSON: %s", fn, (long long)no,
+                  path, je.text);
+      rc = SQLITE_ERROR;
+      break;
+    }
+    json_decref(doc);
+    cell *row = new_row(out);
+    if (!row) break;
+    set_int(&row[0], no);
+    set_text(out, &row[1], line, (int)n);
+  }
+  free(line);
+  fclose(f);
+  if (rc == SQLITE_OK && out->nomem) {
+    *err = msgf("%s: out of memory", fn);
+    rc = SQLITE_NOMEM;
+  }
+  return rc;
+}
+
 static const tool tools[] = {
     {"search_column",
      "CREATE TABLE x(table_name TEXT, column_name TEXT, type TEXT, "
@@ -1666,6 +1808,13 @@ static const tool tools[] = {
      "CREATE TABLE x(row INTEGER, json TEXT, db HIDDEN, \"table\" HIDDEN, n "
      "HIDDEN)",
      2, 3, 2, "sample_rows(db, table [, n])", sampleRows},
+    {"query_result",
+     "CREATE TABLE x(row INTEGER, col INTEGER, name TEXT, value, db HIDDEN,"
+     " sql HIDDEN, timeout HIDDEN)",
+     4, 3, 2, "query_result(db, sql [, timeout])", queryResult},
+    {"jsonl_lines",
+     "CREATE TABLE x(line INTEGER, json TEXT, path HIDDEN)", 2, 1, 1,
+     "jsonl_lines(path)", jsonlLines},
 };
 
 /* ------------------------------------------------------ the vtab module */
@@ -1848,11 +1997,6 @@ static sqlite3_module toolModule = {
     /* xShadowName */ 0};
 
 /* ------------------------------------------------------- execute_sql */
-
-typedef struct {
-  struct timespec deadline;
-  int timed_out;
-} clock_guard;
 
 static int progress(void *p) {
   clock_guard *g = p;

@@ -33,6 +33,24 @@
 **
 ** Both read files: SQLITE_DIRECTONLY.
 **
+** sql_verdict(db, sql, gold_dir, instance_id [, options [, timeout]])
+**   The verdict of a SQL submission run on a SQLite database file, as the
+**   official spider2-lite evaluator judges local* tasks: the query runs
+**   read-only (one statement; timeout in seconds, default 60, enforced by
+**   a progress handler), its result becomes the CSV the official code
+**   writes (pandas.read_sql_query in chunks of 500 rows, to_csv) and is
+**   read back as pandas reads it, then judged like spider_verdict. Extra
+**   error_info: 'Execution Error: <the database's message>' (including
+**   'timeout after N s'), and 'No data found for the specified query.'
+**   for zero rows (the official snow/BigQuery rule) unless the option
+**   emptyok (or corrected) is given (Spider2-E: compared like any other
+**   result). NULL db, sql, gold_dir or instance_id gives NULL.
+**
+** sql_result_csv(db, sql [, timeout])
+**   That CSV text itself (int64 columns as ints, float64 ones with ints as
+**   1.0 and NULL empty, object ones as Python's str() of each value, bytes
+**   as b'..'); SQL errors are SQL errors.
+**
 ** string_match(pred, gold [, conj [, exclude]])
 ** number_match(pred, gold [, percentage [, precision [, conj]]])
 **   Spider 2.0's answers that are not tables (spider2 eval_utils.py).
@@ -50,8 +68,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "spidereval.h"
 #include "answer_match.h"
+#include "result_csv.h"
 #include "table_compare.h"
 SQLITE_EXTENSION_INIT3
 
@@ -217,6 +238,10 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
   sqlite3_result_text(ctx, txt, -1, sqlite3_free);
 }
 
+static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
+                             tt_table *pred, const gold_instance *gi,
+                             const tc_options *opts);
+
 static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv) {
   se_cache *cache = sqlite3_user_data(ctx);
@@ -261,6 +286,16 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     sqlite3_free(info);
     return;
   }
+  verdict_on_table(ctx, cache, pr.table, gi, &o);
+}
+
+/* The verdict of a prediction table against the variants of gi (steps 2
+** and 3 of spider_verdict), as the function's result. */
+static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
+                             tt_table *pred, const gold_instance *gi,
+                             const tc_options *opts) {
+  tc_options o = *opts;
+  tc_read pr = {pred, TT_OK, NULL};
   if (gi->nvariants == 0) {
     verdict_result(ctx, 0, "No matching gold file found", 0, 0);
     return;
@@ -392,6 +427,305 @@ static void numberMatchFunc(sqlite3_context *ctx, int argc,
 
 static void free_am(void *p) { am_free(p); }
 
+/* ------------------------------------------ SQL results, as evaluated */
+
+typedef struct {
+  struct timespec deadline;
+  int timed_out;
+} exec_guard;
+
+static int exec_progress(void *p) {
+  exec_guard *g = p;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (now.tv_sec > g->deadline.tv_sec ||
+      (now.tv_sec == g->deadline.tv_sec && now.tv_nsec >= g->deadline.tv_nsec))
+    g->timed_out = 1;
+  return g->timed_out;
+}
+
+/* Text and blob bytes of one chunk, copied out of the statement. */
+typedef struct {
+  rv_value *v;
+  char **owned;
+  size_t n;
+} chunk_buf;
+
+static void chunk_clear(chunk_buf *c, size_t nvals) {
+  for (size_t i = 0; i < nvals; i++) {
+    free(c->owned[i]);
+    c->owned[i] = NULL;
+  }
+  c->n = 0;
+}
+
+/*
+** Run sql read-only on the database file db_path, as the official
+** evaluator does (one statement; its result written chunk by chunk as
+** pandas would), into out. Returns 0, or 1 with *err (sqlite3_malloc'd)
+** when the SQL failed (the database's message), or -1 on out of memory.
+** *nrows counts the data rows.
+*/
+static int run_to_csv(const char *db_path, const char *sql, double timeout,
+                      rc_text *out, sqlite3_int64 *nrows, char **err) {
+  *nrows = 0;
+  *err = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  exec_guard g = {{0, 0}, 0};
+  chunk_buf cb = {NULL, NULL, 0};
+  int rc = sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL);
+  if (rc != SQLITE_OK) {
+    *err = sqlite3_mprintf("cannot open database '%s': %s", db_path,
+                           db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    return *err ? 1 : -1;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &g.deadline);
+  double whole = (double)(sqlite3_int64)timeout;
+  g.deadline.tv_sec += (time_t)whole;
+  g.deadline.tv_nsec += (long)((timeout - whole) * 1e9);
+  if (g.deadline.tv_nsec >= 1000000000L) {
+    g.deadline.tv_sec++;
+    g.deadline.tv_nsec -= 1000000000L;
+  }
+  sqlite3_progress_handler(db, 1000, exec_progress, &g);
+  const char *tail = NULL;
+  rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
+  int result = 0;
+  if (rc != SQLITE_OK || !st) {
+    if (rc != SQLITE_OK)
+      *err = g.timed_out ? sqlite3_mprintf("timeout after %g s", timeout)
+                         : sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    else
+      *err = sqlite3_mprintf("the SQL holds no statement");
+    result = *err ? 1 : -1;
+    goto done;
+  }
+  {
+    /* Python's sqlite3 refuses a second statement (comments are fine) */
+    sqlite3_stmt *next = NULL;
+    if (tail && *tail &&
+        (sqlite3_prepare_v2(db, tail, -1, &next, NULL) != SQLITE_OK || next)) {
+      sqlite3_finalize(next);
+      *err = sqlite3_mprintf("You can only execute one statement at a time.");
+      result = *err ? 1 : -1;
+      goto done;
+    }
+  }
+  int ncols = sqlite3_column_count(st);
+  {
+    const char **names = malloc((size_t)(ncols ? ncols : 1) * sizeof *names);
+    if (!names) {
+      result = -1;
+      goto done;
+    }
+    for (int c = 0; c < ncols; c++) names[c] = sqlite3_column_name(st, c);
+    rc_header(out, names, (size_t)ncols);
+    free(names);
+  }
+  size_t nvals = (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1);
+  cb.v = calloc(nvals, sizeof *cb.v);
+  cb.owned = calloc(nvals, sizeof *cb.owned);
+  if (!cb.v || !cb.owned) {
+    result = -1;
+    goto done;
+  }
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    rv_value *row = cb.v + cb.n * (size_t)ncols;
+    char **own = cb.owned + cb.n * (size_t)ncols;
+    for (int c = 0; c < ncols; c++) {
+      rv_value *x = &row[c];
+      memset(x, 0, sizeof *x);
+      switch (sqlite3_column_type(st, c)) {
+        case SQLITE_INTEGER:
+          x->type = RV_INT;
+          x->i = sqlite3_column_int64(st, c);
+          break;
+        case SQLITE_FLOAT:
+          x->type = RV_FLOAT;
+          x->f = sqlite3_column_double(st, c);
+          break;
+        case SQLITE_TEXT:
+        case SQLITE_BLOB: {
+          int blob = sqlite3_column_type(st, c) == SQLITE_BLOB;
+          const void *p = blob ? sqlite3_column_blob(st, c)
+                               : (const void *)sqlite3_column_text(st, c);
+          size_t n = (size_t)sqlite3_column_bytes(st, c);
+          own[c] = malloc(n + 1);
+          if (!own[c]) {
+            result = -1;
+            goto done;
+          }
+          if (n) memcpy(own[c], p, n);
+          own[c][n] = 0;
+          x->type = blob ? RV_BLOB : RV_TEXT;
+          x->s = own[c];
+          x->n = n;
+          break;
+        }
+        default: x->type = RV_NULL;
+      }
+    }
+    (*nrows)++;
+    if (++cb.n == RC_CHUNK_ROWS) {
+      rc_chunk(out, cb.v, cb.n, (size_t)ncols);
+      chunk_clear(&cb, nvals);
+    }
+    if (out->nomem) {
+      result = -1;
+      goto done;
+    }
+  }
+  if (cb.n) rc_chunk(out, cb.v, cb.n, (size_t)ncols);
+  if (rc != SQLITE_DONE) {
+    *err = g.timed_out ? sqlite3_mprintf("timeout after %g s", timeout)
+                       : sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    result = *err ? 1 : -1;
+  } else if (out->nomem) {
+    result = -1;
+  }
+done:
+  if (cb.owned) chunk_clear(&cb, (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1));
+  free(cb.v);
+  free(cb.owned);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return result;
+}
+
+/* The timeout argument (seconds), or -1 with an error set. */
+static double timeout_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                          int i, const char *fn) {
+  if (argc <= i || sqlite3_value_type(argv[i]) == SQLITE_NULL) return 60;
+  double t = sqlite3_value_double(argv[i]);
+  if (!(t > 0 && t <= 86400)) {
+    fail(ctx, sqlite3_mprintf("%s: timeout must be between 0 and 86400 "
+                              "seconds", fn));
+    return -1;
+  }
+  return t;
+}
+
+static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return;
+  double timeout = timeout_arg(ctx, argc, argv, 2, "sql_result_csv");
+  if (timeout < 0) return;
+  rc_text out = {NULL, 0, 0, 0};
+  sqlite3_int64 nrows = 0;
+  char *err = NULL;
+  int r = run_to_csv((const char *)sqlite3_value_text(argv[0]),
+                     (const char *)sqlite3_value_text(argv[1]), timeout, &out,
+                     &nrows, &err);
+  if (r < 0) {
+    free(out.s);
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (r > 0) {
+    free(out.s);
+    fail(ctx, sqlite3_mprintf("sql_result_csv: %s", err));
+    sqlite3_free(err);
+    return;
+  }
+  sqlite3_result_text(ctx, out.s ? out.s : "", -1, free);
+}
+
+static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  se_cache *cache = sqlite3_user_data(ctx);
+  for (int i = 0; i < 4; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
+  const char *db_path = (const char *)sqlite3_value_text(argv[0]);
+  const char *sql = (const char *)sqlite3_value_text(argv[1]);
+  const char *gold_dir = (const char *)sqlite3_value_text(argv[2]);
+  const char *id = (const char *)sqlite3_value_text(argv[3]);
+  /* 'emptyok' (Spider2-E: an empty result is compared like any other) is
+  ** this function's own option; 'corrected' turns it on too */
+  const char *opts = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
+  int empty_ok = 0;
+  sqlite3_str *rest = sqlite3_str_new(0);
+  int len;
+  for (const char *w = se_next_word(opts, &len); w;
+       w = se_next_word(w + len, &len)) {
+    if ((len == 7 && !strncmp(w, "emptyok", 7))) {
+      empty_ok = 1;
+      continue;
+    }
+    if (len == 9 && !strncmp(w, "corrected", 9)) empty_ok = 1;
+    sqlite3_str_appendf(rest, "%.*s ", len, w);
+  }
+  char *rest_s = sqlite3_str_finish(rest);
+  tc_options o;
+  char *err = parse_options("sql_verdict", rest_s ? rest_s : "", &o);
+  sqlite3_free(rest_s);
+  if (err) {
+    fail(ctx, sqlite3_mprintf("%s; sql_verdict also takes emptyok", err));
+    sqlite3_free(err);
+    return;
+  }
+  double timeout = timeout_arg(ctx, argc, argv, 5, "sql_verdict");
+  if (timeout < 0) return;
+  se_cache_trim(cache);
+  statement_epoch(ctx, cache, 2);
+  char *gerr = NULL;
+  const gold_index *g = se_cache_gold(cache, gold_dir, &gerr);
+  if (!g) {
+    fail(ctx, sqlite3_mprintf("sql_verdict: %s", gerr ? gerr : "?"));
+    free(gerr);
+    return;
+  }
+  const gold_instance *gi = gold_find(g, id);
+  if (!gi) {
+    fail(ctx, sqlite3_mprintf("sql_verdict: instance '%s' is not in the "
+                              "gold directory '%s'",
+                              id, gold_dir));
+    return;
+  }
+  rc_text out = {NULL, 0, 0, 0};
+  sqlite3_int64 nrows = 0;
+  char *xerr = NULL;
+  int r = run_to_csv(db_path, sql, timeout, &out, &nrows, &xerr);
+  if (r < 0) {
+    free(out.s);
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (r > 0) {
+    char *info = sqlite3_mprintf("Execution Error: %s", xerr);
+    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    sqlite3_free(info);
+    sqlite3_free(xerr);
+    free(out.s);
+    return;
+  }
+  if (nrows == 0 && !empty_ok) {
+    verdict_result(ctx, 0, "No data found for the specified query.", 0,
+                   gi->nvariants);
+    free(out.s);
+    return;
+  }
+  tt_table *pred = NULL;
+  char *perr = NULL;
+  tt_error te = tt_parse(out.s ? out.s : "", out.n, &pred, &perr);
+  free(out.s);
+  if (te != TT_OK) {
+    /* what pandas would raise reading the written CSV back (a result
+    ** without columns cannot be read: EmptyDataError) */
+    char *info = sqlite3_mprintf("Evaluation Error:%s: %s", tt_error_name(te),
+                                 perr ? perr : "");
+    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    sqlite3_free(info);
+    free(perr);
+    return;
+  }
+  verdict_on_table(ctx, cache, pred, gi, &o);
+  tt_free(pred);
+}
+
 static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
@@ -406,6 +740,11 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
       {"focused_match", 5, focusedMatchFunc},
       {"spider_verdict", 3, spiderVerdictFunc},
       {"spider_verdict", 4, spiderVerdictFunc},
+      {"sql_verdict", 4, sqlVerdictFunc},
+      {"sql_verdict", 5, sqlVerdictFunc},
+      {"sql_verdict", 6, sqlVerdictFunc},
+      {"sql_result_csv", 2, sqlResultCsvFunc},
+      {"sql_result_csv", 3, sqlResultCsvFunc},
   };
   for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
     se_cache_retain(cache);

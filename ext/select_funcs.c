@@ -21,6 +21,11 @@
 **                 often alias the same column differently)
 **     decimals=N  round floats to N decimals before comparing
 **
+** sql_from_fence(text)
+**   The SQL of a submission: the text between a ```sql fence (any case)
+**   and the next ``` (or the end) when there is one, else the whole text,
+**   trimmed of white space. NULL gives NULL.
+**
 ** sql_normalize(sql)
 **   SQL text normalised for majority voting among candidates: comments
 **   removed, white space runs made one space, letters outside quotes
@@ -118,6 +123,19 @@ static void sqlNormalizeFunc(sqlite3_context *ctx, int argc,
   free(norm);
 }
 
+static void sqlFromFenceFunc(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  const char *t = (const char *)sqlite3_value_text(argv[0]);
+  char *sql = sql_from_fence(t ? t : "", (size_t)sqlite3_value_bytes(argv[0]));
+  if (!sql) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, sql, -1, free);
+}
+
 static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_select_funcs(sqlite3 *db, se_cache *cache) {
@@ -130,8 +148,13 @@ int se_register_select_funcs(sqlite3 *db, se_cache *cache) {
     if (rc != SQLITE_OK) return rc;
   }
   /* pure: safe anywhere */
-  return sqlite3_create_function_v2(
+  int rc = sqlite3_create_function_v2(
       db, "sql_normalize", 1,
       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
       sqlNormalizeFunc, 0, 0, 0);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_function_v2(
+      db, "sql_from_fence", 1,
+      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+      sqlFromFenceFunc, 0, 0, 0);
 }

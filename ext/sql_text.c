@@ -5,6 +5,7 @@
 
 #include "sql_scan.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +130,28 @@ out:
   }
   sq_free(&t);
   return rc;
+}
+
+char *sql_from_fence(const char *s, size_t n) {
+  size_t start = 0, end = n;
+  for (size_t i = 0; i + 6 <= n; i++) {
+    if (memcmp(s + i, "```", 3) || (s[i + 3] | 0x20) != 's' ||
+        (s[i + 4] | 0x20) != 'q' || (s[i + 5] | 0x20) != 'l')
+      continue;
+    start = i + 6;
+    end = n;
+    for (size_t j = start; j + 3 <= n; j++)
+      if (!memcmp(s + j, "```", 3)) {
+        end = j;
+        break;
+      }
+    break;
+  }
+  while (start < end && isspace((unsigned char)s[start])) start++;
+  while (end > start && isspace((unsigned char)s[end - 1])) end--;
+  char *out = malloc(end - start + 1);
+  if (!out) return NULL;
+  memcpy(out, s + start, end - start);
+  out[end - start] = 0;
+  return out;
 }

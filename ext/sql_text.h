@@ -15,6 +15,14 @@
 */
 char *sql_normalize(const char *sql, size_t len);
 
+/*
+** The SQL of a submission file: when the text holds a ```sql fence (any
+** case of "sql"), the text between it and the next ``` (or the end), else
+** the whole text; either way without surrounding white space. Returns a
+** malloc'd string (NULL on out of memory).
+*/
+char *sql_from_fence(const char *text, size_t len);
+
 #endif
 
 /* One CTE of a WITH query: its name and where its definition ends. */

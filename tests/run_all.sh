@@ -12,7 +12,7 @@ trap 'rm -f "$log"' EXIT
 run() {
   "$@" 2>&1 | tee "$log"
   local line
-  line=$(grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  line=$(grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$line" ]; then
     echo "$1: no result line (crashed?)"
     total_fail=$((total_fail + 1))
@@ -32,5 +32,6 @@ run ./tests/run_parity.sh "$shared"
 run ./tests/run_selection.sh "$shared"
 run ./tests/run_scanner_gold.sh "$shared"
 run ./tests/run_agent_tools.sh "$shared"
+run ./tests/run_evaluate_sql.sh "$shared"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -1,0 +1,78 @@
+-- evaluate_sql.sql: the official verdict of a folder of SQL submissions,
+-- executed on SQLite databases (spider2-lite's local* tasks).
+--
+--   sqlite3 :memory: -cmd '.load build/spidereval' \
+--     -cmd ".parameter set :submission 'path/to/sql_folder'" \
+--     -cmd ".parameter set :gold 'path/to/gold'" \
+--     -cmd ".parameter set :databases 'path/to/sqlite_dbs'" < sql/evaluate_sql.sql
+--
+-- Parameters: :submission (folder of <instance_id>.sql), :gold (gold
+-- directory), :databases (folder of SQLite files named <db>.sqlite, .db,
+-- .sqlite3 or <db>), optional :tasks (the task jsonl naming each
+-- instance's db; default <gold>/../spider2-lite.jsonl, the official
+-- layout), :timeout (seconds per query, default 60), :allow_hardcoded (1:
+-- run SQL that hard-codes its answer; default 0: reject it, as Spider2-E
+-- does), :flavor ('lite', the default here, 'snow' or 'dbt'), :options
+-- (spider_verdict options, and 'emptyok': an empty result is compared like
+-- any other, Spider2-E's rule, instead of scoring 0 with "No data found
+-- for the specified query.") and :instances ('spider2e' as in
+-- evaluate.sql). Run from the repository root.
+--
+-- Per instance: the SQL of a ```sql fence when there is one, else the
+-- whole file; hard-coded answers rejected (hardcoded_sql_flags); the query
+-- run read-only with the timeout; its result turned into the CSV the
+-- official evaluator writes (read_sql_query in chunks of 500, to_csv) and
+-- read back as pandas reads it; then the gold variants as in evaluate.sql.
+-- Prints CSV instance_id,score,error_info ordered by instance_id.
+.read sql/spider2e.sql
+.mode csv
+.headers on
+WITH
+  subs AS (
+    SELECT substr(base, 1, instr(base || '.', '.') - 1) AS instance_id,
+           sql_from_fence(CAST(data AS TEXT)) AS sql
+    FROM (SELECT substr(name, length(rtrim(:submission, '/')) + 2) AS base, data
+          FROM fsdir(:submission)
+          WHERE name LIKE '%.sql' AND (mode & 61440) = 32768)
+    WHERE instr(base, '/') = 0),
+  tasks AS (
+    SELECT json ->> 'instance_id' AS instance_id, json ->> 'db' AS db
+    FROM jsonl_lines(coalesce(:tasks, rtrim(:gold, '/') || '/../spider2-lite.jsonl'))),
+  dbs AS (
+    SELECT name AS path,
+           CASE WHEN base LIKE '%.sqlite' THEN substr(base, 1, length(base) - 7)
+                WHEN base LIKE '%.sqlite3' THEN substr(base, 1, length(base) - 8)
+                WHEN base LIKE '%.db' THEN substr(base, 1, length(base) - 3)
+                ELSE base END AS db
+    FROM (SELECT name, substr(name, length(rtrim(:databases, '/')) + 2) AS base
+          FROM fsdir(:databases) WHERE (mode & 61440) = 32768)
+    WHERE instr(base, '/') = 0 AND base NOT LIKE '%.spidereval-index'),
+  work AS MATERIALIZED (
+    SELECT s.instance_id, s.sql, t.db,
+           (SELECT path FROM dbs WHERE dbs.db = t.db ORDER BY path LIMIT 1) AS db_path,
+           hardcoded_sql_flags(s.sql) AS flags
+    FROM subs AS s LEFT JOIN tasks AS t USING (instance_id)
+    WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
+      AND (coalesce(:instances, 'all') <> 'spider2e'
+           OR s.instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded))),
+  judged AS MATERIALIZED (
+    SELECT instance_id,
+      CASE
+        WHEN db IS NULL THEN json_object('score', 0, 'error_info',
+          'Execution Error: no db for ' || instance_id || ' in the task list')
+        WHEN db_path IS NULL THEN json_object('score', 0, 'error_info',
+          'Execution Error: no database file for ''' || db || ''' in ' || :databases)
+        WHEN coalesce(:allow_hardcoded, 0) = 0
+             AND EXISTS (SELECT 1 FROM json_each(flags) WHERE value ->> 'action' = 'reject')
+          THEN json_object('score', 0, 'error_info',
+            'Rejected: hard-coded answer (' ||
+            (SELECT group_concat(value ->> 'flag', ', ') FROM json_each(flags)
+             WHERE value ->> 'action' = 'reject') || ')')
+        ELSE sql_verdict(db_path, sql, :gold, instance_id,
+                         coalesce(:flavor, 'lite') || ' ' || coalesce(:options, ''),
+                         coalesce(:timeout, 60))
+      END AS v
+    FROM work)
+SELECT instance_id, v ->> 'score' AS score, v ->> 'error_info' AS error_info
+FROM judged
+ORDER BY instance_id;

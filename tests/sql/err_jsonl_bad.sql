@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM jsonl_lines('tests/fixtures/bad.jsonl');

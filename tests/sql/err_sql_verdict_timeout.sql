@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT 1', 'tests/fixtures/gold_shop', 'shop001', '', 0);
