@@ -143,7 +143,8 @@ static int argument_from(const char *sql, const sq_tokens *t, size_t i) {
 }
 
 /* NO_FROM: the SELECT blocks at depth 0 (the statement's result, each
-** side of a set operation) with no FROM anywhere inside. */
+** side of a set operation) with no FROM anywhere inside; or a statement
+** whose FROMs only read its own CTEs and subqueries, no table at all. */
 static int check_no_from(const char *sql, const sq_tokens *t, json_t *arr) {
   json_t *values = NULL;
   for (size_t i = 0; i < t->n; i++) {
@@ -174,7 +175,20 @@ static int check_no_from(const char *sql, const sq_tokens *t, json_t *arr) {
     i = j > i ? j - 1 : i;
   }
   if (values) return add_flag(arr, "NO_FROM", "reject", values);
-  return 0;
+  /* every FROM inside reads a CTE or a subquery of literals: the statement
+  ** reads no table at all (WITH a AS (SELECT 'Paris') SELECT * FROM a) */
+  int has_select = 0;
+  for (size_t i = 0; i < t->n && !has_select; i++)
+    has_select = sq_is_word(sql, &t->tok[i], "select");
+  if (!has_select) return 0;
+  sq_ref *refs = NULL;
+  long n = sq_tables(sql, t, &refs);
+  free(refs);
+  if (n < 0) return -1;
+  if (n > 0) return 0;
+  if (!(values = json_array())) return -1;
+  json_array_append_new(values, json_string("the query reads no table"));
+  return add_flag(arr, "NO_FROM", "reject", values);
 }
 
 char *hc_flags(const hc_patterns *p, const char *sql, size_t len) {

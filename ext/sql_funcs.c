@@ -9,7 +9,8 @@
 **   computing it, as a JSON array with one object per signal found:
 **   {"flag", "action" ('reject' or 'warn'), "values" (the evidence)}.
 **   '[]' when none. Flags: NO_FROM (reject: the statement's result is a
-**   SELECT without any FROM), HARDCODED_CASE_MAP (reject: two or more WHEN
+**   SELECT without any FROM, or the query reads no table at all, only its
+**   own CTEs, subqueries or VALUES lists), HARDCODED_CASE_MAP (reject: two or more WHEN
 **   '<literal>' THEN '<literal>' pairs whose THEN string has 20 or more
 **   characters), VALUES_CLAUSE (warn: a VALUES row constructor),
 **   UNION_ALL_LITERALS (warn: two or more literal-only SELECTs joined by

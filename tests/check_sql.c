@@ -62,7 +62,16 @@ static const struct {
     {"SELECT CASE id WHEN 'q1' THEN 'an answer of twenty chars+' WHEN 'q2' "
      "THEN 'another answer, long enough' END FROM t",
      "HARDCODED_CASE_MAP"},
-    {"SELECT * FROM (VALUES (1), (2)) v(x)", "VALUES_CLAUSE"},
+    {"SELECT * FROM (VALUES (1), (2)) v(x)", "NO_FROM,VALUES_CLAUSE"},
+    /* a literal hidden in a CTE or a derived table: no table is read */
+    {"WITH a AS (SELECT 'Paris' AS capital) SELECT * FROM a", "NO_FROM"},
+    {"SELECT * FROM (SELECT 42 AS answer) AS t", "NO_FROM"},
+    {"WITH a AS (SELECT 1 AS x), b AS (SELECT x FROM a) SELECT * FROM b",
+     "NO_FROM"},
+    {"SELECT m.n FROM cities c JOIN (VALUES (1, 'x')) AS m(id, n) ON m.id = "
+     "c.id",
+     "VALUES_CLAUSE"},
+    {"WITH a AS (SELECT 1 AS x) SELECT * FROM orders, a", ""},
     {"INSERT INTO t VALUES (1, 'a')", "VALUES_CLAUSE"},
     /* look-alikes that must not be flagged */
     {"SELECT EXTRACT(YEAR FROM d) FROM t", ""},
