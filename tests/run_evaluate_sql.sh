@@ -75,7 +75,7 @@ SELECT sum(writefile('$work/sub/' || id || '.sql', CASE k
     WHEN 2 THEN 'SELECT count(*) + 987654 AS x FROM sqlite_schema'
     WHEN 3 THEN 'SELECT ''hard-coded'' AS answer'
     WHEN 4 THEN 'SELECT * FROM no_such_table'
-    WHEN 5 THEN 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c'
+    WHEN 5 THEN 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c, sqlite_schema'
     WHEN 6 THEN 'SELECT * FROM (' || char(10) || rtrim(sql, (SELECT c FROM ws)) || char(10) || ') WHERE 0'
     ELSE sql END) > 0) >= 0 FROM ids;
 SELECT 'cases ' || group_concat(id, ' ') FROM (SELECT id FROM ids WHERE k <= 7 ORDER BY k);
