@@ -58,13 +58,20 @@ demo: deps all
 unit: $(BUILD)/check_spidereval
 	@$(BUILD)/check_spidereval
 
-sqltest: all $(SAMPLE_DB)
+# Database fixtures, built from their SQL text in tests/fixtures.
+DB_FIXTURES := $(BUILD)/fixtures/dbm_gold.sqlite $(BUILD)/fixtures/dbm_pred.sqlite
+$(BUILD)/fixtures/%.sqlite: tests/fixtures/%.sql
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@sqlite3 $@ < $<
+
+sqltest: all $(SAMPLE_DB) $(DB_FIXTURES)
 	@./tests/run_sql_tests.sh
 
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(SAMPLE_DB) $(BUILD)/check_spidereval
+test: all $(SAMPLE_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
 	@./tests/run_all.sh $(SHARED)
 
 bench: all
@@ -72,7 +79,7 @@ bench: all
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 	  $(BUILD)/asan/check_spidereval
 	ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $(BUILD)/asan/check_spidereval
 
@@ -85,7 +92,7 @@ clean:
 # libFuzzer targets (clang); FUZZ_SECONDS per target (default 30).
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph
-FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE
+FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE
 .PHONY: fuzz valgrind
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(HDRS)
 	@mkdir -p $(BUILD)
@@ -101,7 +108,7 @@ fuzz: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "fuzz: $$t found a failure"; exit 1; }; \
 	done; echo "fuzz: $(words $(FUZZ_TARGETS)) passed, 0 failed"
 
-valgrind: all $(SAMPLE_DB) $(BUILD)/check_spidereval
+valgrind: all $(SAMPLE_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
 	@CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 	  --error-exitcode=9 $(BUILD)/check_spidereval >/dev/null
 	@for t in tests/sql/*.sql; do \

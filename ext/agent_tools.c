@@ -2555,7 +2555,7 @@ static char *build_spider2_db(const char *folder, const char *out,
         bind_json(iq, (int)i + 1, cn ? json_object_get(row, cn) : NULL);
       }
       if (sqlite3_step(iq) != SQLITE_DONE) {
-        *err = msgf("%s: cannot insert sample row %zu of '%s': %s", fn, r2 + 1,
+        *err = msgf("%s: cannot insert sample row %lld of '%s': %s", fn, (long long)(r2 + 1),
                     name, sqlite3_errmsg(db));
         sqlite3_finalize(iq);
         free(used);

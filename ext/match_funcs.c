@@ -68,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
 #include <time.h>
 
 #include "spidereval.h"
@@ -75,6 +76,9 @@
 #include "result_csv.h"
 #include "table_compare.h"
 SQLITE_EXTENSION_INIT3
+
+/* SQL text built with %w / %Q quoting (not messages) */
+#define sql_printf sqlite3_mprintf
 
 /* Parse the options argument; on error returns a sqlite3_malloc'd message. */
 static char *parse_options(const char *fn, const char *s, tc_options *o) {
@@ -726,6 +730,285 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   tt_free(pred);
 }
 
+/* ------------------------------------------------------------ db_match */
+
+/* A table of an open database as pandas would hold it after fetchdf /
+** read_sql_query (no CSV round trip). 0, or 1 with *err when it cannot be
+** read, -1 on out of memory. */
+static int read_db_table(sqlite3 *db, const char *table, tt_table **out,
+                         char **err) {
+  *out = NULL;
+  *err = NULL;
+  sqlite3_stmt *st = NULL;
+  char *sql = sql_printf("SELECT * FROM \"%w\"", table);
+  if (!sql) return -1;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  sqlite3_free(sql);
+  if (rc != SQLITE_OK) {
+    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    return *err ? 1 : -1;
+  }
+  int ncols = sqlite3_column_count(st);
+  size_t cap = 64, n = 0;
+  pv_cell *cells = malloc(cap * (size_t)(ncols ? ncols : 1) * sizeof *cells);
+  char **texts = NULL;
+  size_t ntexts = 0, captexts = 0;
+  const char **names = malloc((size_t)(ncols ? ncols : 1) * sizeof *names);
+  int result = -1;
+  if (!cells || !names) goto done;
+  for (int c = 0; c < ncols; c++) names[c] = sqlite3_column_name(st, c);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (n == cap) {
+      pv_cell *g = realloc(cells, cap * 2 * (size_t)ncols * sizeof *cells);
+      if (!g) goto done;
+      cells = g;
+      cap *= 2;
+    }
+    for (int c = 0; c < ncols; c++) {
+      pv_cell *x = &cells[n * (size_t)ncols + (size_t)c];
+      memset(x, 0, sizeof *x);
+      switch (sqlite3_column_type(st, c)) {
+        case SQLITE_INTEGER:
+          x->kind = PV_INT;
+          x->v.i = sqlite3_column_int64(st, c);
+          break;
+        case SQLITE_FLOAT:
+          x->kind = PV_FLOAT;
+          x->v.f = sqlite3_column_double(st, c);
+          break;
+        case SQLITE_TEXT:
+        case SQLITE_BLOB: {
+          size_t len = (size_t)sqlite3_column_bytes(st, c);
+          const void *p = sqlite3_column_type(st, c) == SQLITE_TEXT
+                              ? (const void *)sqlite3_column_text(st, c)
+                              : sqlite3_column_blob(st, c);
+          if (ntexts == captexts) {
+            captexts = captexts ? captexts * 2 : 64;
+            char **g = realloc(texts, captexts * sizeof *texts);
+            if (!g) goto done;
+            texts = g;
+          }
+          char *copy = malloc(len + 1);
+          if (!copy) goto done;
+          if (len) memcpy(copy, p, len);
+          copy[len] = 0;
+          texts[ntexts++] = copy;
+          x->kind = PV_STR;
+          x->v.s = copy;
+          x->len = (uint32_t)len;
+          break;
+        }
+        default: x->kind = PV_NAN;
+      }
+    }
+    n++;
+  }
+  if (rc != SQLITE_DONE) {
+    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    result = *err ? 1 : -1;
+    goto done;
+  }
+  {
+    char *terr = NULL;
+    tt_error te = tt_from_cells(names, cells, n, (size_t)ncols, out, &terr);
+    if (te == TT_OK) {
+      result = 0;
+    } else if (te != TT_ERR_NOMEM) {
+      *err = sqlite3_mprintf("%s", terr ? terr : "?");
+      result = *err ? 1 : -1;
+    }
+    free(terr);
+  }
+done:
+  for (size_t i = 0; i < ntexts; i++) free(texts[i]);
+  free(texts);
+  free(cells);
+  free(names);
+  sqlite3_finalize(st);
+  return result;
+}
+
+static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return;
+  const char *pred_path = (const char *)sqlite3_value_text(argv[0]);
+  const char *gold_path = (const char *)sqlite3_value_text(argv[1]);
+  const char *tabs_json = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+  const char *cols_json = argc > 3 ? (const char *)sqlite3_value_text(argv[3]) : NULL;
+  const char *ord_json = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
+  const char *opts = argc > 5 ? (const char *)sqlite3_value_text(argv[5]) : NULL;
+  sqlite3_str *os = sqlite3_str_new(0);
+  sqlite3_str_appendf(os, "dbt %s", opts ? opts : "");
+  char *opts2 = sqlite3_str_finish(os);
+  tc_options o;
+  char *err = parse_options("db_match", opts2 ? opts2 : "dbt", &o);
+  sqlite3_free(opts2);
+  if (err) {
+    fail(ctx, err);
+    return;
+  }
+  sqlite3 *pdb = NULL, *gdb = NULL;
+  json_t *tabs = NULL, *cols = NULL, *ords = NULL;
+  char *info = NULL, *fail_msg = NULL;
+  int score = 1;
+  size_t nt = 0;
+  json_error_t je;
+  if (sqlite3_open_v2(gold_path, &gdb, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+      sqlite3_exec(gdb, "SELECT count(*) FROM sqlite_schema", 0, 0, 0) != SQLITE_OK) {
+    fail_msg = sqlite3_mprintf("db_match: cannot open gold database '%s': %s",
+                               gold_path, sqlite3_errmsg(gdb));
+    goto done;
+  }
+  if (tabs_json && *tabs_json && strcmp(tabs_json, "null")) {
+    tabs = json_loads(tabs_json, JSON_DECODE_ANY, &je);
+    if (!json_is_array(tabs)) {
+      fail_msg = sqlite3_mprintf("db_match: condition_tabs must be a JSON list "
+                                 "of table names, not '%.60s'", tabs_json);
+      goto done;
+    }
+  } else {
+    /* every gold table, in name order (DuckDB's SHOW TABLES) */
+    tabs = json_array();
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(gdb,
+                           "SELECT name FROM sqlite_schema WHERE type = "
+                           "'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE "
+                           "'\\' ORDER BY name",
+                           -1, &q, NULL) == SQLITE_OK)
+      while (sqlite3_step(q) == SQLITE_ROW)
+        json_array_append_new(tabs,
+                              json_string((const char *)sqlite3_column_text(q, 0)));
+    sqlite3_finalize(q);
+  }
+  nt = json_array_size(tabs);
+  for (size_t i = 0; i < nt; i++)
+    if (!json_is_string(json_array_get(tabs, i))) {
+      fail_msg = sqlite3_mprintf("db_match: condition_tabs must be a JSON list "
+                                 "of table names");
+      goto done;
+    }
+  if (cols_json && *cols_json && strcmp(cols_json, "null")) {
+    cols = json_loads(cols_json, JSON_DECODE_ANY, &je);
+    if (!json_is_array(cols) || json_array_size(cols) != nt) {
+      fail_msg = sqlite3_mprintf("db_match: condition_cols must be a JSON list "
+                                 "with one entry per table (%lld)", (long long)nt);
+      goto done;
+    }
+  }
+  if (ord_json && *ord_json && strcmp(ord_json, "null")) {
+    ords = json_loads(ord_json, JSON_DECODE_ANY, &je);
+    if (!json_is_array(ords) || json_array_size(ords) != nt) {
+      fail_msg = sqlite3_mprintf("db_match: ignore_orders must be a JSON list "
+                                 "with one entry per table (%lld)", (long long)nt);
+      goto done;
+    }
+  }
+  if (sqlite3_open_v2(pred_path, &pdb, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+      sqlite3_exec(pdb, "SELECT count(*) FROM sqlite_schema", 0, 0, 0) != SQLITE_OK) {
+    score = 0;
+    info = sqlite3_mprintf("Result Error: cannot open the prediction database "
+                           "'%s': %s", pred_path, sqlite3_errmsg(pdb));
+    goto done;
+  }
+  for (size_t i = 0; i < nt && score; i++) {
+    const char *tab = json_string_value(json_array_get(tabs, i));
+    tt_table *g = NULL, *p = NULL;
+    char *e = NULL;
+    int r = read_db_table(gdb, tab, &g, &e);
+    if (r) {
+      fail_msg = r < 0 ? NULL
+                       : sqlite3_mprintf("db_match: gold table '%s': %s", tab, e);
+      if (r < 0) fail_msg = sqlite3_mprintf("db_match: out of memory");
+      sqlite3_free(e);
+      goto done;
+    }
+    r = read_db_table(pdb, tab, &p, &e);
+    if (r) {
+      tt_free(g);
+      if (r < 0) {
+        fail_msg = sqlite3_mprintf("db_match: out of memory");
+        goto done;
+      }
+      score = 0;
+      info = sqlite3_mprintf("Result Error: table '%s' cannot be read from "
+                             "the prediction: %s", tab, e);
+      sqlite3_free(e);
+      break;
+    }
+    char *cc = cols ? json_dumps(json_array_get(cols, i), JSON_ENCODE_ANY |
+                                                          JSON_COMPACT)
+                    : NULL;
+    cc_spec spec;
+    char *jerr = NULL;
+    int bad = tc_variant_spec(cc ? cc : "[]", 1, 0, 1, &o, &spec, &jerr);
+    free(cc);
+    if (!bad && spec.kind == CC_ERROR) {
+      jerr = strdup(spec.error);
+      cc_spec_clear(&spec);
+      bad = 1;
+    }
+    if (!bad && tc_check_spec(&spec, g, &jerr)) {
+      cc_spec_clear(&spec);
+      bad = 1;
+    }
+    if (bad) {
+      fail_msg = sqlite3_mprintf("db_match: condition_cols of table '%s': %s",
+                                 tab, jerr ? jerr : "malformed");
+      free(jerr);
+      tt_free(g);
+      tt_free(p);
+      goto done;
+    }
+    json_t *io = ords ? json_array_get(ords, i) : NULL;
+    int ignore = io && (json_is_true(io) ||
+                        (json_is_integer(io) && json_integer_value(io) != 0));
+    tc_detail d;
+    int m = tc_compare(p, g, &spec, ignore, &o, &d);
+    cc_spec_clear(&spec);
+    if (m < 0) {
+      tt_free(g);
+      tt_free(p);
+      fail_msg = sqlite3_mprintf("db_match: out of memory");
+      goto done;
+    }
+    if (m == 0) {
+      char *why = tc_detail_text(&d, p, g);
+      score = 0;
+      info = sqlite3_mprintf("Result Error: table '%s': %s", tab, why ? why : "");
+      free(why);
+    }
+    tt_free(g);
+    tt_free(p);
+  }
+done:
+  json_decref(tabs);
+  json_decref(cols);
+  json_decref(ords);
+  sqlite3_close(pdb);
+  sqlite3_close(gdb);
+  if (fail_msg) {
+    fail(ctx, fail_msg);
+    sqlite3_free(info);
+    return;
+  }
+  if (!score && !info) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_str *out = sqlite3_str_new(0);
+  sqlite3_str_appendf(out, "{\"score\":%d,\"error_info\":", score);
+  append_json_string(out, score ? "" : info);
+  sqlite3_str_appendf(out, ",\"tables\":%lld}", (long long)nt);
+  sqlite3_free(info);
+  char *txt = sqlite3_str_finish(out);
+  if (!txt) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, txt, -1, sqlite3_free);
+}
+
 static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
@@ -743,6 +1026,11 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
       {"sql_verdict", 4, sqlVerdictFunc},
       {"sql_verdict", 5, sqlVerdictFunc},
       {"sql_verdict", 6, sqlVerdictFunc},
+      {"db_match", 2, dbMatchFunc},
+      {"db_match", 3, dbMatchFunc},
+      {"db_match", 4, dbMatchFunc},
+      {"db_match", 5, dbMatchFunc},
+      {"db_match", 6, dbMatchFunc},
       {"sql_result_csv", 2, sqlResultCsvFunc},
       {"sql_result_csv", 3, sqlResultCsvFunc},
   };

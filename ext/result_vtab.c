@@ -538,7 +538,8 @@ static int filesFilter(sqlite3_vtab_cursor *cur, int idxNum,
     c->nfiles++;
   }
   closedir(d);
-  qsort(c->files, (size_t)c->nfiles, sizeof(listed_file), cmp_listed);
+  if (c->nfiles > 1)
+    qsort(c->files, (size_t)c->nfiles, sizeof(listed_file), cmp_listed);
   /* one row per instance id (the official code builds a set) */
   int w = 0;
   for (int i = 0; i < c->nfiles; i++) {

@@ -364,7 +364,7 @@ long sq_tables(const char *sql, const sq_tokens *t, sq_ref **refs) {
   }
   free(is_start);
   free(cte);
-  qsort(*refs, (size_t)n, sizeof(sq_ref), ref_cmp);
+  if (n > 1) qsort(*refs, (size_t)n, sizeof(sq_ref), ref_cmp);
   return n;
 }
 

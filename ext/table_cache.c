@@ -182,7 +182,7 @@ void se_cache_trim(se_cache *c) {
   size_t k = 0;
   for (size_t i = 0; i < c->nslots; i++)
     if (c->slots[i].path) uses[k++] = c->slots[i].last_use;
-  qsort(uses, k, sizeof *uses, cmp_u64);
+  if (k > 1) qsort(uses, k, sizeof *uses, cmp_u64);
   /* find the last_use threshold that frees enough */
   int64_t need = c->bytes - c->budget / 2;
   uint64_t cut = uses[k - 1];
@@ -452,7 +452,7 @@ static gold_index *gold_load(const char *dir, char **err) {
     closedir(d);
     d = NULL;
   }
-  qsort(vf, nvf, sizeof *vf, cmp_variant);
+  if (nvf > 1) qsort(vf, nvf, sizeof *vf, cmp_variant);
   /* instances from the eval jsonl */
   if (g->eval_path) {
     FILE *f = fopen(g->eval_path, "rb");
@@ -524,7 +524,8 @@ static gold_index *gold_load(const char *dir, char **err) {
     }
   }
   /* duplicate ids in the jsonl: the last line wins, like a Python dict */
-  qsort(g->inst, (size_t)g->ninstances, sizeof *g->inst, cmp_inst);
+  if (g->ninstances > 1)
+    qsort(g->inst, (size_t)g->ninstances, sizeof *g->inst, cmp_inst);
   {
     int w = 0;
     for (int i = 0; i < g->ninstances; i++) {
@@ -595,12 +596,14 @@ fail:
 static int64_t gold_stamp(const char *dir, const char *eval_path) {
   char *e = tt_msgf("%s/exec_result", dir);
   char *s = tt_msgf("%s/sql", dir);
-  int64_t st = mtime_of(dir) * 31 + (e ? mtime_of(e) : 0) * 17 +
-               (s ? mtime_of(s) : 0) * 7 +
-               (eval_path ? mtime_of(eval_path) : 0);
+  /* unsigned: the mix may wrap, which is fine for a stamp */
+  uint64_t st = (uint64_t)mtime_of(dir) * 31 +
+                (uint64_t)(e ? mtime_of(e) : 0) * 17 +
+                (uint64_t)(s ? mtime_of(s) : 0) * 7 +
+                (uint64_t)(eval_path ? mtime_of(eval_path) : 0);
   free(e);
   free(s);
-  return st;
+  return (int64_t)st;
 }
 
 const gold_index *se_cache_gold(se_cache *c, const char *dir, char **err) {

@@ -1259,3 +1259,93 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
   }
   return parse_impl(buf, len, buf, out, errmsg);
 }
+
+tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
+                       size_t nrows, size_t ncols, tt_table **out,
+                       char **errmsg) {
+  *out = NULL;
+  if (errmsg) *errmsg = NULL;
+  if (nrows > UINT32_MAX || ncols > 1000000) {
+    if (errmsg) *errmsg = tt_msgf("%zu x %zu values is beyond the limits",
+                                  nrows, ncols);
+    return TT_ERR_LIMIT;
+  }
+  size_t text = 1;
+  for (size_t i = 0; i < nrows * ncols; i++)
+    if (cells[i].kind == PV_STR) text += cells[i].len + 1;
+  if (text > UINT32_MAX) {
+    if (errmsg) *errmsg = tt_msgf("text of the values beyond 4 GiB");
+    return TT_ERR_LIMIT;
+  }
+  tt_table *t = calloc(1, sizeof *t);
+  pv_cell *col_cells = malloc((nrows ? nrows : 1) * sizeof(pv_cell));
+  if (!t || !col_cells) goto nomem;
+  t->cols = calloc(ncols ? ncols : 1, sizeof(tt_column));
+  t->arena = malloc(text);
+  if (!t->cols || !t->arena) goto nomem;
+  t->ncols = (int)ncols;
+  t->nrows = (int64_t)nrows;
+  size_t off = 0;
+  for (size_t c = 0; c < ncols; c++) {
+    tt_column *col = &t->cols[c];
+    col->name = dup_str(names[c] ? names[c] : "");
+    if (!col->name) goto nomem;
+    int ints = 0, floats = 0, nans = 0, bools = 0, other = 0;
+    for (size_t r = 0; r < nrows; r++) {
+      pv_cell x = cells[r * ncols + c];
+      if (x.kind == PV_STR) {
+        memcpy(t->arena + off, x.v.s, x.len);
+        t->arena[off + x.len] = 0;
+        x.v.s = t->arena + off;
+        off += x.len + 1;
+      }
+      col_cells[r] = x;
+      switch (x.kind) {
+        case PV_INT: ints = 1; break;
+        case PV_FLOAT: floats = 1; break;
+        case PV_NAN: nans = 1; break;
+        case PV_BOOL: bools = 1; break;
+        default: other = 1;
+      }
+    }
+    tt_dtype dt = TT_OBJECT;
+    if (!other && !bools && (ints || floats))
+      dt = floats || nans ? TT_FLOAT64 : TT_INT64;
+    else if (bools && !other && !ints && !floats && !nans)
+      dt = TT_BOOL;
+    if (dt == TT_FLOAT64) cast_cells(col_cells, nrows, TT_FLOAT64);
+    col->dtype = dt;
+    if (nrows == 0) {
+      col->dtype = TT_OBJECT;
+      col->store = TT_STORE_CELLS;
+      continue;
+    }
+    if (alloc_store(col, store_for(dt, dt == TT_OBJECT &&
+                                           only_str(col_cells, nrows)),
+                    nrows))
+      goto nomem;
+    int st = store_rows(col, nrows, 0, col_cells, nrows, t->arena);
+    if (st == -2) goto nomem;
+    if (st) {
+      if (errmsg) *errmsg = tt_msgf("internal error: a cell does not fit its "
+                                    "column (please report the file)");
+      free(col_cells);
+      tt_free(t);
+      return TT_ERR_PARSER;
+    }
+    col->arena = t->arena;
+  }
+  for (size_t c = 0; c < ncols; c++) {
+    t->cols[c].arena = t->arena;
+    t->mem_bytes += store_bytes(&t->cols[c], nrows);
+  }
+  t->mem_bytes += text + sizeof *t + ncols * sizeof(tt_column);
+  free(col_cells);
+  *out = t;
+  return TT_OK;
+nomem:
+  free(col_cells);
+  tt_free(t);
+  if (errmsg) *errmsg = tt_msgf("out of memory");
+  return TT_ERR_NOMEM;
+}

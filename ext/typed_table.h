@@ -166,6 +166,18 @@ tt_error tt_parse(const char *data, size_t len, tt_table **out, char **errmsg);
 /* Read a file and parse it. */
 tt_error tt_read_file(const char *path, tt_table **out, char **errmsg);
 
+/*
+** A table from values, as pandas builds a DataFrame from records (DuckDB's
+** fetchdf, read_sql_query): names[ncols] kept as given (no mangling);
+** cells row-major (nrows * ncols; PV_STR text is copied). Each column is
+** typed as maybe_convert_objects types it: only ints give int64; ints,
+** floats and NaN without other values give float64 (ints become floats);
+** only bools give bool; anything else, or only NaN, stays object.
+*/
+tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
+                       size_t nrows, size_t ncols, tt_table **out,
+                       char **errmsg);
+
 /* Free a table and its cached views. NULL is fine. */
 void tt_free(tt_table *t);
 
