@@ -182,7 +182,11 @@ void se_cache_trim(se_cache *c) {
   size_t k = 0;
   for (size_t i = 0; i < c->nslots; i++)
     if (c->slots[i].path) uses[k++] = c->slots[i].last_use;
-  if (k > 1) qsort(uses, k, sizeof *uses, cmp_u64);
+  if (k == 0) {
+    free(uses);
+    return;
+  }
+  qsort(uses, k, sizeof *uses, cmp_u64);
   /* find the last_use threshold that frees enough */
   int64_t need = c->bytes - c->budget / 2;
   uint64_t cut = uses[k - 1];
