@@ -154,3 +154,22 @@ sqlite3 :memory: -cmd ".load $ext" <"$work/agent.sql" | awk '
     printf "agent index: %d columns in %.3f s (target < 1 s); %d distinct values of 1,000,000 text cells in %.2f s (target < 10 s)\n", v[1], t[1], v[2], t[2]
     printf "agent searches: search_column %.2f ms, search_value %.2f ms, filtered %.2f ms, a word in 60,000 values %.2f ms each (target < 10 ms)\n", t[3] * 10, t[4] * 10, t[5] * 10, t[6] * 10
   }'
+
+# 5. dialect_doc: the BigQuery and SQLite documentation, load and searches
+if [ -d "$shared/spider2/resource/syntax" ] && [ -d /usr/share/doc/sqlite3 ]; then
+  cat >"$work/doc.sql" <<SQL
+.timer on
+CREATE VIRTUAL TABLE temp.doc USING dialect_doc(dir='$shared/spider2/resource/syntax', sqlite_doc='/usr/share/doc/sqlite3');
+.timer off
+CREATE TEMP TABLE w(q);
+INSERT INTO w VALUES ('distance'), ('array aggregate'), ('parse date'), ('json extract'), ('window rank'),
+  ('regular expression'), ('timestamp difference'), ('string split'), ('approximate count'), ('geography area');
+CREATE TEMP TABLE q AS SELECT q FROM w, (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5
+  UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9 UNION ALL SELECT 10);
+.timer on
+SELECT count(*) FROM q, doc WHERE doc MATCH q.q AND doc.score IS NOT NULL;
+SELECT count(*) FROM q, doc WHERE doc.function = 'st_distance';
+SQL
+  sqlite3 :memory: -cmd ".load $ext" <"$work/doc.sql" | awk '/^Run Time/ { t[++n] = $4 }
+    END { printf "dialect_doc: load %.2f s; search %.2f ms, lookup by name %.3f ms per query (target < 5 ms)\n", t[1], t[2] * 10, t[3] * 10 }'
+fi

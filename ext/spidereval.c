@@ -157,6 +157,7 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
       {"agent_tools (search_column, search_value, find_shortest_path, "
        "table_info, sample_rows, execute_sql, agent_index, spider2_database)",
        se_register_agent_tools},
+      {"dialect_doc", se_register_dialect_doc},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {

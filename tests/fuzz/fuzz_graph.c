@@ -1,9 +1,11 @@
 /* libFuzzer target: identifier words, FTS5 query building and shortest
-** join paths (schema_graph.c) on arbitrary bytes. */
+** join paths (schema_graph.c), and the documentation parsers
+** (doc_parse.c), on arbitrary bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc_parse.h"
 #include "schema_graph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -24,6 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (nomem) __builtin_trap();
     free(q);
   }
+  /* documentation pages: always an entry (out of memory aside) */
+  doc_list l = {NULL, 0, 0};
+  if (dp_bigquery_function("c", "F", s, size, &l) || l.n != 1) __builtin_trap();
+  if (dp_page("d", "p", s, size, &l) || l.n != 2) __builtin_trap();
+  if (dp_sqlite_html("h", "p.html", s, size, &l) || l.n < 3) __builtin_trap();
+  dp_free(&l);
   /* a graph: bytes as edges between up to 16 tables */
   int ntables = size ? data[0] % 16 + 1 : 1;
   int nedges = (int)(size > 1 ? (size - 1) / 2 : 0);
