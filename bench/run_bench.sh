@@ -173,3 +173,18 @@ SQL
   sqlite3 :memory: -cmd ".load $ext" <"$work/doc.sql" | awk '/^Run Time/ { t[++n] = $4 }
     END { printf "dialect_doc: load %.2f s; search %.2f ms, lookup by name %.3f ms per query (target < 5 ms)\n", t[1], t[2] * 10, t[3] * 10 }'
 fi
+
+# 6. result_diff over the parity corpus (each file against its first gold variant)
+if [ -d "$shared/parity/submissions" ]; then
+  {
+    echo "CREATE TEMP TABLE g AS SELECT instance_id, path, columns, ignore_order FROM gold_variants('$shared/spider2/snow/gold') WHERE variant_index = 0 AND columns_error IS NULL;"
+    echo "CREATE TEMP TABLE f(instance_id, path);"
+    for d in "$shared"/parity/submissions/*/; do
+      echo "INSERT INTO f SELECT instance_id, path FROM submission_files('${d%/}');"
+    done
+    echo ".timer on"
+    echo "SELECT count(*) FROM f JOIN g USING (instance_id) WHERE result_diff(f.path, g.path, g.columns, g.ignore_order) IS NOT NULL;"
+  } >"$work/diff.sql"
+  sqlite3 :memory: -cmd ".load $ext" <"$work/diff.sql" 2>&1 | paste -sd' ' | awk '{
+    printf "result_diff: %d parity files diagnosed in %.2f s; target < 2 s\n", $1, $5 }'
+fi

@@ -33,6 +33,14 @@
 **
 ** Both read files: SQLITE_DIRECTONLY.
 **
+** result_diff(pred, gold, condition_cols, ignore_order [, options])
+**   Why pred fails (or only just passes) focused_match, as JSON evidence:
+**   findings (empty_prediction, row_count, order_only, row_scrambled,
+**   tolerance_only, null_vs_zero, format:<kind>, value_mismatch,
+**   unreadable_prediction) and the unmatched gold columns with their
+**   nearest prediction column and first differing values. See
+**   result_diff.h.
+**
 ** sql_verdict(db, sql, gold_dir, instance_id [, options [, timeout]])
 **   The verdict of a SQL submission run on a SQLite database file, as the
 **   official spider2-lite evaluator judges local* tasks: the query runs
@@ -74,6 +82,7 @@
 #include "spidereval.h"
 #include "answer_match.h"
 #include "result_csv.h"
+#include "result_diff.h"
 #include "table_compare.h"
 SQLITE_EXTENSION_INIT3
 
@@ -137,8 +146,11 @@ static void fail(sqlite3_context *ctx, char *msg) {
   sqlite3_free(msg);
 }
 
-static void focusedMatchFunc(sqlite3_context *ctx, int argc,
-                             sqlite3_value **argv) {
+static void append_json_string(sqlite3_str *s, const char *t);
+
+/* focused_match (diagnose 0) and result_diff (diagnose 1). */
+static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                          const char *fn, int diagnose) {
   se_cache *cache = sqlite3_user_data(ctx);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL)
@@ -150,7 +162,7 @@ static void focusedMatchFunc(sqlite3_context *ctx, int argc,
   int ignore_order = sqlite3_value_int(argv[3]) != 0;
   tc_options o;
   char *err = parse_options(
-      "focused_match",
+      fn,
       argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL, &o);
   if (err) {
     fail(ctx, err);
@@ -160,13 +172,13 @@ static void focusedMatchFunc(sqlite3_context *ctx, int argc,
   cc_spec spec;
   char *jerr = NULL;
   if (tc_variant_spec(cc, 1, 0, 1, &o, &spec, &jerr)) {
-    fail(ctx, sqlite3_mprintf("focused_match: %s",
+    fail(ctx, sqlite3_mprintf("%s: %s", fn,
                               jerr ? jerr : "malformed condition_cols JSON"));
     free(jerr);
     return;
   }
   if (spec.kind == CC_ERROR) {
-    fail(ctx, sqlite3_mprintf("focused_match: condition_cols '%.60s%s': %s", cc,
+    fail(ctx, sqlite3_mprintf("%s: condition_cols '%.60s%s': %s", fn, cc,
                               strlen(cc) > 60 ? "..." : "", spec.error));
     cc_spec_clear(&spec);
     return;
@@ -174,26 +186,52 @@ static void focusedMatchFunc(sqlite3_context *ctx, int argc,
   se_cache_trim(cache);
   statement_epoch(ctx, cache, 1);
   tc_read pr = se_cache_read(cache, pred_path);
+  if (!pr.table && diagnose) {
+    /* a diagnosis, not an error: the prediction cannot be read */
+    cc_spec_clear(&spec);
+    sqlite3_str *js = sqlite3_str_new(0);
+    sqlite3_str_appendf(js, "{\"score\":0,\"findings\":"
+                            "[\"unreadable_prediction\"],\"error\":");
+    char *why = sqlite3_mprintf("%s: %s", tt_error_name(pr.error),
+                                pr.message ? pr.message : "");
+    append_json_string(js, why ? why : "");
+    sqlite3_free(why);
+    sqlite3_str_appendf(js, "}");
+    char *txt = sqlite3_str_finish(js);
+    if (!txt) sqlite3_result_error_nomem(ctx);
+    else sqlite3_result_text(ctx, txt, -1, sqlite3_free);
+    return;
+  }
   if (!pr.table) {
     cc_spec_clear(&spec);
-    fail(ctx, sqlite3_mprintf("focused_match: cannot read prediction '%s': "
+    fail(ctx, sqlite3_mprintf("%s: cannot read prediction '%s': "
                               "%s: %s",
-                              pred_path, tt_error_name(pr.error),
+                              fn, pred_path, tt_error_name(pr.error),
                               pr.message ? pr.message : ""));
     return;
   }
   tc_read gr = se_cache_read(cache, gold_path);
   if (!gr.table) {
     cc_spec_clear(&spec);
-    fail(ctx, sqlite3_mprintf("focused_match: cannot read gold '%s': %s: %s",
+    fail(ctx, sqlite3_mprintf("%s: cannot read gold '%s': %s: %s", fn,
                               gold_path, tt_error_name(gr.error),
                               gr.message ? gr.message : ""));
     return;
   }
   if (tc_check_spec(&spec, gr.table, &jerr)) {
     cc_spec_clear(&spec);
-    fail(ctx, sqlite3_mprintf("focused_match: %s", jerr));
+    fail(ctx, sqlite3_mprintf("%s: %s", fn, jerr));
     free(jerr);
+    return;
+  }
+  if (diagnose) {
+    char *json = rd_diagnose(pr.table, gr.table, &spec, ignore_order, &o);
+    cc_spec_clear(&spec);
+    if (!json) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_result_text(ctx, json, -1, free);
     return;
   }
   int score = tc_compare(pr.table, gr.table, &spec, ignore_order, &o, NULL);
@@ -203,6 +241,16 @@ static void focusedMatchFunc(sqlite3_context *ctx, int argc,
     return;
   }
   sqlite3_result_int(ctx, score);
+}
+
+static void focusedMatchFunc(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  compareTables(ctx, argc, argv, "focused_match", 0);
+}
+
+static void resultDiffFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  compareTables(ctx, argc, argv, "result_diff", 1);
 }
 
 /* JSON string escaping into s. */
@@ -1021,6 +1069,8 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
   } funcs[] = {
       {"focused_match", 4, focusedMatchFunc},
       {"focused_match", 5, focusedMatchFunc},
+      {"result_diff", 4, resultDiffFunc},
+      {"result_diff", 5, resultDiffFunc},
       {"spider_verdict", 3, spiderVerdictFunc},
       {"spider_verdict", 4, spiderVerdictFunc},
       {"sql_verdict", 4, sqlVerdictFunc},

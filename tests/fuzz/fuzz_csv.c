@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "result_csv.h"
+#include "result_diff.h"
 #include "similarity.h"
 #include "table_compare.h"
 #include "typed_table.h"
@@ -42,6 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         __builtin_trap(); /* self-comparison must pass */
       }
     }
+  }
+  /* the diagnosis of a table against itself: a pass */
+  {
+    tc_options o;
+    tc_options_default(&o);
+    cc_spec spec = {CC_ALL, 0, NULL, NULL};
+    char *js = rd_diagnose(t, t, &spec, 1, &o);
+    if (!js || (t->ncols > 0 && !strstr(js, "\"score\":1"))) __builtin_trap();
+    free(js);
   }
   for (int al = 0; al < 2; al++) {
     sim_options so;

@@ -1,0 +1,40 @@
+/*
+** result_diff.h: why a prediction table fails (or only just passes) the
+** official comparison, as evidence. Pure C.
+*/
+#ifndef SPIDEREVAL_RESULT_DIFF_H
+#define SPIDEREVAL_RESULT_DIFF_H
+
+#include "table_compare.h"
+
+/*
+** A JSON diagnosis (malloc'd; NULL on out of memory) of pred against gold
+** under the official comparison (spec, ignore_order, options):
+** {"score", "findings": [...], "pred_rows", "gold_rows", "columns": [...]}.
+** findings, each decided by re-running the comparison with one rule
+** changed, or by comparing normalised values:
+**   empty_prediction     the prediction has no rows or no columns
+**   row_count            the row counts differ
+**   order_only           it would pass with ignore_order
+**   row_scrambled        it passes, but not in strict mode
+**   tolerance_only       it would pass with tolerance 0.1
+**   null_vs_zero         the verdict flips when NULL is not 0 (a pass
+**                        that holds only because NULL counts as 0, or a
+**                        failure that NULL = NULL would fix)
+**   format:<kind>        a gold column equals a prediction column once
+**                        values are normalised: case_or_spaces,
+**                        number_as_text, thousands_separator,
+**                        percent_vs_fraction, date_format
+**   value_mismatch       none of the above explains a failure
+** (result_diff() also answers unreadable_prediction, with "error", for a
+** prediction file that cannot be read.)
+** columns: one object per gold column without a match: gold_col, name,
+** nearest (prediction column or null), row (first differing position),
+** gold, pred (the differing values), format (the kind, null_vs_zero, or
+** null), match
+** (the prediction column that matches after normalising, or null).
+*/
+char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
+                  int ignore_order, const tc_options *o);
+
+#endif
