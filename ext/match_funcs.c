@@ -54,10 +54,10 @@
 **   emptyok (or corrected) is given (Spider2-E: compared like any other
 **   result). NULL db, sql, gold_dir or instance_id gives NULL.
 **
-** sql_result_csv(db, sql [, timeout])
+** sql_result_csv(db, sql [, timeout [, 'null']])
 **   That CSV text itself (int64 columns as ints, float64 ones with ints as
 **   1.0 and NULL empty, object ones as Python's str() of each value, bytes
-**   as b'..'); SQL errors are SQL errors.
+**   as b'..'); SQL errors are SQL errors, or NULL with 'null'.
 **
 ** string_match(pred, gold [, conj [, exclude]])
 ** number_match(pred, gold [, percentage [, precision [, conj]]])
@@ -679,7 +679,10 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
   }
   if (r > 0) {
     free(out.s);
-    fail(ctx, sqlite3_mprintf("sql_result_csv: %s", err));
+    int quiet = argc > 3 && sqlite3_value_text(argv[3]) &&
+                !strcmp((const char *)sqlite3_value_text(argv[3]), "null");
+    if (quiet) sqlite3_result_null(ctx); /* a failed candidate, not an error */
+    else fail(ctx, sqlite3_mprintf("sql_result_csv: %s", err));
     sqlite3_free(err);
     return;
   }
@@ -1083,6 +1086,7 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
       {"db_match", 6, dbMatchFunc},
       {"sql_result_csv", 2, sqlResultCsvFunc},
       {"sql_result_csv", 3, sqlResultCsvFunc},
+      {"sql_result_csv", 4, sqlResultCsvFunc},
   };
   for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
     se_cache_retain(cache);

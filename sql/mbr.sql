@@ -6,7 +6,15 @@
 --     -cmd ".parameter set :candidates 'candidates.csv'" < sql/mbr.sql
 --
 -- :candidates names a CSV with the header instance_id,candidate_id,result_path
--- (paths as seen from the working directory). Optional :options are
+-- (paths as seen from the working directory), or instance_id,candidate_id,
+-- sql,db to run each candidate on a SQLite database first: its result is
+-- written, as the official evaluator writes one, to
+-- :results/<instance_id>-<candidate_id>.csv (default folder
+-- build/mbr_results, created when missing; a candidate that fails or runs
+-- past :timeout seconds, default 60, leaves an empty file, similar to
+-- nothing). With :mode 'plan' the candidates are not run: their EXPLAIN
+-- QUERY PLAN tables (id, parent, notused, detail) stand for their results
+-- (the paper's approximate variant without execution). Optional :options are
 -- result_similarity's (default: columns paired by name; 'aligned' pairs
 -- them by content, 'decimals=N' rounds floats, 'cells' uses the appendix's
 -- denominator). Prints CSV instance_id,candidate_id,mbr_score: the
@@ -15,14 +23,31 @@
 -- a candidate whose result cannot be read is similar to nothing.
 .mode csv
 .headers on
+DROP TABLE IF EXISTS temp.mbr_cand;
+CREATE TEMP TABLE mbr_cand AS
 WITH cells AS (
-  SELECT row, name, value FROM result_cells(:candidates)
-), cand AS (
-  SELECT max(CASE name WHEN 'instance_id' THEN value END) AS instance_id,
-         max(CASE name WHEN 'candidate_id' THEN value END) AS candidate_id,
-         max(CASE name WHEN 'result_path' THEN value END) AS path
-  FROM cells GROUP BY row
-), score AS (
+  SELECT row, name, text, value FROM result_cells(:candidates)
+)
+SELECT max(CASE name WHEN 'instance_id' THEN text END) AS instance_id,
+       max(CASE name WHEN 'candidate_id' THEN value END) AS candidate_id,
+       max(CASE name WHEN 'result_path' THEN text END) AS path,
+       max(CASE name WHEN 'sql' THEN text END) AS sql,
+       max(CASE name WHEN 'db' THEN text END) AS db
+FROM cells GROUP BY row;
+-- execution mode: run each candidate, write its result
+.output /dev/null
+SELECT writefile(coalesce(:results, 'build/mbr_results'), NULL, 16877)
+WHERE EXISTS (SELECT 1 FROM mbr_cand WHERE sql IS NOT NULL);
+UPDATE mbr_cand SET path = coalesce(:results, 'build/mbr_results') || '/' ||
+                           instance_id || '-' || candidate_id ||
+                           iif(coalesce(:mode, 'execute') = 'plan', '.plan', '') || '.csv'
+WHERE path IS NULL AND sql IS NOT NULL;
+SELECT writefile(path, coalesce(sql_result_csv(db,
+         iif(coalesce(:mode, 'execute') = 'plan', 'EXPLAIN QUERY PLAN ', '') || sql,
+         coalesce(:timeout, 60), 'null'), ''))
+FROM mbr_cand WHERE sql IS NOT NULL;
+.output stdout
+WITH cand AS (SELECT instance_id, candidate_id, path FROM mbr_cand), score AS (
   SELECT a.instance_id, a.candidate_id,
          sum(result_similarity(a.path, b.path, coalesce(:options, ''))) AS mbr_score
   FROM cand a JOIN cand b ON b.instance_id = a.instance_id
