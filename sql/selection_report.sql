@@ -110,3 +110,27 @@ SELECT k,
        (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
         WHERE p.k = ks.k AND c.cid = p.pick_name) AS "exec@k by name"
 FROM (SELECT DISTINCT k FROM sel_mbr) ks ORDER BY k;
+
+-- the same methods per difficulty bucket (gold SQL whitespace tokens, or
+-- the eval jsonl's toks; 'Unknown' where the gold has neither)
+WITH d AS (SELECT instance_id, difficulty FROM gold_instances(:gold)),
+final AS (
+  SELECT instance_id,
+         spider_verdict(path, :gold, instance_id, coalesce(:flavor, 'snow')) ->> 'score' AS correct
+  FROM submission_files(:pool || '-final')
+  WHERE instance_id IN (SELECT instance_id FROM sel_cand)
+), pick(instance_id, first, own, by_name, aligned, tuned, oracle) AS (
+  SELECT p.instance_id,
+         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = 0),
+         (SELECT correct FROM final f WHERE f.instance_id = p.instance_id),
+         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_name),
+         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_aligned),
+         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_tuned),
+         (SELECT max(correct) FROM sel_cand c WHERE c.instance_id = p.instance_id)
+  FROM sel_mbr p WHERE p.k = coalesce(:candidates, 8)
+)
+SELECT coalesce(d.difficulty, 'Unknown') AS difficulty, count(*) AS questions,
+       sum(first) AS "first", sum(own) AS "own pick", sum(by_name) AS "MBR name",
+       sum(aligned) AS "MBR aligned", sum(tuned) AS "MBR tuned", sum(oracle) AS "pass@N"
+FROM pick LEFT JOIN d USING (instance_id)
+GROUP BY 1 ORDER BY CASE difficulty WHEN 'Easy' THEN 0 WHEN 'Medium' THEN 1 WHEN 'Hard' THEN 2 ELSE 3 END;

@@ -35,5 +35,29 @@ for spec in "gpt-4o|33|56" "o3|70|85"; do
     failed=$((failed + 1)); echo "FAIL $model: MBR (aligned, cells, decimals=2) $tuned does not beat ReFoRCE's $final"; fi
   echo "selection: $model: ReFoRCE $final, MBR by name $(get 'MBR, columns by name'), MBR aligned $(get 'MBR, columns aligned'), MBR aligned+cells+decimals=2 $tuned ($((tuned - final)) over ReFoRCE), majority $(get 'majority vote'), pass@8 $pass8 (of 119)"
 done
+# pools built from the gold: each instance's gold result three times
+# (candidates 1, 3, 4) and two other instances' gold results (0 and 2, the
+# wrong ones placed first): the correct majority must win everywhere
+work=$(mktemp -d)
+sqlite3 -bail :memory: -cmd '.load build/spidereval' <<SQL
+CREATE TEMP TABLE g AS SELECT instance_id, path, row_number() OVER (ORDER BY instance_id) AS n
+  FROM gold_variants('$shared/spider2/snow/gold') WHERE variant_index = 0;
+CREATE TEMP TABLE pool AS
+  SELECT g.instance_id, k.c AS candidate_id, g.path AS result_path FROM g,
+    (SELECT 1 AS c UNION ALL SELECT 3 UNION ALL SELECT 4) AS k
+  UNION ALL SELECT g.instance_id, 0, w.path FROM g JOIN g AS w ON w.n = g.n % (SELECT count(*) FROM g) + 1
+  UNION ALL SELECT g.instance_id, 2, w.path FROM g JOIN g AS w ON w.n = (g.n + 7) % (SELECT count(*) FROM g) + 1;
+.headers on
+.mode csv
+.output $work/pool.csv
+SELECT instance_id, candidate_id, result_path FROM pool ORDER BY instance_id, candidate_id;
+SQL
+picks=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :candidates '$work/pool.csv'" \
+  <sql/mbr.sql 2>&1 | tr -d '\r')
+nq=$(echo "$picks" | awk -F, 'NR > 1' | wc -l)
+nwrong=$(echo "$picks" | awk -F, 'NR > 1 && ($2 == 0 || $2 == 2)' | wc -l)
+rm -rf "$work"
+check "gold pools: the majority wins" "$nwrong of $nq wrong" "0 of $nq wrong"
+echo "selection: gold-built pools: MBR picks a gold copy for $((nq - nwrong)) of $nq instances"
 echo "selection: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
