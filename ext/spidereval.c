@@ -12,12 +12,19 @@
 **   spidereval_cache_clear() forget cached tables and gold directories
 **   spidereval_cache_limit([bytes]) the bytes of parsed tables kept (256 MiB
 **                            by default); with an argument, set it
+**   progress(value, label, every) value unchanged; every `every` calls of
+**                            one statement (0: never) it prints
+**                            "<label>: <n> done" on stderr (the scripts'
+**                            :progress parameter)
 **
 ** The other files register: result_cells, result_columns,
 ** submission_files (result_vtab.c); gold_instances, gold_variants
-** (gold_vtab.c); focused_match, spider_verdict (match_funcs.c);
-** result_similarity, sql_normalize (select_funcs.c); hardcoded_sql_flags
-** (sql_funcs.c).
+** (gold_vtab.c); focused_match, spider_verdict, result_diff, sql_verdict,
+** sql_result_csv, db_match, string_match, number_match (match_funcs.c);
+** result_similarity, sql_normalize, sql_from_fence (select_funcs.c);
+** hardcoded_sql_flags and the scanner's functions (sql_funcs.c); the agent
+** tools and spider2_database (agent_tools.c); dialect_doc
+** (dialect_doc.c).
 ** All of them share one per-connection cache (table_cache.c).
 */
 #include <jansson.h>
@@ -101,6 +108,34 @@ static void cacheLimitFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_int64(ctx, se_cache_budget(c));
 }
 
+/* progress(value, label, every): value unchanged; every `every` calls in a
+** statement (0: never) prints "<label>: <n> done" on stderr. */
+typedef struct {
+  sqlite3_int64 n;
+} progress_count;
+
+static void progressFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_result_value(ctx, argv[0]);
+  sqlite3_int64 every = sqlite3_value_int64(argv[2]);
+  if (every <= 0) return;
+  progress_count *pc = sqlite3_get_auxdata(ctx, 1);
+  if (!pc) {
+    pc = sqlite3_malloc(sizeof *pc);
+    if (!pc) return;
+    pc->n = 0;
+    sqlite3_set_auxdata(ctx, 1, pc, sqlite3_free);
+    pc = sqlite3_get_auxdata(ctx, 1); /* NULL when label is not constant */
+    if (!pc) return;
+  }
+  if (++pc->n % every == 0) {
+    const char *label = (const char *)sqlite3_value_text(argv[1]);
+    fprintf(stderr, "%s: %lld done\n", label ? label : "progress",
+            (long long)pc->n);
+    fflush(stderr);
+  }
+}
+
 static void release_cache(void *p) { se_cache_release(p); }
 
 #ifdef _WIN32
@@ -133,6 +168,9 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
       *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
                                   funcs[i].name, sqlite3_errstr(rc));
   }
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2(db, "progress", 3, SQLITE_UTF8, 0,
+                                    progressFunc, 0, 0, 0);
   /* spidereval_cache_limit([bytes]): read or set the cache budget */
   for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
     se_cache_retain(cache);

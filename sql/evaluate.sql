@@ -11,16 +11,18 @@
 -- 'spider2e': Spider2-E's 524 instances, see sql/spider2e.sql; run from the
 -- repository root). Prints CSV instance_id,score,error_info
 -- for every instance present in both the submission and the gold's eval
--- jsonl, ordered by instance_id. A gold directory without an eval jsonl
+-- jsonl, ordered by instance_id. :progress N prints "evaluate: <n> done"
+-- on stderr every N instances. A gold directory without an eval jsonl
 -- (the official script needs one) evaluates every instance with a gold
 -- file on all columns, row order kept.
 .read sql/spider2e.sql
 .mode csv
 .headers on
-WITH judged AS (
+WITH judged AS MATERIALIZED (
   SELECT s.instance_id,
-         spider_verdict(s.path, :gold, s.instance_id,
-                        coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
+         progress(spider_verdict(s.path, :gold, s.instance_id,
+                                 coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
+                  'evaluate', coalesce(:progress, 0)) AS v
   FROM submission_files(:submission) AS s
   WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold)
                           WHERE in_eval OR NOT EXISTS (

@@ -16,7 +16,8 @@
 -- (spider_verdict options, and 'emptyok': an empty result is compared like
 -- any other, Spider2-E's rule, instead of scoring 0 with "No data found
 -- for the specified query.") and :instances ('spider2e' as in
--- evaluate.sql). Run from the repository root.
+-- evaluate.sql), :progress (N: "evaluate_sql: <n> done" on stderr every N
+-- queries run). Run from the repository root.
 --
 -- Per instance: the SQL of a ```sql fence when there is one, else the
 -- whole file; hard-coded answers rejected (hardcoded_sql_flags); the query
@@ -68,9 +69,9 @@ WITH
             'Rejected: hard-coded answer (' ||
             (SELECT group_concat(value ->> 'flag', ', ') FROM json_each(flags)
              WHERE value ->> 'action' = 'reject') || ')')
-        ELSE sql_verdict(db_path, sql, :gold, instance_id,
+        ELSE progress(sql_verdict(db_path, sql, :gold, instance_id,
                          coalesce(:flavor, 'lite') || ' ' || coalesce(:options, ''),
-                         coalesce(:timeout, 60))
+                         coalesce(:timeout, 60)), 'evaluate_sql', coalesce(:progress, 0))
       END AS v
     FROM work)
 SELECT instance_id, v ->> 'score' AS score, v ->> 'error_info' AS error_info

@@ -19,10 +19,11 @@ WITH gold AS MATERIALIZED (
   WHERE (in_eval OR NOT EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval))
     AND (coalesce(:instances, 'all') <> 'spider2e'
          OR instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded))
-), judged AS (
+), judged AS MATERIALIZED (
   SELECT s.instance_id, g.difficulty,
-         spider_verdict(s.path, :gold, s.instance_id,
-                        coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
+         progress(spider_verdict(s.path, :gold, s.instance_id,
+                                 coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
+                  'report', coalesce(:progress, 0)) AS v
   FROM submission_files(:submission) AS s
   JOIN gold AS g ON g.instance_id = s.instance_id
 )

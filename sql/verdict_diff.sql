@@ -16,7 +16,7 @@
 DROP TABLE IF EXISTS temp.verdict_diff;
 CREATE TEMP TABLE verdict_diff AS
 WITH f(f) AS (SELECT coalesce(:flavor, 'snow')),
-s AS (
+s AS MATERIALIZED (
   SELECT instance_id, path FROM submission_files(:submission)
   WHERE instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
 )
