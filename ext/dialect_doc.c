@@ -27,6 +27,7 @@
 ** 1) with FTS5 and porter stemming; text that is not valid FTS5 syntax is
 ** searched as plain words. The documents are read once, when the table is
 ** created or connected, into a private in-memory FTS5 index.
+** SQLITE_VTAB_DIRECTONLY: views and triggers cannot use it.
 */
 #include <dirent.h>
 #include <errno.h>
@@ -368,6 +369,8 @@ static int docConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
         argv[2]);
     rc = schema ? sqlite3_declare_vtab(db, schema) : SQLITE_NOMEM;
     sqlite3_free(schema);
+    /* it read files: not usable from views or triggers of a schema */
+    if (rc == SQLITE_OK) sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
   }
   if (rc != SQLITE_OK && !*pzErr)
     *pzErr = sqlite3_mprintf("dialect_doc: %s",

@@ -526,6 +526,7 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
   sqlite3_stmt *st = NULL;
   exec_guard g = {{0, 0}, 0};
   chunk_buf cb = {NULL, NULL, 0};
+  int ncols = 0;
   int rc = sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL);
   if (rc != SQLITE_OK) {
     *err = sqlite3_mprintf("cannot open database '%s': %s", db_path,
@@ -565,7 +566,7 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
       goto done;
     }
   }
-  int ncols = sqlite3_column_count(st);
+  ncols = sqlite3_column_count(st);
   {
     const char **names = malloc((size_t)(ncols ? ncols : 1) * sizeof *names);
     if (!names) {

@@ -23,7 +23,7 @@ for sqlf in "$work"/*.sql; do
   outf="${sqlf%.sql}.out"
   [ -f "$outf" ] || continue # an example without output is not a test
   # (CSV mode ends lines with CRLF; documentation shows plain lines)
-  got=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd '.mode list' <"$sqlf" 2>&1 | tr -d '\r')
+  got=$(sqlite3 -bail :memory: -cmd ".load ${SE_EXT:-build/spidereval}" -cmd '.mode list' <"$sqlf" 2>&1 | tr -d '\r')
   if [ "$got" = "$(cat "$outf")" ]; then
     passed=$((passed + 1))
   else
