@@ -41,6 +41,13 @@
 **   nearest prediction column and first differing values. See
 **   result_diff.h.
 **
+** error_category(taxonomy, error_info [, diff])
+**   The category of a failure in 'spider2', 'qc' or 'it2s' (the three
+**   taxonomies of sql/taxonomies.sql) from evidence: execution messages
+**   (syntax error, unknown function, table, column) and result_diff's
+**   JSON; 'undetermined' when the evidence does not decide, NULL for a
+**   pass. Pure.
+**
 ** sql_verdict(db, sql, gold_dir, instance_id [, options [, timeout]])
 **   The verdict of a SQL submission run on a SQLite database file, as the
 **   official spider2-lite evaluator judges local* tasks: the query runs
@@ -1061,6 +1068,22 @@ done:
   sqlite3_result_text(ctx, txt, -1, sqlite3_free);
 }
 
+static void errorCategoryFunc(sqlite3_context *ctx, int argc,
+                              sqlite3_value **argv) {
+  const char *tax = (const char *)sqlite3_value_text(argv[0]);
+  const char *info = (const char *)sqlite3_value_text(argv[1]);
+  const char *diff = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+  int known = 0;
+  const char *cat = rd_category(tax ? tax : "", info, diff, &known);
+  if (!known) {
+    fail(ctx, sqlite3_mprintf("error_category: unknown taxonomy '%s' "
+                              "(expected spider2, qc or it2s)",
+                              tax ? tax : ""));
+    return;
+  }
+  if (cat) sqlite3_result_text(ctx, cat, -1, SQLITE_STATIC);
+}
+
 static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
@@ -1094,6 +1117,13 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
     int rc = sqlite3_create_function_v2(
         db, funcs[i].name, funcs[i].nargs, SQLITE_UTF8 | SQLITE_DIRECTONLY,
         cache, funcs[i].fn, 0, 0, release_cache);
+    if (rc != SQLITE_OK) return rc;
+  }
+  for (int nargs = 2; nargs <= 3; nargs++) {
+    int rc = sqlite3_create_function_v2(
+        db, "error_category", nargs,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        errorCategoryFunc, 0, 0, 0);
     if (rc != SQLITE_OK) return rc;
   }
   /* the answer types are pure functions of their arguments */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Normalisation levels, each adding one transformation to the previous. */
 enum {
@@ -267,6 +268,9 @@ char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
   json_object_set_new(res, "findings", findings);
   json_object_set_new(res, "pred_rows", json_integer(pred->nrows));
   json_object_set_new(res, "gold_rows", json_integer(gold->nrows));
+  json_object_set_new(res, "gold_cols",
+                      json_integer(spec->kind == CC_LIST ? spec->n
+                                                         : gold->ncols));
   json_object_set_new(res, "columns", cols);
   findings = cols = NULL;
   out = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -275,4 +279,90 @@ done:
   json_decref(findings);
   json_decref(cols);
   return out;
+}
+
+/* Case-insensitive substring search. */
+static int has(const char *s, const char *what) {
+  return s && strcasestr(s, what) != NULL;
+}
+
+const char *rd_category(const char *taxonomy, const char *error_info,
+                        const char *diff, int *known) {
+  enum { SPIDER2, QC, IT2S } t;
+  *known = 1;
+  if (!strcmp(taxonomy, "spider2")) t = SPIDER2;
+  else if (!strcmp(taxonomy, "qc")) t = QC;
+  else if (!strcmp(taxonomy, "it2s")) t = IT2S;
+  else {
+    *known = 0;
+    return NULL;
+  }
+  if (!error_info || !*error_info) return NULL; /* a pass */
+  /* execution errors: the database's own words */
+  int syntax = has(error_info, "syntax error");
+  int function = has(error_info, "no such function") ||
+                 has(error_info, "unknown function") ||
+                 has(error_info, "function not found") ||
+                 has(error_info, "invalid function");
+  int table = has(error_info, "no such table") ||
+              has(error_info, "table not found") ||
+              (has(error_info, "object '") &&
+               has(error_info, "does not exist"));
+  int column = has(error_info, "no such column") ||
+               has(error_info, "invalid identifier") ||
+               has(error_info, "unrecognized name");
+  if (syntax || function || table || column) {
+    switch (t) {
+      case SPIDER2:
+        return function ? "erroneous data analysis: dialect function"
+               : table  ? "wrong schema linking: table"
+               : column ? "wrong schema linking: column"
+                        : "syntax error";
+      case QC: return (function || syntax) ? "dialect" : "schema linking";
+      case IT2S: return "undetermined";
+    }
+  }
+  /* result evidence */
+  json_error_t je;
+  json_t *d = diff ? json_loads(diff, 0, &je) : NULL;
+  const char *cat = "undetermined";
+  if (d) {
+    json_t *f = json_object_get(d, "findings");
+    int fmt = 0, fmt_type = 0, near_miss = 0, rowdiff = 0, value = 0;
+    for (size_t i = 0; i < json_array_size(f); i++) {
+      const char *x = json_string_value(json_array_get(f, i));
+      if (!x) continue;
+      if (!strncmp(x, "format:", 7)) {
+        fmt = 1;
+        if (strstr(x, "number_as_text") || strstr(x, "thousands") ||
+            strstr(x, "date_format"))
+          fmt_type = 1;
+      }
+      if (!strcmp(x, "tolerance_only") || !strcmp(x, "null_vs_zero"))
+        near_miss = 1;
+      if (!strcmp(x, "row_count")) rowdiff = 1;
+      if (!strcmp(x, "value_mismatch")) value = 1;
+    }
+    json_int_t gold_rows = json_integer_value(json_object_get(d, "gold_rows"));
+    /* same rows, some gold columns matched and others found nowhere: the
+    ** wrong column was selected */
+    size_t unmatched = json_array_size(json_object_get(d, "columns"));
+    json_int_t ngold = json_integer_value(json_object_get(d, "gold_cols"));
+    int selected = value && !rowdiff && unmatched > 0 && ngold > (json_int_t)unmatched;
+    switch (t) {
+      case SPIDER2: break;
+      case QC:
+        if (fmt_type) cat = "data type";
+        else if (selected) cat = "projection";
+        break;
+      case IT2S:
+        if (json_object_get(d, "gold_rows") && gold_rows == 0)
+          cat = "mismatch: golden empty";
+        else if (fmt || near_miss) cat = "mismatch: format";
+        else if (selected) cat = "error: selected column";
+        break;
+    }
+    json_decref(d);
+  }
+  return cat;
 }

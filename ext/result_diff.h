@@ -10,7 +10,8 @@
 /*
 ** A JSON diagnosis (malloc'd; NULL on out of memory) of pred against gold
 ** under the official comparison (spec, ignore_order, options):
-** {"score", "findings": [...], "pred_rows", "gold_rows", "columns": [...]}.
+** {"score", "findings": [...], "pred_rows", "gold_rows", "gold_cols" (the
+** gold columns compared), "columns": [...]}.
 ** findings, each decided by re-running the comparison with one rule
 ** changed, or by comparing normalised values:
 **   empty_prediction     the prediction has no rows or no columns
@@ -36,5 +37,17 @@
 */
 char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
                   int ignore_order, const tc_options *o);
+
+/*
+** The category of a failure in one of three taxonomies, from evidence
+** only: taxonomy "spider2" (the Spider 2.0 paper), "qc" (Query and
+** Conquer) or "it2s" (Interactive-T2S); error_info as spider_verdict gives
+** it (execution messages included); diff the JSON of rd_diagnose (or
+** NULL). Returns a static string: the category, "undetermined" when the
+** evidence does not decide, NULL for a pass ("" error_info) or an unknown
+** taxonomy (*known = 0).
+*/
+const char *rd_category(const char *taxonomy, const char *error_info,
+                        const char *diff, int *known);
 
 #endif

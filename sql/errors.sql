@@ -1,0 +1,56 @@
+-- errors.sql: why the failures of a submission failed, per taxonomy.
+--
+--   sqlite3 :memory: -cmd '.load build/spidereval' \
+--     -cmd ".parameter set :submission 'path/to/submission'" \
+--     -cmd ".parameter set :gold 'path/to/gold'" < sql/errors.sql
+--
+-- Parameters as evaluate.sql (:flavor, :options, :progress). Each failing
+-- instance gets result_diff's evidence (against its first gold variant)
+-- and, for each taxonomy of sql/taxonomies.sql, error_category()'s
+-- category ('undetermined' when the evidence does not decide). Prints the
+-- findings with their counts, then per taxonomy the categories with counts
+-- and two example instances each. Run from the repository root.
+.read sql/taxonomies.sql
+DROP TABLE IF EXISTS temp.error_evidence;
+CREATE TEMP TABLE error_evidence AS
+WITH judged AS MATERIALIZED (
+  SELECT s.instance_id, s.path,
+         progress(spider_verdict(s.path, :gold, s.instance_id,
+                                 coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
+                  'errors', coalesce(:progress, 0)) AS v
+  FROM submission_files(:submission) AS s
+  WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
+), first_variant AS (
+  SELECT instance_id, path, columns, columns_error, ignore_order
+  FROM gold_variants(:gold, coalesce(:flavor, 'snow'))
+  WHERE variant_index = 0
+)
+SELECT j.instance_id, j.v ->> 'error_info' AS error_info,
+       CASE WHEN f.path IS NOT NULL AND f.columns_error IS NULL
+            THEN result_diff(j.path, f.path, coalesce(f.columns, '[]'), f.ignore_order,
+                             coalesce(:flavor, 'snow') || ' ' || coalesce(:options, ''))
+       END AS diff
+FROM judged AS j LEFT JOIN first_variant AS f USING (instance_id)
+WHERE j.v ->> 'score' = 0;
+
+.mode box
+.headers on
+SELECT f.value AS finding, count(*) AS instances,
+       (SELECT group_concat(instance_id, ', ') FROM (
+          SELECT e2.instance_id FROM error_evidence e2, json_each(e2.diff, '$.findings') f2
+          WHERE f2.value = f.value ORDER BY e2.instance_id LIMIT 2)) AS examples
+FROM error_evidence AS e, json_each(e.diff, '$.findings') AS f
+GROUP BY f.value ORDER BY count(*) DESC, f.value;
+
+WITH t(taxonomy) AS (VALUES ('spider2'), ('qc'), ('it2s')),
+c AS (
+  SELECT t.taxonomy, e.instance_id, error_category(t.taxonomy, e.error_info, e.diff) AS category
+  FROM t, error_evidence AS e
+)
+SELECT taxonomy, category, count(*) AS instances,
+       (SELECT group_concat(instance_id, ', ') FROM (
+          SELECT c2.instance_id FROM c c2 WHERE c2.taxonomy = c.taxonomy
+            AND c2.category = c.category ORDER BY c2.instance_id LIMIT 2)) AS examples
+FROM c GROUP BY taxonomy, category
+ORDER BY CASE taxonomy WHEN 'spider2' THEN 0 WHEN 'qc' THEN 1 ELSE 2 END,
+         category = 'undetermined', count(*) DESC, category;

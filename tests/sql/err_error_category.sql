@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT error_category('bird', 'x');
