@@ -41,12 +41,13 @@
 **   nearest prediction column and first differing values. See
 **   result_diff.h.
 **
-** error_category(taxonomy, error_info [, diff])
+** error_category(taxonomy, error_info [, diff [, missing_tables]])
 **   The category of a failure in 'spider2', 'qc' or 'it2s' (the three
 **   taxonomies of sql/taxonomies.sql) from evidence: execution messages
-**   (syntax error, unknown function, table, column) and result_diff's
-**   JSON; 'undetermined' when the evidence does not decide, NULL for a
-**   pass. Pure.
+**   (syntax error, unknown function, table, column), the number of gold
+**   tables the prediction's SQL does not read, and result_diff's JSON;
+**   'undetermined' when the evidence does not decide, NULL for a pass.
+**   Pure.
 **
 ** sql_verdict(db, sql, gold_dir, instance_id [, options [, timeout]])
 **   The verdict of a SQL submission run on a SQLite database file, as the
@@ -1073,8 +1074,9 @@ static void errorCategoryFunc(sqlite3_context *ctx, int argc,
   const char *tax = (const char *)sqlite3_value_text(argv[0]);
   const char *info = (const char *)sqlite3_value_text(argv[1]);
   const char *diff = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+  int missing = argc > 3 ? sqlite3_value_int(argv[3]) : 0;
   int known = 0;
-  const char *cat = rd_category(tax ? tax : "", info, diff, &known);
+  const char *cat = rd_category(tax ? tax : "", info, diff, missing, &known);
   if (!known) {
     fail(ctx, sqlite3_mprintf("error_category: unknown taxonomy '%s' "
                               "(expected spider2, qc or it2s)",
@@ -1119,7 +1121,7 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
         cache, funcs[i].fn, 0, 0, release_cache);
     if (rc != SQLITE_OK) return rc;
   }
-  for (int nargs = 2; nargs <= 3; nargs++) {
+  for (int nargs = 2; nargs <= 4; nargs++) {
     int rc = sqlite3_create_function_v2(
         db, "error_category", nargs,
         SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,

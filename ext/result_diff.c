@@ -287,7 +287,7 @@ static int has(const char *s, const char *what) {
 }
 
 const char *rd_category(const char *taxonomy, const char *error_info,
-                        const char *diff, int *known) {
+                        const char *diff, int missing_tables, int *known) {
   enum { SPIDER2, QC, IT2S } t;
   *known = 1;
   if (!strcmp(taxonomy, "spider2")) t = SPIDER2;
@@ -322,6 +322,9 @@ const char *rd_category(const char *taxonomy, const char *error_info,
       case IT2S: return "undetermined";
     }
   }
+  /* the prediction does not read a table the gold reads */
+  if (missing_tables > 0 && t != IT2S)
+    return t == SPIDER2 ? "wrong schema linking: table" : "schema linking";
   /* result evidence */
   json_error_t je;
   json_t *d = diff ? json_loads(diff, 0, &je) : NULL;

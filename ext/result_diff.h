@@ -43,11 +43,12 @@ char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
 ** only: taxonomy "spider2" (the Spider 2.0 paper), "qc" (Query and
 ** Conquer) or "it2s" (Interactive-T2S); error_info as spider_verdict gives
 ** it (execution messages included); diff the JSON of rd_diagnose (or
-** NULL). Returns a static string: the category, "undetermined" when the
-** evidence does not decide, NULL for a pass ("" error_info) or an unknown
-** taxonomy (*known = 0).
+** NULL); missing_tables the number of gold tables the prediction's SQL
+** does not read (0 when unknown). Returns a static string: the category,
+** "undetermined" when the evidence does not decide, NULL for a pass (""
+** error_info) or an unknown taxonomy (*known = 0).
 */
 const char *rd_category(const char *taxonomy, const char *error_info,
-                        const char *diff, int *known);
+                        const char *diff, int missing_tables, int *known);
 
 #endif

@@ -4,7 +4,11 @@
 --     -cmd ".parameter set :submission 'path/to/submission'" \
 --     -cmd ".parameter set :gold 'path/to/gold'" < sql/errors.sql
 --
--- Parameters as evaluate.sql (:flavor, :options, :progress). Each failing
+-- Parameters as evaluate.sql (:flavor, :options, :progress), and optional
+-- :pred_sql (the folder of the prediction's <id>.sql files) with
+-- :gold_tables (a gold-tables jsonl: instance_id, gold_tables) to compare
+-- the tables read: a gold table whose name (last part, any case) the SQL
+-- never reads is schema-linking evidence. Each failing
 -- instance gets result_diff's evidence (against its first gold variant)
 -- and, for each taxonomy of sql/taxonomies.sql, error_category()'s
 -- category ('undetermined' when the evidence does not decide). Prints the
@@ -26,6 +30,15 @@ WITH judged AS MATERIALIZED (
   WHERE variant_index = 0
 )
 SELECT j.instance_id, j.v ->> 'error_info' AS error_info,
+       (SELECT count(*) FROM jsonl_lines(:gold_tables) AS gt, json_each(gt.json, '$.gold_tables') AS t
+        WHERE :pred_sql IS NOT NULL AND :gold_tables IS NOT NULL
+          AND gt.json ->> 'instance_id' = j.instance_id
+          AND NOT EXISTS (
+            SELECT 1 FROM sql_tables(CAST(readfile(rtrim(:pred_sql, '/') || '/' || j.instance_id || '.sql') AS TEXT)) AS p
+            WHERE lower(replace(p."table", '"', '')) = lower(t.value)
+               OR lower(replace(p."table", '"', '')) LIKE '%.' || lower(replace(t.value, rtrim(t.value, replace(t.value, '.', '')), ''))
+               OR lower(replace(p."table", '"', '')) = lower(replace(t.value, rtrim(t.value, replace(t.value, '.', '')), '')))
+          AND readfile(rtrim(:pred_sql, '/') || '/' || j.instance_id || '.sql') IS NOT NULL) AS missing_tables,
        CASE WHEN f.path IS NOT NULL AND f.columns_error IS NULL
             THEN result_diff(j.path, f.path, coalesce(f.columns, '[]'), f.ignore_order,
                              coalesce(:flavor, 'snow') || ' ' || coalesce(:options, ''))
@@ -44,7 +57,8 @@ GROUP BY f.value ORDER BY count(*) DESC, f.value;
 
 WITH t(taxonomy) AS (VALUES ('spider2'), ('qc'), ('it2s')),
 c AS (
-  SELECT t.taxonomy, e.instance_id, error_category(t.taxonomy, e.error_info, e.diff) AS category
+  SELECT t.taxonomy, e.instance_id,
+         error_category(t.taxonomy, e.error_info, e.diff, e.missing_tables) AS category
   FROM t, error_evidence AS e
 )
 SELECT taxonomy, category, count(*) AS instances,

@@ -9,7 +9,7 @@ CREATE TEMP TABLE taxonomy_categories (
   PRIMARY KEY (taxonomy, category));
 INSERT INTO temp.taxonomy_categories VALUES
   -- the Spider 2.0 paper's error analysis
-  ('spider2', 'wrong schema linking: table', 'a table that does not exist or is not the one needed', 'execution error: no such table / object does not exist'),
+  ('spider2', 'wrong schema linking: table', 'a table that does not exist or is not the one needed', 'execution error: no such table / object does not exist; a gold table the SQL does not read'),
   ('spider2', 'wrong schema linking: column', 'a column that does not exist or is not the one needed', 'execution error: no such column / invalid identifier / unrecognized name'),
   ('spider2', 'erroneous data analysis: dialect function', 'a function the dialect does not have, or misused', 'execution error: no such function / unknown function'),
   ('spider2', 'erroneous data analysis: calculation', 'a wrong computation', 'by hand'),
@@ -21,7 +21,7 @@ INSERT INTO temp.taxonomy_categories VALUES
   ('spider2', 'syntax error', 'the SQL does not parse', 'execution error: syntax error'),
   -- Query and Conquer
   ('qc', 'dialect', 'syntax or functions of another dialect', 'execution error: syntax error, unknown function'),
-  ('qc', 'schema linking', 'wrong or non-existent tables or columns', 'execution error: no such table / column'),
+  ('qc', 'schema linking', 'wrong or non-existent tables or columns', 'execution error: no such table / column; a gold table the SQL does not read'),
   ('qc', 'data type', 'values of the wrong type or format', 'result_diff: format:number_as_text, thousands_separator, date_format'),
   ('qc', 'aggregation', 'a wrong aggregation', 'by hand'),
   ('qc', 'logical form and condition', 'wrong logic or conditions', 'by hand'),

@@ -25,3 +25,6 @@ SELECT error_category('spider2', '') IS NULL;
 -- every category assigned is one of the taxonomy's
 SELECT count(*) FROM temp.taxonomy_categories;
 SELECT count(*) FROM temp.taxonomy_categories WHERE decided_by <> 'by hand';
+-- the prediction's SQL does not read a gold table: schema linking (not for it2s)
+SELECT error_category('spider2', 'Result Error', NULL, 1), error_category('qc', 'Result Error', NULL, 2),
+       error_category('it2s', 'Result Error', NULL, 1), error_category('spider2', 'Result Error', NULL, 0);
