@@ -9,7 +9,8 @@
 -- report_verdicts). The page: the score over evaluated and over all
 -- instances, bar charts by difficulty and by outcome (each bar carries its
 -- numbers as data-* attributes), and a table of every instance with its
--- verdict and reason, sortable by clicking a header. Run from the
+-- verdict and reason, sortable by clicking a header (#sort=N in the address
+-- sorts by column N on load). Run from the
 -- repository root.
 .output /dev/null
 .read sql/report.sql
@@ -100,6 +101,9 @@ document.querySelectorAll("#instances th").forEach(function (th, i) {
     th.dataset.order = asc ? "asc" : "desc";
   });
 });
+/* report.html#sort=N sorts by column N on load (links, and the tests) */
+var m = /^#sort=([0-9])$/.exec(location.hash);
+if (m) document.querySelectorAll("#instances th")[+m[1]].click();
 </script>
 </body></html>'
 FROM t, g;

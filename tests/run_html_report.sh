@@ -3,7 +3,8 @@
 # verdicts of report.sql: correct / evaluated, each difficulty bar, each
 # outcome bar), and the page renders in headless Chromium (Debian's
 # chromium): every instance row is in the rendered DOM, the charts are
-# there, and a screenshot is kept as build/report_html.png.
+# there, sorting by the verdict column puts failures first, and a
+# screenshot is kept as build/report_html_<case>.png.
 # Runs on samples/ and on one real submission of ../shared (fails when
 # ../shared or chromium is missing).
 set -u
@@ -57,6 +58,14 @@ SQL
   nrows=$(echo "$want" | awk '$1 == "score" {print $3}')
   check "$name: rendered rows" "$(echo "$dom" | grep -c '<tr data-score')" "$nrows"
   check "$name: rendered charts" "$(echo "$dom" | grep -o '<svg class="chart"' | wc -l)" "2"
+  # sorting by the verdict column (#sort=2): failures ("fail") come first
+  local first
+  first=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --dump-dom "file://$(realpath "$html")#sort=2" 2>/dev/null |
+        grep -o '<tr data-score="[01]"' | head -1)
+  local nfail
+  nfail=$(echo "$want" | awk '$1 == "score" {print $3 - $2}')
+  if [ "$nfail" -gt 0 ]; then check "$name: sorted by verdict" "$first" '<tr data-score="0"'; fi
   timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
     --screenshot="build/report_html_$name.png" --window-size=1000,1400 \
     "file://$(realpath "$html")" >/dev/null 2>&1
