@@ -1649,11 +1649,6 @@ static int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   return rc;
 }
 
-typedef struct {
-  struct timespec deadline;
-  int timed_out;
-} clock_guard;
-static int progress(void *p);
 
 static int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
                        rowset *out, char **err) {
@@ -1673,16 +1668,9 @@ static int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
       return SQLITE_ERROR;
     }
   }
-  clock_guard g = {{0, 0}, 0};
-  clock_gettime(CLOCK_MONOTONIC, &g.deadline);
-  double whole = (double)(sqlite3_int64)timeout;
-  g.deadline.tv_sec += (time_t)whole;
-  g.deadline.tv_nsec += (long)((timeout - whole) * 1e9);
-  if (g.deadline.tv_nsec >= 1000000000L) {
-    g.deadline.tv_sec++;
-    g.deadline.tv_nsec -= 1000000000L;
-  }
-  sqlite3_progress_handler(d->data, 1000, progress, &g);
+  se_timer g;
+  se_timer_start(&g, timeout);
+  sqlite3_progress_handler(d->data, 1000, se_timer_check, &g);
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
   int rc = sqlite3_prepare_v2(d->data, sql, -1, &st, &tail);
@@ -1998,39 +1986,21 @@ static sqlite3_module toolModule = {
 
 /* ------------------------------------------------------- execute_sql */
 
-static int progress(void *p) {
-  clock_guard *g = p;
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  if (now.tv_sec > g->deadline.tv_sec ||
-      (now.tv_sec == g->deadline.tv_sec && now.tv_nsec >= g->deadline.tv_nsec)) {
-    g->timed_out = 1;
-    return 1;
-  }
-  return 0;
-}
 
 /* Run sql on the read-only connection db: JSON text (malloc'd) with
 ** columns, rows, truncated and error; NULL on out of memory. */
-char *se_execute_json(sqlite3 *db, const char *sql, sqlite3_int64 max_rows,
-                      double timeout) {
+static char *se_execute_json(sqlite3 *db, const char *sql, sqlite3_int64 max_rows,
+                             double timeout) {
   jtext cols = {NULL, 0, 0, 0}, rows = {NULL, 0, 0, 0}, res = {NULL, 0, 0, 0};
   char *err = NULL;
   int truncated = 0;
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
-  clock_guard g = {{0, 0}, 0};
-  clock_gettime(CLOCK_MONOTONIC, &g.deadline);
-  double whole = (double)(sqlite3_int64)timeout;
-  g.deadline.tv_sec += (time_t)whole;
-  g.deadline.tv_nsec += (long)((timeout - whole) * 1e9);
-  if (g.deadline.tv_nsec >= 1000000000L) {
-    g.deadline.tv_sec++;
-    g.deadline.tv_nsec -= 1000000000L;
-  }
+  se_timer g;
+  se_timer_start(&g, timeout);
   jt_lit(&cols, "[");
   jt_lit(&rows, "[");
-  sqlite3_progress_handler(db, 1000, progress, &g);
+  sqlite3_progress_handler(db, 1000, se_timer_check, &g);
   int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
   if (rc != SQLITE_OK) {
     err = g.timed_out ? msgf("timeout: still running after %g s", timeout)

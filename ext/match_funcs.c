@@ -489,21 +489,6 @@ static void free_am(void *p) { am_free(p); }
 
 /* ------------------------------------------ SQL results, as evaluated */
 
-typedef struct {
-  struct timespec deadline;
-  int timed_out;
-} exec_guard;
-
-static int exec_progress(void *p) {
-  exec_guard *g = p;
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  if (now.tv_sec > g->deadline.tv_sec ||
-      (now.tv_sec == g->deadline.tv_sec && now.tv_nsec >= g->deadline.tv_nsec))
-    g->timed_out = 1;
-  return g->timed_out;
-}
-
 /* Text and blob bytes of one chunk, copied out of the statement. */
 typedef struct {
   rv_value *v;
@@ -532,7 +517,7 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
   *err = NULL;
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
-  exec_guard g = {{0, 0}, 0};
+  se_timer g;
   chunk_buf cb = {NULL, NULL, 0};
   int ncols = 0;
   int rc = sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL);
@@ -542,15 +527,8 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
     sqlite3_close(db);
     return *err ? 1 : -1;
   }
-  clock_gettime(CLOCK_MONOTONIC, &g.deadline);
-  double whole = (double)(sqlite3_int64)timeout;
-  g.deadline.tv_sec += (time_t)whole;
-  g.deadline.tv_nsec += (long)((timeout - whole) * 1e9);
-  if (g.deadline.tv_nsec >= 1000000000L) {
-    g.deadline.tv_sec++;
-    g.deadline.tv_nsec -= 1000000000L;
-  }
-  sqlite3_progress_handler(db, 1000, exec_progress, &g);
+  se_timer_start(&g, timeout);
+  sqlite3_progress_handler(db, 1000, se_timer_check, &g);
   const char *tail = NULL;
   rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
   int result = 0;

@@ -108,6 +108,28 @@ static void cacheLimitFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_int64(ctx, se_cache_budget(c));
 }
 
+void se_timer_start(se_timer *t, double seconds) {
+  t->timed_out = 0;
+  clock_gettime(CLOCK_MONOTONIC, &t->deadline);
+  double whole = (double)(long long)seconds;
+  t->deadline.tv_sec += (time_t)whole;
+  t->deadline.tv_nsec += (long)((seconds - whole) * 1e9);
+  if (t->deadline.tv_nsec >= 1000000000L) {
+    t->deadline.tv_sec++;
+    t->deadline.tv_nsec -= 1000000000L;
+  }
+}
+
+int se_timer_check(void *timer) {
+  se_timer *t = timer;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (now.tv_sec > t->deadline.tv_sec ||
+      (now.tv_sec == t->deadline.tv_sec && now.tv_nsec >= t->deadline.tv_nsec))
+    t->timed_out = 1;
+  return t->timed_out;
+}
+
 /* progress(value, label, every): value unchanged; every `every` calls in a
 ** statement (0: never) prints "<label>: <n> done" on stderr. */
 typedef struct {

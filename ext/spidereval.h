@@ -5,6 +5,7 @@
 #define SPIDEREVAL_H
 
 #include <sqlite3ext.h>
+#include <time.h>
 
 #include "table_cache.h"
 
@@ -24,6 +25,16 @@ void se_cache_trim(se_cache *c);
 ** commas or tabs): returns its start and sets *len, or NULL at the end.
 ** Continue from start + *len. */
 const char *se_next_word(const char *p, int *len);
+
+/* A time limit for a statement run on another connection: start it, then
+** pass se_timer_check (with the timer) to sqlite3_progress_handler; it
+** interrupts the statement once the time is up and sets timed_out. */
+typedef struct {
+  struct timespec deadline;
+  int timed_out;
+} se_timer;
+void se_timer_start(se_timer *t, double seconds);
+int se_timer_check(void *timer);
 
 /* Replace a vtab's error message (frees the old one). */
 void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...);
