@@ -17,6 +17,11 @@
 --     -cmd ".parameter set :gold 'gold'" < sql/selection_report.sql
 --
 -- Optional :sql_pool, :candidates (default 8), :flavor (default snow).
+-- With :sql_pool, :plan_databases (a folder of <db>.sqlite files) and
+-- :tasks (the task jsonl naming each instance's db) the report adds MBR
+-- over the candidates' EXPLAIN QUERY PLAN tables (no execution; plans are
+-- written to :results, default build/selection_plans): only for SQL that
+-- SQLite can plan.
 DROP TABLE IF EXISTS temp.sel_cand;
 CREATE TEMP TABLE sel_cand AS
 WITH RECURSIVE k(n) AS (
@@ -33,12 +38,32 @@ SELECT q.instance_id, k.n AS cid,
                                    q.instance_id || '.sql') AS TEXT)) AS sql
 FROM q, k;
 
+-- query plans, when the candidates' SQL can be planned on SQLite
+DROP TABLE IF EXISTS temp.sel_plan;
+CREATE TEMP TABLE sel_plan AS
+SELECT c.instance_id, c.cid,
+       coalesce(:results, 'build/selection_plans') || '/' || c.instance_id || '-' || c.cid || '.plan.csv' AS path,
+       sql_result_csv(rtrim(:plan_databases, '/') || '/' || (t.json ->> 'db') || '.sqlite',
+                      'EXPLAIN QUERY PLAN ' || sql_from_fence(CAST(readfile(:sql_pool || '-cand' || c.cid || '/' || c.instance_id || '.sql') AS TEXT)),
+                      10, 'null') AS plan
+FROM sel_cand AS c JOIN jsonl_lines(:tasks) AS t ON t.json ->> 'instance_id' = c.instance_id
+WHERE :plan_databases IS NOT NULL AND :sql_pool IS NOT NULL;
+CREATE INDEX temp.sel_plan_key ON sel_plan(instance_id, cid);
+.output /dev/null
+SELECT writefile(coalesce(:results, 'build/selection_plans'), NULL, 16877)
+WHERE EXISTS (SELECT 1 FROM sel_plan);
+SELECT writefile(path, coalesce(plan, '')) FROM sel_plan;
+.output stdout
+
 DROP TABLE IF EXISTS temp.sel_pair;
 CREATE TEMP TABLE sel_pair AS
 SELECT a.instance_id, a.cid AS i, b.cid AS j,
        result_similarity(a.path, b.path, '') AS by_name,
        result_similarity(a.path, b.path, 'aligned') AS aligned,
-       result_similarity(a.path, b.path, 'aligned cells decimals=2') AS tuned
+       result_similarity(a.path, b.path, 'aligned cells decimals=2') AS tuned,
+       (SELECT result_similarity(pa.path, pb.path, '') FROM sel_plan pa, sel_plan pb
+        WHERE pa.instance_id = a.instance_id AND pa.cid = a.cid
+          AND pb.instance_id = b.instance_id AND pb.cid = b.cid) AS plan
 FROM sel_cand a JOIN sel_cand b USING (instance_id);
 
 -- MBR among the first k candidates, for every k
@@ -48,7 +73,7 @@ WITH RECURSIVE k(n) AS (
   SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < coalesce(:candidates, 8)
 ), s AS (
   SELECT k.n AS k, p.instance_id, p.i, sum(p.by_name) AS by_name,
-         sum(p.aligned) AS aligned, sum(p.tuned) AS tuned
+         sum(p.aligned) AS aligned, sum(p.tuned) AS tuned, sum(p.plan) AS plan
   FROM k JOIN sel_pair p ON p.i < k.n AND p.j < k.n
   GROUP BY k.n, p.instance_id, p.i
 )
@@ -58,7 +83,9 @@ SELECT k, instance_id,
        (SELECT i FROM s s2 WHERE s2.k = s.k AND s2.instance_id = s.instance_id
         ORDER BY aligned DESC, i LIMIT 1) AS pick_aligned,
        (SELECT i FROM s s2 WHERE s2.k = s.k AND s2.instance_id = s.instance_id
-        ORDER BY tuned DESC, i LIMIT 1) AS pick_tuned
+        ORDER BY tuned DESC, i LIMIT 1) AS pick_tuned,
+       (SELECT i FROM s s2 WHERE s2.k = s.k AND s2.instance_id = s.instance_id
+          AND s2.plan IS NOT NULL ORDER BY plan DESC, i LIMIT 1) AS pick_plan
 FROM s GROUP BY k, instance_id;
 
 .mode box
@@ -93,6 +120,9 @@ m(method, correct) AS (
   UNION ALL SELECT 'MBR, aligned, cells, decimals=2',
     (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
      WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_tuned)
+  UNION ALL SELECT 'MBR on query plans (no execution)',
+    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
+     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_plan)
   UNION ALL SELECT printf('pass@%d (oracle)', (SELECT n FROM n)),
     (SELECT count(*) FROM (SELECT instance_id FROM sel_cand
                            GROUP BY instance_id HAVING max(correct) = 1))
@@ -100,7 +130,7 @@ m(method, correct) AS (
 SELECT method, correct, (SELECT q FROM questions) AS questions,
        printf('%.3f', 1.0 * correct / (SELECT q FROM questions)) AS accuracy,
        printf('%+d', correct - (SELECT sum(correct) FROM final)) AS "vs own pick"
-FROM m;
+FROM m WHERE correct IS NOT NULL OR method NOT LIKE 'MBR on query plans%';
 
 SELECT k,
        (SELECT count(*) FROM (SELECT instance_id FROM sel_cand WHERE cid < k

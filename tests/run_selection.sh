@@ -59,5 +59,33 @@ nwrong=$(echo "$picks" | awk -F, 'NR > 1 && ($2 == 0 || $2 == 2)' | wc -l)
 rm -rf "$work"
 check "gold pools: the majority wins" "$nwrong of $nq wrong" "0 of $nq wrong"
 echo "selection: gold-built pools: MBR picks a gold copy for $((nq - nwrong)) of $nq instances"
+# MBR on query plans: a small pool of SQL candidates on the sample shop
+# database (right and wrong candidates; the right ones share a plan)
+work=$(mktemp -d)
+p="$work/pool"
+mkdir -p "$p-cand0" "$p-cand1" "$p-cand2" "$p-final" "$work/sql-cand0" "$work/sql-cand1" "$work/sql-cand2"
+sqlite3 -bail :memory: -cmd '.load build/spidereval' <<SQL >/dev/null
+CREATE TEMP TABLE c(id, k, sql);
+INSERT INTO c VALUES
+  ('shop001', 0, 'SELECT city FROM customers'),
+  ('shop001', 1, 'SELECT city, count(*) FROM customers GROUP BY city'),
+  ('shop001', 2, 'SELECT city, count(*) AS n FROM customers GROUP BY 1'),
+  ('shop002', 0, 'SELECT product_name FROM products WHERE unit_price > 100'),
+  ('shop002', 1, 'SELECT product_name FROM products  WHERE unit_price>100'),
+  ('shop002', 2, 'SELECT product_name, unit_price FROM products');
+SELECT writefile('$work/sql-cand' || k || '/' || id || '.sql', sql),
+       writefile('$p-cand' || k || '/' || id || '.csv', sql_result_csv('build/samples/shop.sqlite', sql)),
+       CASE k WHEN 0 THEN writefile('$p-final/' || id || '.csv', sql_result_csv('build/samples/shop.sqlite', sql)) END
+FROM c;
+SQL
+out=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' \
+  -cmd ".parameter set :pool '$p'" -cmd ".parameter set :sql_pool '$work/sql'" \
+  -cmd ".parameter set :gold 'tests/fixtures/gold_shop'" -cmd ".parameter set :candidates 3" \
+  -cmd ".parameter set :plan_databases 'build/samples'" -cmd ".parameter set :tasks 'tests/fixtures/shop_tasks.jsonl'" \
+  -cmd ".parameter set :results '$work/plans'" -cmd '.mode list' <sql/selection_report.sql 2>&1 | tr -d '│')
+plan=$(echo "$out" | grep -F 'MBR on query plans' | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) {print $i; exit}}')
+rm -rf "$work"
+check "MBR on query plans (shop pool)" "$plan" "2"
+echo "selection: shop pool: MBR on query plans right on ${plan:-?} of 2"
 echo "selection: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
