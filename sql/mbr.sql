@@ -12,7 +12,9 @@
 -- :results/<instance_id>-<candidate_id>.csv (default folder
 -- build/mbr_results, created when missing; a candidate that fails or runs
 -- past :timeout seconds, default 60, leaves an empty file, similar to
--- nothing). With :mode 'plan' the candidates are not run: their EXPLAIN
+-- nothing). :columns is 'name' (default, the paper: columns paired by name)
+-- or 'aligned' (paired by content), :decimals rounds floats. With :mode
+-- 'plan' the candidates are not run: their EXPLAIN
 -- QUERY PLAN tables (id, parent, notused, detail) stand for their results
 -- (the paper's approximate variant without execution). Optional :options are
 -- result_similarity's (default: columns paired by name; 'aligned' pairs
@@ -49,7 +51,11 @@ FROM mbr_cand WHERE sql IS NOT NULL;
 .output stdout
 WITH cand AS (SELECT instance_id, candidate_id, path FROM mbr_cand), score AS (
   SELECT a.instance_id, a.candidate_id,
-         sum(result_similarity(a.path, b.path, coalesce(:options, ''))) AS mbr_score
+         sum(result_similarity(a.path, b.path,
+               coalesce(:options, '') ||
+               CASE coalesce(:columns, 'name') WHEN 'name' THEN '' WHEN 'aligned' THEN ' aligned'
+                 ELSE ' columns=' || :columns END ||
+               coalesce(' decimals=' || :decimals, ''))) AS mbr_score
   FROM cand a JOIN cand b ON b.instance_id = a.instance_id
   GROUP BY a.instance_id, a.candidate_id
 ), ranked AS (

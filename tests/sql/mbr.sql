@@ -6,3 +6,8 @@
 .read sql/mbr.sql
 .parameter set :options 'aligned'
 .read sql/mbr.sql
+-- the same with the :columns and :decimals parameters
+.parameter unset :options
+.parameter set :columns 'aligned'
+.parameter set :decimals 2
+.read sql/mbr.sql
