@@ -94,6 +94,13 @@
 #include "table_compare.h"
 SQLITE_EXTENSION_INIT3
 
+/* Errors that say this machine cannot read a file now (memory, a
+** spidereval limit), not what the official evaluator would make of it:
+** they are SQL errors, never a verdict of 0. */
+static int is_resource_error(tt_error e) {
+  return e == TT_ERR_NOMEM || e == TT_ERR_LIMIT;
+}
+
 /* SQL text built with %w / %Q quoting (not messages) */
 #define sql_printf sqlite3_mprintf
 
@@ -338,6 +345,14 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   }
   /* 1. the prediction */
   tc_read pr = se_cache_read(cache, pred_path);
+  if (!pr.table && is_resource_error(pr.error)) {
+    /* a limit of this machine, not a property of the file: no verdict */
+    fail(ctx, sqlite3_mprintf("spider_verdict: cannot read prediction '%s': "
+                              "%s: %s",
+                              pred_path, tt_error_name(pr.error),
+                              pr.message ? pr.message : ""));
+    return;
+  }
   if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_error_name(pr.error),
@@ -364,6 +379,14 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   char *first_reason = NULL;
   for (int v = 0; v < gi->nvariants; v++) {
     tc_read gr = se_cache_read(cache, gi->variant_paths[v]);
+    if (!gr.table && is_resource_error(gr.error)) {
+      fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: "
+                                "%s",
+                                gi->variant_paths[v], tt_error_name(gr.error),
+                                gr.message ? gr.message : ""));
+      sqlite3_free(first_reason);
+      return;
+    }
     if (!gr.table) {
       char *info = sqlite3_mprintf(
           "Python Script Error:%s: gold variant '%s' cannot be read: %s",

@@ -92,13 +92,26 @@ typedef struct {
 
 typedef struct {
   sqlite3_vtab_cursor base; /* must be first */
-  tt_table *table;          /* owned by the cache, pinned for the scan */
+  tt_table *table;          /* owned by the cache, pinned for the scan; or
+                               the current chunk of a stream (owned) */
+  tt_stream *stream;        /* a large file read in two passes, or NULL */
+  int64_t chunk_row0;       /* stream: the file row of the chunk's row 0 */
   char *path;               /* the argument, for error messages */
   int as_float;             /* frame-level conversion to float64 */
+  int ncols;                /* of the file */
+  int64_t nrows;
   int64_t row;              /* current row */
   int col;                  /* current column */
   int64_t rowid;
 } cells_cursor;
+
+static const char *cursor_name(const cells_cursor *c, int col) {
+  return c->stream ? tt_stream_name(c->stream, col) : c->table->cols[col].name;
+}
+
+static tt_dtype cursor_dtype(const cells_cursor *c, int col) {
+  return c->stream ? tt_stream_dtype(c->stream, col) : c->table->cols[col].dtype;
+}
 
 static int cellsConnect(sqlite3 *db, void *pAux, int argc,
                         const char *const *argv, sqlite3_vtab **ppVtab,
@@ -137,11 +150,19 @@ static int cellsOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
 
 /* Shared by xClose and xFilter. */
 static void cellsReset(cells_cursor *c) {
-  if (c->table && c->path)
+  if (c->stream) {
+    tt_free(c->table);
+    tt_stream_close(c->stream);
+  } else if (c->table && c->path) {
     se_cache_pin(((cells_vtab *)c->base.pVtab)->cache, c->path, -1);
+  }
   sqlite3_free(c->path);
   c->path = NULL;
   c->table = NULL;
+  c->stream = NULL;
+  c->chunk_row0 = 0;
+  c->ncols = 0;
+  c->nrows = 0;
   c->row = 0;
   c->col = 0;
   c->rowid = 0;
@@ -156,9 +177,29 @@ static int cellsClose(sqlite3_vtab_cursor *cur) {
 static int cellsEof(sqlite3_vtab_cursor *cur) {
   cells_cursor *c = (cells_cursor *)cur;
   cells_vtab *v = (cells_vtab *)cur->pVtab;
-  if (!c->table) return 1;
-  if (v->per_column) return c->col >= c->table->ncols;
-  return c->table->ncols == 0 || c->row >= c->table->nrows;
+  if (!c->table && !c->stream) return 1;
+  if (v->per_column) return c->col >= c->ncols;
+  return c->ncols == 0 || c->row >= c->nrows;
+}
+
+/* Streaming: make c->table the chunk holding c->row. */
+static int cellsNextChunk(cells_cursor *c) {
+  while (c->row < c->nrows &&
+         (!c->table || c->row >= c->chunk_row0 + c->table->nrows)) {
+    if (c->table) c->chunk_row0 += c->table->nrows;
+    tt_free(c->table);
+    c->table = NULL;
+    char *msg = NULL;
+    tt_error e = tt_stream_next(c->stream, &c->table, &msg);
+    if (e || !c->table) {
+      se_vtab_error(c->base.pVtab, "result_cells: cannot read '%s': %s: %s",
+                    c->path, tt_error_name(e ? e : TT_ERR_IO),
+                    msg ? msg : "the file changed while it was read");
+      free(msg);
+      return SQLITE_ERROR;
+    }
+  }
+  return SQLITE_OK;
 }
 
 static int cellsNext(sqlite3_vtab_cursor *cur) {
@@ -169,9 +210,10 @@ static int cellsNext(sqlite3_vtab_cursor *cur) {
     c->col++;
     return SQLITE_OK;
   }
-  if (++c->col >= c->table->ncols) {
+  if (++c->col >= c->ncols) {
     c->col = 0;
     c->row++;
+    if (c->stream) return cellsNextChunk(c);
   }
   return SQLITE_OK;
 }
@@ -179,24 +221,25 @@ static int cellsNext(sqlite3_vtab_cursor *cur) {
 static int cellsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   cells_cursor *c = (cells_cursor *)cur;
   cells_vtab *v = (cells_vtab *)cur->pVtab;
-  tt_column *col = &c->table->cols[c->col];
   if (v->per_column) {
     switch (i) {
       case COLUMNS_COLUMN_COL: sqlite3_result_int(ctx, c->col); break;
       case COLUMNS_COLUMN_NAME:
-        sqlite3_result_text(ctx, col->name, -1, SQLITE_TRANSIENT);
+        sqlite3_result_text(ctx, cursor_name(c, c->col), -1, SQLITE_TRANSIENT);
         break;
       case COLUMNS_COLUMN_DTYPE:
-        sqlite3_result_text(ctx, tt_dtype_name(col->dtype), -1, SQLITE_STATIC);
+        sqlite3_result_text(ctx, tt_dtype_name(cursor_dtype(c, c->col)), -1,
+                            SQLITE_STATIC);
         break;
-      case COLUMNS_COLUMN_ROWS: sqlite3_result_int64(ctx, c->table->nrows); break;
+      case COLUMNS_COLUMN_ROWS: sqlite3_result_int64(ctx, c->nrows); break;
       case COLUMNS_COLUMN_PATH:
         sqlite3_result_text(ctx, c->path, -1, SQLITE_TRANSIENT);
         break;
     }
     return SQLITE_OK;
   }
-  pv_cell cell_value = tt_cell(col, c->row);
+  tt_column *col = &c->table->cols[c->col];
+  pv_cell cell_value = tt_cell(col, c->row - c->chunk_row0);
   const pv_cell *cell = &cell_value;
   switch (i) {
     case CELLS_COLUMN_ROW: sqlite3_result_int64(ctx, c->row); break;
@@ -256,13 +299,14 @@ static int cellsRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
 
 /* frame.values is one float64 array when all columns are numeric but not
 ** of one dtype (bool with numbers gives object). */
-static int table_as_float(const tt_table *t) {
-  if (t->nrows == 0 || t->ncols == 0) return 0;
+static int table_as_float(const cells_cursor *c) {
+  if (c->nrows == 0 || c->ncols == 0) return 0;
   int same = 1, obj = 0, boolean = 0;
-  for (int k = 0; k < t->ncols; k++) {
-    if (t->cols[k].dtype != t->cols[0].dtype) same = 0;
-    if (t->cols[k].dtype == TT_OBJECT) obj = 1;
-    if (t->cols[k].dtype == TT_BOOL) boolean = 1;
+  for (int k = 0; k < c->ncols; k++) {
+    tt_dtype d = cursor_dtype(c, k);
+    if (d != cursor_dtype(c, 0)) same = 0;
+    if (d == TT_OBJECT) obj = 1;
+    if (d == TT_BOOL) boolean = 1;
   }
   return !same && !obj && !boolean;
 }
@@ -281,6 +325,24 @@ static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   if (!c->path) return SQLITE_NOMEM;
   se_cache_trim(v->cache);
   se_cache_new_epoch(v->cache);
+  struct stat st;
+  if (stat(c->path, &st) == 0 && S_ISREG(st.st_mode) &&
+      (int64_t)st.st_size > se_cache_budget(v->cache) / 2) {
+    /* too large to keep: read it in two passes, a chunk at a time */
+    char *msg = NULL;
+    tt_error e = tt_stream_open(c->path, &c->stream, &msg);
+    if (e) {
+      se_vtab_error(cur->pVtab, "%s: cannot read '%s': %s: %s", fn, c->path,
+                    tt_error_name(e), msg ? msg : "");
+      free(msg);
+      return SQLITE_ERROR;
+    }
+    c->ncols = tt_stream_ncols(c->stream);
+    c->nrows = tt_stream_nrows(c->stream);
+    c->as_float = table_as_float(c);
+    if (v->per_column || c->ncols == 0) return SQLITE_OK;
+    return cellsNextChunk(c);
+  }
   tc_read r = se_cache_read(v->cache, c->path);
   if (!r.table) {
     se_vtab_error(cur->pVtab, "%s: cannot read '%s': %s: %s", fn, c->path,
@@ -289,7 +351,9 @@ static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   c->table = r.table;
   se_cache_pin(v->cache, c->path, 1); /* held until the cursor resets */
-  c->as_float = table_as_float(r.table);
+  c->ncols = r.table->ncols;
+  c->nrows = r.table->nrows;
+  c->as_float = table_as_float(c);
   return SQLITE_OK;
 }
 

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,10 +85,12 @@ char *tt_msgf(const char *fmt, ...) {
 
 /* ---------------------------------------------------------------- UTF-8 */
 
-/* Python's strict UTF-8 decoder: returns the offset of the first bad byte
-** or (size_t)-1; *why gets the reason in Python's words. */
+/* Python's strict UTF-8 decoder: returns the offset of the first bad
+** sequence or (size_t)-1; *why gets the reason in Python's words and
+** *bad_len the bytes it covers (the valid start of a sequence cut by a bad
+** byte or by the end). */
 static size_t utf8_first_error(const unsigned char *s, size_t n,
-                               const char **why) {
+                               const char **why, size_t *bad_len) {
   size_t i = 0;
   while (i < n) {
     /* Fast path over ASCII, eight bytes at a time. */
@@ -115,17 +118,20 @@ static size_t utf8_first_error(const unsigned char *s, size_t n,
     else if (c == 0xF4) { need = 3; hi = 0x8F; }
     else {
       *why = "invalid start byte";
+      *bad_len = 1;
       return i;
     }
     for (int k = 1; k <= need; k++) {
       if (i + (size_t)k >= n) {
         *why = "unexpected end of data";
+        *bad_len = n - i;
         return i;
       }
       unsigned char d = s[i + (size_t)k];
       unsigned char l = k == 1 ? lo : 0x80, h = k == 1 ? hi : 0xBF;
       if (d < l || d > h) {
         *why = "invalid continuation byte";
+        *bad_len = (size_t)k;
         return i;
       }
     }
@@ -167,6 +173,13 @@ typedef struct {
   size_t pd_words_base, pd_words_cap;
   size_t pd_lines_base, pd_lines_cap;
   int nomem;
+  /* where tk_feed resumes */
+  int state, started;
+  uint64_t pos;            /* absolute offset of the next byte */
+  uint64_t call_start;     /* pandas' datapos of the current call */
+  uint64_t block_end;      /* end of the current 262144-byte buffer */
+  size_t next_limit;       /* line count at which the current call ends */
+  uint64_t lines_dropped;  /* lines dropped before line 0 (streaming) */
 } tokenizer;
 
 static int tk_grow(void **p, size_t *cap, size_t need, size_t elem) {
@@ -307,29 +320,24 @@ static void pd_consume_chunk(tokenizer *t) {
       t->pd_words_base < t->nwords ? t->words[t->pd_words_base] : t->stream_len;
 }
 
-/* pandas' low_memory chunk: the largest power of two below 2^20/width. */
+/* pandas' low_memory chunk: the largest power of two below 2^20/width.
+** tt_test_chunk_lines (tests only, 0 normally) replaces it so that small
+** inputs span many chunks. */
+size_t tt_test_chunk_lines = 0;
 static size_t chunk_lines_for(size_t width) {
+  if (tt_test_chunk_lines) return tt_test_chunk_lines;
   size_t heuristic = ((size_t)1 << 20) / (width ? width : 1);
   size_t b = 1;
   while (b * 2 < heuristic) b *= 2;
   return b;
 }
 
-/*
-** Tokenize data[0..len). Line limits emulate pandas' calls: the first call
-** stops after 2 lines (header and first row), later ones after every chunk
-** of rows; the whitespace-line re-read cannot go back before the current
-** call's start nor before the current 262144-byte buffer.
-*/
-static int tokenize(tokenizer *t, const char *data, size_t len) {
-  int state = START_RECORD;
-  size_t i = 0;
-  if (len >= 3 && (unsigned char)data[0] == 0xEF &&
-      (unsigned char)data[1] == 0xBB && (unsigned char)data[2] == 0xBF)
-    i = 3;
-  size_t call_start = i; /* pandas' datapos for the current call */
-  size_t next_limit = 2; /* line count at which the current call ends */
-  if (ensure_line_slot(t)) return -1;
+/* Start tokenizing: the first byte fed will be at offset 0. */
+static int tk_begin(tokenizer *t) {
+  if (ensure_line_slot(t)) {
+    t->nomem = 1;
+    return -1;
+  }
   t->line_start[0] = 0;
   t->line_fields[0] = 0;
   t->chunk_lines = chunk_lines_for(1);
@@ -337,38 +345,79 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
   t->pd_stream_cap = 32;
   t->pd_words_cap = 3;
   t->pd_lines_cap = 3;
-  size_t block_end = (i / TK_BLOCK + 1) * TK_BLOCK;
-  pd_make_space(t, (block_end < len ? block_end : len) - i);
+  t->state = START_RECORD;
+  t->next_limit = 2;
+  return 0;
+}
 
-#define END_FIELD() \
-  if (end_field(t)) return -1
-#define LIMIT_CHECK(resume)                                            \
-  if (t->lines == next_limit) {                                        \
-    if (t->lines == 2) {                                               \
-      /* header and first row read; the first chunk holds B rows */    \
-      t->chunk_lines = chunk_lines_for((size_t)t->line_fields[1]);     \
-      next_limit = t->lines + t->chunk_lines - 1;                      \
-    } else {                                                           \
-      pd_consume_chunk(t);                                             \
-      next_limit = t->lines + t->chunk_lines;                          \
-    }                                                                  \
-    call_start = (resume);                                             \
-    pd_make_space(t, (block_end < len ? block_end : len) - call_start); \
+/*
+** Tokenize the bytes at file offsets [off, off + n), held in blk. Line
+** limits emulate pandas' calls: the first call stops after 2 lines (header
+** and first row), later ones after every chunk of rows; the whitespace-line
+** re-read cannot go back before the current call's start nor before the
+** current 262144-byte buffer. Every byte read lies in the current buffer,
+** so the input can be fed whole or in consecutive 262144-byte blocks
+** (a shorter block must be the last).
+*/
+static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
+  const char *data = blk - off; /* data[i] for absolute i in the block */
+  uint64_t len = off + n;       /* the end of what is known */
+  int state = t->state;
+  uint64_t i = t->pos;
+  if (!t->started) {
+    t->started = 1;
+    if (n >= 3 && (unsigned char)blk[0] == 0xEF &&
+        (unsigned char)blk[1] == 0xBB && (unsigned char)blk[2] == 0xBF)
+      i = 3;
+    t->call_start = i;
+    t->block_end = (i / TK_BLOCK + 1) * TK_BLOCK;
+    pd_make_space(t, (size_t)((t->block_end < len ? t->block_end : len) - i));
   }
-#define END_LINE()            \
-  if (end_line(t)) return -1; \
-  state = START_RECORD;       \
+
+#define SAVE() (t->state = state, t->pos = i)
+#define END_FIELD()      \
+  if (end_field(t)) {    \
+    SAVE();              \
+    return -1;           \
+  }
+#define LIMIT_CHECK(resume)                                               \
+  if (t->lines == t->next_limit) {                                        \
+    if (t->lines + t->lines_dropped == 2) {                               \
+      /* header and first row read; the first chunk holds B rows */       \
+      t->chunk_lines = chunk_lines_for((size_t)t->line_fields[1]);        \
+      t->next_limit = t->lines + t->chunk_lines - 1;                      \
+    } else {                                                              \
+      pd_consume_chunk(t);                                                \
+      t->next_limit = t->lines + t->chunk_lines;                          \
+    }                                                                     \
+    t->call_start = (resume);                                             \
+    pd_make_space(t, (size_t)((t->block_end < len ? t->block_end : len) - \
+                              t->call_start));                            \
+  }
+#define END_LINE()      \
+  if (end_line(t)) {    \
+    SAVE();             \
+    return -1;          \
+  }                     \
+  state = START_RECORD; \
   LIMIT_CHECK(i + 1)
+#define PUSH(c)          \
+  if (push_char(t, c)) { \
+    SAVE();              \
+    return -1;           \
+  }
 
   while (i < len) {
-    if (i >= block_end) {
+    if (i >= t->block_end) {
       /* a new buffer: pandas starts a new call at its first byte */
-      block_end = (i / TK_BLOCK + 1) * TK_BLOCK;
-      if (i - i % TK_BLOCK > call_start) call_start = i - i % TK_BLOCK;
-      pd_make_space(t, (block_end < len ? block_end : len) - call_start);
+      uint64_t start = i - i % TK_BLOCK;
+      t->block_end = start + TK_BLOCK;
+      if (start > t->call_start) t->call_start = start;
+      pd_make_space(t, (size_t)((t->block_end < len ? t->block_end : len) -
+                                t->call_start));
     }
     char c = data[i];
-    size_t next = i + 1;
+    uint64_t next = i + 1;
     switch (state) {
       case WHITESPACE_LINE:
         if (c == '\n') {
@@ -381,8 +430,8 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
           /* keep slurping blanks */
         } else {
           /* back up to the start of the line (not before the call) */
-          size_t b = i;
-          while (b > call_start && data[b] != '\n') b--;
+          uint64_t b = i;
+          while (b > t->call_start && data[b] != '\n') b--;
           if (data[b] == '\n') b++;
           next = b;
           state = START_FIELD;
@@ -415,7 +464,7 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
         } else if (c == ',') {
           END_FIELD();
         } else {
-          if (push_char(t, c)) return -1;
+          PUSH(c);
           state = IN_FIELD;
         }
         break;
@@ -432,11 +481,14 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
           state = START_FIELD;
         } else {
           /* copy the run of ordinary characters at once */
-          size_t j = i + 1;
-          while (j < len && j < block_end && data[j] != ',' &&
+          uint64_t j = i + 1;
+          while (j < len && j < t->block_end && data[j] != ',' &&
                  data[j] != '\n' && data[j] != '\r')
             j++;
-          if (push_run(t, data + i, j - i)) return -1;
+          if (push_run(t, data + i, (size_t)(j - i))) {
+            SAVE();
+            return -1;
+          }
           next = j;
         }
         break;
@@ -445,17 +497,20 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
         if (c == '"') {
           state = QUOTE_IN_QUOTED_FIELD;
         } else {
-          const char *q = memchr(data + i, '"', len - i);
-          size_t j = q ? (size_t)(q - data) : len;
-          if (j > block_end) j = block_end;
-          if (push_run(t, data + i, j - i)) return -1;
+          uint64_t stop = len < t->block_end ? len : t->block_end;
+          const char *q = memchr(data + i, '"', (size_t)(stop - i));
+          uint64_t j = q ? (uint64_t)(q - data) : stop;
+          if (push_run(t, data + i, (size_t)(j - i))) {
+            SAVE();
+            return -1;
+          }
           next = j;
         }
         break;
 
       case QUOTE_IN_QUOTED_FIELD:
         if (c == '"') {
-          if (push_char(t, c)) return -1;
+          PUSH(c);
           state = IN_QUOTED_FIELD;
         } else if (c == ',') {
           END_FIELD();
@@ -467,7 +522,7 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
           END_FIELD();
           state = EAT_CRNL;
         } else {
-          if (push_char(t, c)) return -1;
+          PUSH(c);
           state = IN_FIELD;
         }
         break;
@@ -478,12 +533,18 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
         } else if (c == ',') {
           /* END_LINE_AND_FIELD: the delimiter opens the next line with an
           ** empty field */
-          if (end_line(t)) return -1;
+          if (end_line(t)) {
+            SAVE();
+            return -1;
+          }
           END_FIELD();
           state = START_FIELD;
           LIMIT_CHECK(i + 1);
         } else {
-          if (end_line(t)) return -1;
+          if (end_line(t)) {
+            SAVE();
+            return -1;
+          }
           state = START_RECORD;
           next = i; /* re-read this character */
           LIMIT_CHECK(i);
@@ -497,12 +558,19 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
     }
     i = next;
   }
+#undef SAVE
 #undef END_FIELD
 #undef END_LINE
 #undef LIMIT_CHECK
+#undef PUSH
+  t->state = state;
+  t->pos = i;
+  return 0;
+}
 
-  /* parser_handle_eof */
-  switch (state) {
+/* The end of the input: pandas' parser_handle_eof. */
+static int tk_finish(tokenizer *t) {
+  switch (t->state) {
     case START_RECORD:
     case WHITESPACE_LINE:
     case EAT_CRNL_NOP:
@@ -522,6 +590,29 @@ static int tokenize(tokenizer *t, const char *data, size_t len) {
       break;
   }
   return end_line(t);
+}
+
+/* Drop the first d complete lines (d < lines) and their words: what a
+** streaming read has converted. Offsets of what stays are rebased. */
+static void tk_drop_lines(tokenizer *t, size_t d) {
+  if (d == 0 || d >= t->lines) return;
+  size_t w = t->line_start[d];
+  size_t s = t->words[w]; /* line d is complete: it has a word */
+  memmove(t->stream, t->stream + s, t->stream_len - s);
+  t->stream_len -= s;
+  t->word_start -= s;
+  for (size_t k = w; k < t->nwords; k++) t->words[k - w] = t->words[k] - (uint32_t)s;
+  t->nwords -= w;
+  for (size_t k = d; k <= t->lines; k++) {
+    t->line_start[k - d] = t->line_start[k] - w;
+    t->line_fields[k - d] = t->line_fields[k];
+  }
+  t->lines -= d;
+  t->lines_dropped += d;
+  t->next_limit -= d;
+  t->pd_lines_base -= d;
+  t->pd_words_base -= w;
+  t->pd_stream_base -= s;
 }
 
 static void tokenizer_free(tokenizer *t) {
@@ -958,6 +1049,64 @@ static size_t move_strs(tt_column *col, size_t nrows, const char *stream,
   return off;
 }
 
+/* ------------------------------------------------------ reading blocks */
+
+/* Python's message for a decoding error at pos covering bad_len bytes. */
+static char *utf8_message(const unsigned char *b, size_t pos, size_t bad_len,
+                          const char *why) {
+  if (bad_len <= 1)
+    return tt_msgf("'utf-8' codec can't decode byte 0x%02x in position %zu: "
+                   "%s",
+                   b[pos], pos, why);
+  return tt_msgf("'utf-8' codec can't decode bytes in position %zu-%zu: %s",
+                 pos, pos + bad_len - 1, why);
+}
+
+/*
+** One block of the input as pandas reads it. pandas reads 262144 bytes at
+** a time and decodes each block as Python's incremental UTF-8 decoder
+** does before tokenizing it: a sequence cut by the end of a block waits
+** for the next one (its *carry bytes lie just before blk), positions in
+** errors count from those waiting bytes, and after the block that ends
+** the input a final decode of what still waits gives 'unexpected end of
+** data' at position 0. So a tokenizer error in an earlier block wins over
+** a decoding error in a later one. Returns TT_OK or the error, with
+** *errmsg set.
+*/
+static tt_error read_block(tokenizer *t, const char *blk, uint64_t off,
+                           size_t n, int last, size_t *carry, char **errmsg) {
+  const unsigned char *u = (const unsigned char *)blk - *carry;
+  size_t un = *carry + n;
+  const char *why = NULL;
+  size_t bad_len = 0;
+  size_t bad = utf8_first_error(u, un, &why, &bad_len);
+  if (bad != (size_t)-1 && bad + bad_len == un && why[0] == 'u') {
+    /* a cut sequence at the end waits for the next decode */
+    if (last) {
+      if (errmsg) *errmsg = utf8_message(u + bad, 0, bad_len, why);
+      return TT_ERR_UNICODE;
+    }
+    *carry = bad_len;
+  } else if (bad != (size_t)-1) {
+    if (errmsg) *errmsg = utf8_message(u, bad, bad_len, why);
+    return TT_ERR_UNICODE;
+  } else {
+    *carry = 0;
+  }
+  int rc = tk_feed(t, blk, off, n);
+  if (!rc && last) rc = tk_finish(t);
+  if (!rc) return TT_OK;
+  if (t->nomem) {
+    if (errmsg) *errmsg = tt_msgf("out of memory");
+    return TT_ERR_NOMEM;
+  }
+  if (errmsg) {
+    *errmsg = t->err ? t->err : tt_msgf("Error tokenizing data");
+    t->err = NULL;
+  }
+  return TT_ERR_PARSER;
+}
+
 /* ---------------------------------------------------------------- parse */
 
 void tt_free(tt_table *t) {
@@ -992,16 +1141,6 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
                            tt_table **out, char **errmsg) {
   *out = NULL;
   if (errmsg) *errmsg = NULL;
-  const char *why = NULL;
-  size_t bad = utf8_first_error((const unsigned char *)data, len, &why);
-  if (bad != (size_t)-1) {
-    if (errmsg)
-      *errmsg = tt_msgf("'utf-8' codec can't decode byte 0x%02x in position "
-                     "%zu: %s",
-                     (unsigned char)data[bad], bad, why);
-    free(owned);
-    return TT_ERR_UNICODE;
-  }
   tokenizer tk;
   memset(&tk, 0, sizeof tk);
   tt_error rc = TT_OK;
@@ -1027,23 +1166,21 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   pv_cell *scratch = NULL;
   tt_dtype *chunk_dt = NULL;
 
-  int tok_rc = tokenize(&tk, data, len);
+  if (tk_begin(&tk)) goto nomem;
+  {
+    size_t carry = 0;
+    for (uint64_t off = 0;; off += TK_BLOCK) {
+      size_t n = len - off < TK_BLOCK ? (size_t)(len - off) : TK_BLOCK;
+      int last = off + n == len;
+      rc = read_block(&tk, data + off, off, n, last, &carry, errmsg);
+      if (rc) break;
+      if (last) break;
+    }
+  }
   free(owned);
   owned = NULL;
   data = NULL;
-  if (tok_rc) {
-    if (tk.nomem) {
-      rc = TT_ERR_NOMEM;
-      if (errmsg) *errmsg = tt_msgf("out of memory");
-    } else {
-      rc = TT_ERR_PARSER;
-      if (errmsg) {
-        *errmsg = tk.err;
-        tk.err = NULL;
-      }
-    }
-    goto fail;
-  }
+  if (rc) goto fail;
   if (tk.lines == 0) {
     rc = TT_ERR_EMPTY;
     if (errmsg) *errmsg = tt_msgf("No columns to parse from file");
@@ -1181,6 +1318,7 @@ nomem:
   rc = TT_ERR_NOMEM;
   if (errmsg) *errmsg = tt_msgf("out of memory");
 fail:
+  free(owned);
   free(scratch);
   free(chunk_dt);
   if (t) {
@@ -1192,9 +1330,9 @@ fail:
   return rc;
 }
 
-tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
-  *out = NULL;
-  if (errmsg) *errmsg = NULL;
+/* Open a CSV file for reading: a regular file, not a directory. */
+static tt_error open_csv_file(const char *path, int *pfd, struct stat *pst,
+                              char **errmsg) {
   /* O_NONBLOCK: a FIFO without a writer must not hang the open */
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
@@ -1213,12 +1351,68 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
     close(fd);
     return TT_ERR_IO;
   }
+  *pfd = fd;
+  *pst = st;
+  return TT_OK;
+}
+
+/* Bytes of memory this process can still get: MemAvailable, and the
+** address-space limit (ulimit -v) less what is mapped; -1 if unknown. */
+static int64_t memory_available(void) {
+  int64_t avail = -1;
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f) {
+    char line[128];
+    long long kb;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) avail = kb * 1024;
+    fclose(f);
+  }
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    int64_t mapped = 0;
+    f = fopen("/proc/self/statm", "r");
+    if (f) {
+      long long pages;
+      if (fscanf(f, "%lld", &pages) == 1)
+        mapped = pages * (int64_t)sysconf(_SC_PAGESIZE);
+      fclose(f);
+    }
+    int64_t left = (int64_t)rl.rlim_cur - mapped;
+    if (left < 0) left = 0;
+    if (avail < 0 || left < avail) avail = left;
+  }
+  return avail;
+}
+
+tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
+  *out = NULL;
+  if (errmsg) *errmsg = NULL;
+  int fd;
+  struct stat st;
+  tt_error e = open_csv_file(path, &fd, &st, errmsg);
+  if (e) return e;
   if ((uint64_t)st.st_size > TT_MAX_FILE_BYTES) {
     if (errmsg)
       *errmsg = tt_msgf("file of %lld bytes is larger than the %zu-byte limit",
                      (long long)st.st_size, TT_MAX_FILE_BYTES);
     close(fd);
     return TT_ERR_LIMIT;
+  }
+  /* a read that cannot fit is refused before it starts, rather than ended
+  ** by the kernel's out-of-memory killer */
+  int64_t avail = memory_available();
+  if (avail >= 0 && (int64_t)st.st_size * TT_READ_MEMORY_FACTOR > avail) {
+    if (errmsg)
+      *errmsg = tt_msgf("out of memory reading '%s': %lld bytes need about "
+                        "%lld MB to be read whole, %lld MB are available "
+                        "(result_cells and result_columns stream files of "
+                        "any size)",
+                        path, (long long)st.st_size,
+                        (long long)st.st_size * TT_READ_MEMORY_FACTOR >> 20,
+                        (long long)avail >> 20);
+    close(fd);
+    return TT_ERR_NOMEM;
   }
   /* read until EOF: the size is a hint (pipes, files growing meanwhile) */
   size_t cap = (size_t)st.st_size + 1, len = 0;
@@ -1348,4 +1542,391 @@ nomem:
   tt_free(t);
   if (errmsg) *errmsg = tt_msgf("out of memory");
   return TT_ERR_NOMEM;
+}
+
+/* ------------------------------------------------------------ streaming */
+
+struct tt_stream {
+  int fd;                 /* the file, or -1 for a memory source */
+  const char *mem;        /* memory source (tests) */
+  uint64_t mem_len;
+  struct stat st;         /* the file when opened, to notice changes */
+  char *buf;              /* 4 bytes of UTF-8 carry, then one block */
+  uint64_t off;           /* offset of the next block */
+  int at_eof;             /* everything fed and the tokenizer finished */
+  tokenizer tk;
+  uint64_t next_line;     /* absolute line where the next chunk starts */
+  int have_header;
+  size_t width, leading, ncols;
+  char **names;
+  tt_dtype *dtypes;
+  int64_t nrows;
+  pv_cell *scratch;
+  size_t scratch_n;
+  int second_pass;        /* tt_stream_next has begun */
+  int64_t rows_out;       /* rows returned by tt_stream_next */
+  size_t carry;           /* second pass: bytes of a cut UTF-8 sequence */
+  tt_error deferred;      /* an error of the header, said after the pass */
+  char *deferred_msg;
+};
+
+#define STREAM_CARRY 4
+
+/* Up to want bytes at s->off into dst (fewer only at the end). */
+static int64_t stream_read(tt_stream *s, char *dst, size_t want) {
+  if (s->fd < 0) {
+    uint64_t left = s->off < s->mem_len ? s->mem_len - s->off : 0;
+    size_t n = left < want ? (size_t)left : want;
+    if (n) memcpy(dst, s->mem + s->off, n);
+    return (int64_t)n;
+  }
+  size_t got = 0;
+  while (got < want) {
+    ssize_t n = pread(s->fd, dst + got, want - got, (off_t)(s->off + got));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (n == 0) break;
+    got += (size_t)n;
+  }
+  return (int64_t)got;
+}
+
+static void stream_reset_tokenizer(tt_stream *s) {
+  free(s->tk.stream);
+  tokenizer_free(&s->tk);
+  memset(&s->tk, 0, sizeof s->tk);
+  s->off = 0;
+  s->at_eof = 0;
+  s->next_line = 1;
+  s->carry = 0;
+}
+
+void tt_stream_close(tt_stream *s) {
+  if (!s) return;
+  if (s->fd >= 0) close(s->fd);
+  free(s->buf);
+  free(s->tk.stream);
+  tokenizer_free(&s->tk);
+  if (s->names)
+    for (size_t c = 0; c < s->ncols; c++) free(s->names[c]);
+  free(s->names);
+  free(s->dtypes);
+  free(s->scratch);
+  free(s->deferred_msg);
+  free(s);
+}
+
+static tt_error stream_fail(tt_error e, char **errmsg, char *msg) {
+  if (errmsg) *errmsg = msg;
+  else free(msg);
+  return e;
+}
+
+/* Lines 0 and 1 are known (or the input ended): column count and names. */
+static tt_error stream_header(tt_stream *s, char **errmsg) {
+  tokenizer *t = &s->tk;
+  uint64_t lines = t->lines + t->lines_dropped;
+  if (lines == 0)
+    return stream_fail(TT_ERR_EMPTY, errmsg,
+                       tt_msgf("No columns to parse from file"));
+  size_t header_n = (size_t)t->line_fields[0];
+  size_t width = lines >= 2 ? (size_t)t->line_fields[1] : header_n;
+  if (width == 0)
+    return stream_fail(TT_ERR_EMPTY, errmsg,
+                       tt_msgf("No columns to parse from file"));
+  if (width > 1000000 && !s->names) {
+    /* tt_read_file says it after the whole input: later errors win */
+    s->deferred = TT_ERR_LIMIT;
+    s->deferred_msg = tt_msgf("%zu columns is more than 1000000", width);
+    s->have_header = 1;
+    s->ncols = 0;
+    s->names = calloc(1, sizeof(char *));
+    if (!s->names) goto nomem;
+    return TT_OK;
+  }
+  size_t leading = width > header_n ? width - header_n : 0;
+  size_t ncols = width - leading;
+  if (s->names) { /* second pass: the same file */
+    s->have_header = 1;
+    return width == s->width ? TT_OK : TT_ERR_IO;
+  }
+  s->width = width;
+  s->leading = leading;
+  s->names = calloc(ncols ? ncols : 1, sizeof(char *));
+  s->dtypes = calloc(ncols ? ncols : 1, sizeof(tt_dtype));
+  if (!s->names || !s->dtypes) goto nomem;
+  for (size_t c = 0; c < ncols; c++) {
+    s->names[c] = dup_str(t->stream + t->words[t->line_start[0] + c]);
+    if (!s->names[c]) goto nomem;
+    s->ncols = c + 1;
+    s->dtypes[c] = TT_OBJECT;
+  }
+  if (make_names(s->names, ncols)) goto nomem;
+  s->have_header = 1;
+  return TT_OK;
+nomem:
+  return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+}
+
+/* The next chunk of rows [*r0, *r1) (absolute lines) when the tokenizer
+** holds all of it; 0 when it must be fed more. */
+static int stream_chunk_ready(tt_stream *s, uint64_t *r0, uint64_t *r1) {
+  uint64_t lines = s->tk.lines + s->tk.lines_dropped;
+  if (!s->have_header || s->next_line >= lines) return 0;
+  uint64_t end = s->next_line + s->tk.chunk_lines;
+  if (end > lines) {
+    if (!s->at_eof) return 0;
+    end = lines;
+  }
+  *r0 = s->next_line;
+  *r1 = end;
+  return 1;
+}
+
+/* The chunk [r0, r1) is converted: let its lines go. */
+static void stream_chunk_done(tt_stream *s, uint64_t r1) {
+  tokenizer *t = &s->tk;
+  s->next_line = r1;
+  size_t d = (size_t)(r1 - t->lines_dropped);
+  if (d > t->pd_lines_base) d = t->pd_lines_base;
+  if (t->lines && d > t->lines - 1) d = t->lines - 1;
+  tk_drop_lines(t, d);
+}
+
+/* Scratch cells for one chunk. */
+static int stream_scratch(tt_stream *s, size_t n) {
+  if (n <= s->scratch_n) return 0;
+  pv_cell *p = realloc(s->scratch, n * sizeof(pv_cell));
+  if (!p) return -1;
+  s->scratch = p;
+  s->scratch_n = n;
+  return 0;
+}
+
+/* Read the next block and give it to read_block (the cut UTF-8 sequence
+** of the previous block, *carry bytes, waits before it in s->buf). */
+static tt_error stream_feed(tt_stream *s, size_t *carry, char **errmsg) {
+  char *blk = s->buf + STREAM_CARRY;
+  int64_t n = stream_read(s, blk, TK_BLOCK);
+  int last = n < TK_BLOCK;
+  if (n == TK_BLOCK) { /* does the input end here? */
+    char one;
+    uint64_t at = s->off;
+    s->off += TK_BLOCK;
+    int64_t more = stream_read(s, &one, 1);
+    s->off = at;
+    if (more < 0) n = -1;
+    last = more == 0;
+  }
+  if (n < 0) {
+    int e = errno;
+    return stream_fail(TT_ERR_IO, errmsg,
+                       tt_msgf("[Errno %d] %s", e, strerror(e)));
+  }
+  tt_error rc = read_block(&s->tk, blk, s->off, (size_t)n, last, carry, errmsg);
+  s->off += (uint64_t)n;
+  if (rc) return rc;
+  /* keep a cut sequence just before where the next block goes */
+  memmove(s->buf + STREAM_CARRY - *carry, blk + n - *carry, *carry);
+  if (last) s->at_eof = 1;
+  if (!s->have_header &&
+      (s->tk.lines + s->tk.lines_dropped >= 2 || s->at_eof))
+    return stream_header(s, errmsg);
+  return TT_OK;
+}
+
+/* The first pass: every block checked and tokenized, every chunk typed;
+** nothing is kept but the column names and dtypes and the row count. */
+static tt_error stream_first_pass(tt_stream *s, char **errmsg) {
+  size_t carry = 0;
+  tt_error rc = TT_OK;
+  char *msg = NULL;
+  if (tk_begin(&s->tk))
+    return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  while (!rc && !s->at_eof) {
+    rc = stream_feed(s, &carry, &msg);
+    uint64_t r0, r1;
+    while (!rc && stream_chunk_ready(s, &r0, &r1)) {
+      size_t n = (size_t)(r1 - r0);
+      if (stream_scratch(s, n)) {
+        rc = stream_fail(TT_ERR_NOMEM, &msg, tt_msgf("out of memory"));
+        break;
+      }
+      size_t a = (size_t)(r0 - s->tk.lines_dropped);
+      for (size_t c = 0; c < s->ncols; c++) {
+        tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch);
+        s->dtypes[c] = r0 == 1 ? d : promote(s->dtypes[c], d);
+      }
+      s->nrows += (int64_t)n;
+      stream_chunk_done(s, r1);
+    }
+  }
+  if (!rc && s->deferred) { /* found at line 2, said at the end */
+    rc = s->deferred;
+    msg = s->deferred_msg;
+    s->deferred_msg = NULL;
+  }
+  if (rc) return stream_fail(rc, errmsg, msg);
+  return TT_OK;
+}
+
+static tt_error stream_start(tt_stream *s, tt_stream **out, char **errmsg) {
+  s->buf = malloc(STREAM_CARRY + TK_BLOCK);
+  s->next_line = 1;
+  if (!s->buf) {
+    tt_stream_close(s);
+    return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  }
+  tt_error rc = stream_first_pass(s, errmsg);
+  if (rc) {
+    tt_stream_close(s);
+    return rc;
+  }
+  *out = s;
+  return TT_OK;
+}
+
+tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
+                            char **errmsg) {
+  *out = NULL;
+  if (errmsg) *errmsg = NULL;
+  tt_stream *s = calloc(1, sizeof *s);
+  if (!s) return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  s->fd = -1;
+  s->mem = data;
+  s->mem_len = len;
+  return stream_start(s, out, errmsg);
+}
+
+tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
+  *out = NULL;
+  if (errmsg) *errmsg = NULL;
+  int fd;
+  struct stat st;
+  tt_error e = open_csv_file(path, &fd, &st, errmsg);
+  if (e) return e;
+  tt_stream *s = calloc(1, sizeof *s);
+  if (!s) {
+    close(fd);
+    return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  }
+  s->fd = fd;
+  s->st = st;
+  return stream_start(s, out, errmsg);
+}
+
+int tt_stream_ncols(const tt_stream *s) { return (int)s->ncols; }
+int64_t tt_stream_nrows(const tt_stream *s) { return s->nrows; }
+const char *tt_stream_name(const tt_stream *s, int c) { return s->names[c]; }
+tt_dtype tt_stream_dtype(const tt_stream *s, int c) {
+  return s->nrows ? s->dtypes[c] : TT_OBJECT;
+}
+
+/* Rows [r0, r1) as a table with the whole file's dtypes: 0, -1 when they
+** do not fit them (the file changed), -2 out of memory. */
+static int stream_chunk_table(tt_stream *s, uint64_t r0, uint64_t r1,
+                              tt_table **out) {
+  size_t n = (size_t)(r1 - r0), a = (size_t)(r0 - s->tk.lines_dropped);
+  if (stream_scratch(s, n)) return -2;
+  tt_table *t = calloc(1, sizeof *t);
+  if (!t) return -2;
+  t->cols = calloc(s->ncols ? s->ncols : 1, sizeof(tt_column));
+  if (!t->cols) {
+    free(t);
+    return -2;
+  }
+  int rc = 0;
+  t->nrows = (int64_t)n;
+  for (size_t c = 0; c < s->ncols && !rc; c++) {
+    tt_column *col = &t->cols[c];
+    t->ncols = (int)c + 1;
+    tt_dtype dt = s->dtypes[c];
+    col->name = dup_str(s->names[c]);
+    col->dtype = dt;
+    if (!col->name) {
+      rc = -2;
+      break;
+    }
+    tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch);
+    if (dt != TT_OBJECT && d != dt) cast_cells(s->scratch, n, dt);
+    if (alloc_store(col, store_for(dt, dt == TT_OBJECT && only_str(s->scratch, n)),
+                    n ? n : 1)) {
+      rc = -2;
+      break;
+    }
+    int st = store_rows(col, n, 0, s->scratch, n, s->tk.stream);
+    if (st) rc = st == -2 ? -2 : -1;
+  }
+  if (!rc) {
+    size_t need = 1;
+    for (size_t c = 0; c < s->ncols; c++) need += str_bytes(&t->cols[c], n);
+    t->arena = malloc(need);
+    if (!t->arena) rc = -2;
+    size_t off = 0;
+    for (size_t c = 0; c < s->ncols && !rc; c++) {
+      off = move_strs(&t->cols[c], n, s->tk.stream, t->arena, off);
+      t->cols[c].arena = t->arena;
+      t->mem_bytes += store_bytes(&t->cols[c], n);
+    }
+    t->mem_bytes += need + sizeof *t + s->ncols * sizeof(tt_column);
+  }
+  if (rc) {
+    tt_free(t);
+    return rc;
+  }
+  *out = t;
+  return 0;
+}
+
+static tt_error stream_changed(char **errmsg) {
+  return stream_fail(TT_ERR_IO, errmsg,
+                     tt_msgf("the file changed while it was read"));
+}
+
+tt_error tt_stream_next(tt_stream *s, tt_table **out, char **errmsg) {
+  *out = NULL;
+  if (errmsg) *errmsg = NULL;
+  if (!s->second_pass) {
+    if (s->fd >= 0) {
+      struct stat now;
+      if (fstat(s->fd, &now) || now.st_size != s->st.st_size ||
+          now.st_mtim.tv_sec != s->st.st_mtim.tv_sec ||
+          now.st_mtim.tv_nsec != s->st.st_mtim.tv_nsec)
+        return stream_changed(errmsg);
+    }
+    stream_reset_tokenizer(s);
+    s->have_header = 0;
+    s->second_pass = 1;
+    s->rows_out = 0;
+    if (tk_begin(&s->tk))
+      return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  }
+  for (;;) {
+    uint64_t r0, r1;
+    if (stream_chunk_ready(s, &r0, &r1)) {
+      int rc = stream_chunk_table(s, r0, r1, out);
+      if (rc == -2)
+        return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+      if (rc) return stream_changed(errmsg);
+      s->rows_out += (int64_t)(r1 - r0);
+      stream_chunk_done(s, r1);
+      if (s->rows_out > s->nrows) {
+        tt_free(*out);
+        *out = NULL;
+        return stream_changed(errmsg);
+      }
+      return TT_OK;
+    }
+    if (s->at_eof) {
+      if (s->rows_out != s->nrows) return stream_changed(errmsg);
+      return TT_OK; /* the end: *out stays NULL */
+    }
+    char *msg = NULL;
+    tt_error e = stream_feed(s, &s->carry, &msg);
+    if (e == TT_ERR_NOMEM) return stream_fail(e, errmsg, msg);
+    free(msg);
+    if (e) return stream_changed(errmsg);
+  }
 }

@@ -167,6 +167,34 @@ tt_error tt_parse(const char *data, size_t len, tt_table **out, char **errmsg);
 tt_error tt_read_file(const char *path, tt_table **out, char **errmsg);
 
 /*
+** Streaming: a file read twice in 262144-byte blocks and never held
+** whole, for scans (result_cells, result_columns). tt_stream_open makes
+** the first pass: every error tt_read_file would give is given here, in
+** the same words, and the column names, the whole file's dtypes and the
+** row count are known after it. tt_stream_next then makes the second
+** pass, returning the rows chunk by chunk (pandas' low_memory chunks) as
+** tables whose columns have the whole file's dtypes, so every cell is the
+** cell tt_read_file gives; *out is NULL at the end. A file that changed
+** between the passes is an error (TT_ERR_IO). Memory: one chunk (2^20
+** fields at most) plus one block. tt_stream_open_mem streams a buffer
+** (tests).
+*/
+typedef struct tt_stream tt_stream;
+tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg);
+tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
+                            char **errmsg);
+int tt_stream_ncols(const tt_stream *s);
+int64_t tt_stream_nrows(const tt_stream *s);
+const char *tt_stream_name(const tt_stream *s, int col);
+tt_dtype tt_stream_dtype(const tt_stream *s, int col);
+tt_error tt_stream_next(tt_stream *s, tt_table **out, char **errmsg);
+void tt_stream_close(tt_stream *s);
+
+/* Tests only: rows per chunk instead of pandas' (0: pandas'), so that
+** small inputs span many chunks. Not thread-safe; never set in use. */
+extern size_t tt_test_chunk_lines;
+
+/*
 ** A table from values, as pandas builds a DataFrame from records (DuckDB's
 ** fetchdf, read_sql_query): names[ncols] kept as given (no mangling);
 ** cells row-major (nrows * ncols; PV_STR text is copied). Each column is
@@ -209,6 +237,11 @@ const char *tt_dtype_name(tt_dtype d);
 
 /* Python type name of a cell kind: "int", "float", "bool", "str", "nan". */
 const char *pv_kind_name(pv_kind k);
+
+/* A whole read takes up to this many times the file's bytes at its peak;
+** tt_read_file refuses a file (TT_ERR_NOMEM) when that is more memory than
+** the process can get (MemAvailable, ulimit -v). */
+#define TT_READ_MEMORY_FACTOR 3
 
 /* Largest file read (bytes); beyond it TT_ERR_LIMIT. */
 #define TT_MAX_FILE_BYTES ((size_t)2 << 30)

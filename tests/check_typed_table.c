@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_suites.h"
 #include "table_compare.h"
@@ -214,6 +215,202 @@ START_TEST(test_huge_field) {
 }
 END_TEST
 
+/* pandas reads 262144-byte blocks and decodes each (Python's incremental
+** UTF-8 decoder) before tokenizing it: positions count from the block (and
+** the bytes of a sequence the previous block cut), a sequence cut by the
+** end is reported at position 0 by the final decode, a bad sequence
+** covers its valid start ("bytes in position 0-1"), and a tokenizer error
+** in an earlier block wins. Messages as pandas 1.5.3 gave them. */
+#define BLK 262144
+static char *filled(size_t *n, const char *head, size_t fill_to, char fill,
+                    const char *tail, size_t tail_len) {
+  size_t h = strlen(head);
+  char *b = malloc(fill_to + tail_len + 1);
+  memcpy(b, head, h);
+  memset(b + h, fill, fill_to - h);
+  memcpy(b + fill_to, tail, tail_len);
+  *n = fill_to + tail_len;
+  return b;
+}
+
+static void expect_error(const char *data, size_t n, tt_error want_e,
+                         const char *want, const char *label) {
+  tt_table *t = NULL;
+  char *err = NULL;
+  tt_error e = tt_parse(data, n, &t, &err);
+  ck_assert_msg(e == want_e, "%s: error %s (%s)", label, tt_error_name(e),
+                err ? err : "");
+  ck_assert_msg(err && !strcmp(err, want), "%s:\n got  %s\n want %s", label,
+                err ? err : "(none)", want);
+  free(err);
+  /* the streaming reader says the same */
+  tt_stream *s = NULL;
+  e = tt_stream_open_mem(data, n, &s, &err);
+  ck_assert_msg(e == want_e && !strcmp(err, want), "%s (stream): %s", label,
+                err ? err : "(none)");
+  free(err);
+}
+
+START_TEST(test_utf8_blocks) {
+  size_t n;
+  char *b;
+  /* a lone lead byte at the end of the first block, then 'A' */
+  b = filled(&n, "a\n", BLK - 2, 'x', "\n\xe9" "A\n", 4);
+  expect_error(b, n, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xe9 in position 0: invalid "
+               "continuation byte", "cut lead byte");
+  free(b);
+  b = filled(&n, "a\n", BLK - 2, 'x', "\n\xe3\x81" "A\n", 5);
+  expect_error(b, n, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode bytes in position 0-1: invalid "
+               "continuation byte", "cut two bytes");
+  free(b);
+  /* in the second block, 8 bytes in */
+  b = filled(&n, "a,b\n", BLK, '\n', "1,2\n1,2\n\xe9\n", 10);
+  expect_error(b, n, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xe9 in position 8: invalid "
+               "continuation byte", "second block");
+  free(b);
+  /* exactly one block ending in a cut sequence: the final decode */
+  b = filled(&n, "a\n1\n1,2\n", BLK - 1, 'y', "\xe3", 1);
+  expect_error(b, n, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xe3 in position 0: "
+               "unexpected end of data", "final decode");
+  free(b);
+  /* the same with one more byte: the tokenizer error comes first */
+  b = filled(&n, "a\n1\n1,2\n", BLK - 1, 'y', "\n\xff", 2);
+  expect_error(b, n, TT_ERR_PARSER,
+               "Error tokenizing data. C error: Expected 1 fields in line 3, "
+               "saw 2", "tokenizer first");
+  free(b);
+  /* a tokenizer error in the same block as the bad byte: decoding first */
+  expect_error("a\n1\n1,2,3\n\xe3\x81" "A", 13, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode bytes in position 10-11: invalid "
+               "continuation byte", "same block");
+  expect_error("a\n1\n\xf0\x90\x80" "A", 8, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode bytes in position 4-6: invalid "
+               "continuation byte", "four-byte start");
+  expect_error("a\n1\n\xe3\x81", 6, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode bytes in position 0-1: unexpected "
+               "end of data", "small cut");
+  expect_error("a\n\xe0\x80" "A", 5, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xe0 in position 2: invalid "
+               "continuation byte", "E0 80");
+}
+END_TEST
+
+/* Cells of two tables, or of a table and the chunks of a stream, agree. */
+static int same_cells(pv_cell a, pv_cell b) {
+  if (a.kind != b.kind) return 0;
+  switch (a.kind) {
+    case PV_NAN: return 1;
+    case PV_INT:
+    case PV_BOOL: return a.v.i == b.v.i;
+    case PV_UINT: return a.v.u == b.v.u;
+    case PV_FLOAT:
+      return !memcmp(&a.v.f, &b.v.f, sizeof a.v.f) && a.exact == b.exact &&
+             (!a.exact || a.exp10 == b.exp10);
+    case PV_STR: return a.len == b.len && !memcmp(a.v.s, b.v.s, a.len);
+  }
+  return 0;
+}
+
+/* Stream data and check it gives what tt_parse gives: the same error and
+** message, or the same names, dtypes and every cell. */
+static void expect_stream_equal(const char *data, size_t n, const char *label) {
+  tt_table *t = NULL;
+  char *e1 = NULL, *e2 = NULL;
+  tt_stream *s = NULL;
+  tt_error r1 = tt_parse(data, n, &t, &e1);
+  tt_error r2 = tt_stream_open_mem(data, n, &s, &e2);
+  ck_assert_msg(r1 == r2, "%s: %s vs %s", label, tt_error_name(r1),
+                tt_error_name(r2));
+  if (r1) {
+    ck_assert_msg(!strcmp(e1, e2), "%s: %s vs %s", label, e1, e2);
+  } else {
+    ck_assert_int_eq(t->ncols, tt_stream_ncols(s));
+    ck_assert_int_eq(t->nrows, tt_stream_nrows(s));
+    for (int c = 0; c < t->ncols; c++) {
+      ck_assert_str_eq(t->cols[c].name, tt_stream_name(s, c));
+      ck_assert_int_eq(t->cols[c].dtype, tt_stream_dtype(s, c));
+    }
+    int64_t row = 0;
+    for (;;) {
+      tt_table *chunk = NULL;
+      ck_assert_int_eq(tt_stream_next(s, &chunk, NULL), TT_OK);
+      if (!chunk) break;
+      for (int64_t r = 0; r < chunk->nrows; r++)
+        for (int c = 0; c < t->ncols; c++)
+          ck_assert_msg(same_cells(tt_cell(&t->cols[c], row + r),
+                                   tt_cell(&chunk->cols[c], r)),
+                        "%s: row %lld col %d", label, (long long)(row + r), c);
+      row += chunk->nrows;
+      tt_free(chunk);
+    }
+    ck_assert_int_eq(row, t->nrows);
+  }
+  free(e1);
+  free(e2);
+  tt_free(t);
+  tt_stream_close(s);
+}
+
+/* Streaming gives every cell and error of the whole read: on the read
+** cases with chunks of 1, 2 and 3 rows (so the tokenizer drops lines as
+** it goes), and on inputs crossing blocks with blank-led lines, CRLF and
+** types that change from chunk to chunk. */
+START_TEST(test_stream_equals_read) {
+  size_t chunkings[] = {0, 1, 2, 3};
+  for (size_t k = 0; k < 4; k++) {
+    tt_test_chunk_lines = chunkings[k];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      char label[64];
+      snprintf(label, sizeof label, "case %zu chunk %zu", i, chunkings[k]);
+      expect_stream_equal(cases[i].csv, cases[i].len, label);
+    }
+  }
+  size_t cap = 3 * BLK, n = 0;
+  char *big = malloc(cap + 64);
+  n += (size_t)sprintf(big, "\xef\xbb\xbfi,f,s\r\n");
+  for (unsigned r = 0; n < cap; r++) {
+    if (r % 997 == 0) n += (size_t)sprintf(big + n, "   \r\n");
+    else if (r % 991 == 0) n += (size_t)sprintf(big + n, "  %u,1.5,\"q\r\n\"\r\n", r);
+    else if (r % 13 == 0) n += (size_t)sprintf(big + n, "%u,,x\xc3\xa9\r\n", r);
+    else n += (size_t)sprintf(big + n, "%u,%u.25,%s\r\n", r, r % 7, r > 40000 ? "True" : "7");
+  }
+  for (size_t k = 0; k < 4; k++) {
+    tt_test_chunk_lines = k ? 1000 * k : 0;
+    expect_stream_equal(big, n, "blocks");
+  }
+  tt_test_chunk_lines = 0;
+  free(big);
+}
+END_TEST
+
+/* A file changed between the two passes is an error, not mixed rows. */
+START_TEST(test_stream_changed) {
+  char path[] = "/tmp/spidereval_stream_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  FILE *f = fdopen(fd, "w");
+  fputs("a,b\n1,2\n3,4\n", f);
+  fclose(f);
+  tt_stream *s = NULL;
+  char *err = NULL;
+  ck_assert_int_eq(tt_stream_open(path, &s, &err), TT_OK);
+  ck_assert_int_eq(tt_stream_nrows(s), 2);
+  f = fopen(path, "a");
+  fputs("5,6\n", f);
+  fclose(f);
+  tt_table *chunk = NULL;
+  ck_assert_int_eq(tt_stream_next(s, &chunk, &err), TT_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(err, "changed"));
+  free(err);
+  tt_stream_close(s);
+  unlink(path);
+}
+END_TEST
+
 Suite *suite_typed_table(void) {
   Suite *s = suite_create("typed_table");
   TCase *tc = tcase_create("core");
@@ -223,6 +420,9 @@ Suite *suite_typed_table(void) {
   tcase_add_test(tc, test_stores);
   tcase_add_test(tc, test_missing_file);
   tcase_add_test(tc, test_huge_field);
+  tcase_add_test(tc, test_utf8_blocks);
+  tcase_add_test(tc, test_stream_equals_read);
+  tcase_add_test(tc, test_stream_changed);
   suite_add_tcase(s, tc);
   return s;
 }
