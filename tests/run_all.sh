@@ -28,6 +28,7 @@ CK_VERBOSITY=minimal run ./build/check_spidereval
 run ./tests/run_sql_tests.sh
 run ./tests/run_doc_tests.sh
 run ./tests/run_errors_check.sh
+run ./tests/run_limits.sh "$shared"
 run ./tests/run_parity.sh "$shared"
 run ./tests/run_selection.sh "$shared"
 run ./tests/run_scanner_gold.sh "$shared"

@@ -3,7 +3,8 @@
 ** flavor (a table always matches itself unless it holds NaN under dbt
 ** rules... which still matches: NaN equals NaN there) and with a copy
 ** typed differently, and its first rows are written as a SQL result CSV
-** (result_csv.c) and read back. Any crash, leak, UB or hang is a finding. */
+** (result_csv.c) and read back. First, the streaming reader must give
+** what the whole read gives. Any crash, leak, UB or hang is a finding. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,65 @@
 #include "table_compare.h"
 #include "typed_table.h"
 
+static int same_cells(pv_cell a, pv_cell b) {
+  if (a.kind != b.kind) return 0;
+  switch (a.kind) {
+    case PV_NAN: return 1;
+    case PV_INT:
+    case PV_BOOL: return a.v.i == b.v.i;
+    case PV_UINT: return a.v.u == b.v.u;
+    case PV_FLOAT:
+      return !memcmp(&a.v.f, &b.v.f, sizeof a.v.f) && a.exact == b.exact &&
+             (!a.exact || a.exp10 == b.exp10);
+    case PV_STR: return a.len == b.len && !memcmp(a.v.s, b.v.s, a.len);
+  }
+  return 0;
+}
+
+/* The streaming reader gives what the whole read gives: the same error
+** and message, or every cell; chunks of 1 to 3 rows by the input's size
+** make it drop lines as it goes. */
+static void check_stream(const char *data, size_t size) {
+  tt_test_chunk_lines = size % 4;
+  tt_table *t = NULL;
+  tt_stream *s = NULL;
+  char *e1 = NULL, *e2 = NULL;
+  tt_error r1 = tt_parse(data, size, &t, &e1);
+  tt_error r2 = tt_stream_open_mem(data, size, &s, &e2);
+  if (r1 != r2) __builtin_trap();
+  if (r1) {
+    if (!e1 || !e2 || strcmp(e1, e2)) __builtin_trap();
+  } else {
+    if (t->ncols != tt_stream_ncols(s) || t->nrows != tt_stream_nrows(s))
+      __builtin_trap();
+    for (int c = 0; c < t->ncols; c++)
+      if (strcmp(t->cols[c].name, tt_stream_name(s, c)) ||
+          t->cols[c].dtype != tt_stream_dtype(s, c))
+        __builtin_trap();
+    int64_t row = 0;
+    for (;;) {
+      tt_table *chunk = NULL;
+      if (tt_stream_next(s, &chunk, NULL) != TT_OK) __builtin_trap();
+      if (!chunk) break;
+      for (int64_t r = 0; r < chunk->nrows; r++)
+        for (int c = 0; c < t->ncols; c++)
+          if (!same_cells(tt_cell(&t->cols[c], row + r),
+                          tt_cell(&chunk->cols[c], r)))
+            __builtin_trap();
+      row += chunk->nrows;
+      tt_free(chunk);
+    }
+    if (row != t->nrows) __builtin_trap();
+  }
+  free(e1);
+  free(e2);
+  tt_free(t);
+  tt_stream_close(s);
+  tt_test_chunk_lines = 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  check_stream((const char *)data, size);
   tt_table *t = NULL;
   char *err = NULL;
   tt_error e = tt_parse((const char *)data, size, &t, &err);
