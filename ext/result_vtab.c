@@ -27,7 +27,10 @@
 **   listed name), size and mtime (seconds) of the file read, NULL if absent.
 **
 ** How it works: result_cells and result_columns read through the
-** connection's cache (typed_table.c, table_cache.c); each is an eponymous
+** connection's cache (typed_table.c, table_cache.c), except files larger
+** than half the cache limit (spidereval_cache_limit), which are streamed:
+** read twice, one pandas chunk at a time, never held whole, giving the same
+** rows (tt_stream_open / tt_stream_next). Each is an eponymous
 ** table-valued function whose HIDDEN argument must be given (xBestIndex
 ** returns SQLITE_CONSTRAINT otherwise). They read files, so they are
 ** SQLITE_VTAB_DIRECTONLY: a view or trigger in a hostile schema cannot

@@ -2,8 +2,12 @@
 ** typed_table.c: pandas.read_csv (pandas 1.5, defaults) reproduced in C.
 **
 ** How it works
-** 1. The whole input must be valid UTF-8 (Python's strict decoder runs
-**    before pandas' tokenizer sees the bytes): otherwise UnicodeDecodeError.
+** 1. The input is read in 262144-byte blocks, and each block is checked
+**    as Python's incremental UTF-8 decoder checks it before the tokenizer
+**    sees it (pandas decodes each block it reads): UnicodeDecodeError with
+**    the position from the block's start, a cut character carried to the
+**    next block, the final decode after the last block; a tokenizer error
+**    in an earlier block comes first.
 ** 2. The tokenizer is pandas' C state machine for the default dialect
 **    (delimiter ',', quotechar '"', doublequote, no escape, blank lines
 **    skipped, '\n', '\r\n' and a bare '\r' end lines, a UTF-8 BOM dropped).
@@ -33,6 +37,9 @@
 **    reads any of them. A column of several chunks is inferred twice
 **    (dtype of the concatenation, then the rows), so the scratch cells
 **    never exceed one chunk. Only the text of str cells is kept.
+** 6. Streaming (tt_stream_*): the same blocks and chunks, read twice; the
+**    first pass types every chunk and drops its lines, the second hands
+**    out each chunk with the whole file's dtypes. Memory: one chunk.
 */
 #include "typed_table.h"
 
