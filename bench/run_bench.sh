@@ -188,3 +188,18 @@ if [ -d "$shared/parity/submissions" ]; then
   sqlite3 :memory: -cmd ".load $ext" <"$work/diff.sql" 2>&1 | paste -sd' ' | awk '{
     printf "result_diff: %d parity files diagnosed in %.2f s; target < 2 s\n", $1, $5 }'
 fi
+
+# 7. streaming: the 1 GB CSV of tests/run_limits.sh (made there), scanned
+# under a 400 MB address-space limit
+big=build/limits/big_1gb.csv
+if [ -f "$big" ]; then
+  mb=$(( $(stat -c %s "$big") / 1000000 ))
+  ( ulimit -v 400000
+    printf '.timer on\nSELECT count(*) FROM result_columns(%s);\nSELECT count(*) FROM result_cells(%s);\n' \
+      "'$big'" "'$big'" | sqlite3 :memory: -cmd ".load $ext" ) | awk -v mb=$mb '
+    /^Run Time/ { t[++n] = $4; next } { v[++m] = $1 }
+    END { printf "streaming: %d MB CSV under a 400 MB limit: result_columns %.1f s (%.0f MB/s), all %d cells %.1f s (%.1f M cells/s)\n",
+            mb, t[1], mb / t[1], v[2], t[2], v[2] / t[2] / 1e6 }'
+else
+  echo "streaming: run make test first (tests/run_limits.sh makes $big)"
+fi
