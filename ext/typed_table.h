@@ -220,6 +220,24 @@ static inline double pv_cell_num(const pv_cell *c) {
   }
 }
 
+/* The same cell in every respect the reader sets: kind, value (floats bit
+** for bit), the repr hint of exact floats, the text of strs. */
+static inline int pv_cell_identical(pv_cell a, pv_cell b) {
+  if (a.kind != b.kind) return 0;
+  switch (a.kind) {
+    case PV_NAN: return 1;
+    case PV_INT:
+    case PV_BOOL: return a.v.i == b.v.i;
+    case PV_UINT: return a.v.u == b.v.u;
+    case PV_FLOAT:
+      return !__builtin_memcmp(&a.v.f, &b.v.f, sizeof a.v.f) &&
+             a.exact == b.exact && (!a.exact || a.exp10 == b.exp10);
+    case PV_STR:
+      return a.len == b.len && !__builtin_memcmp(a.v.s, b.v.s, a.len);
+  }
+  return 0;
+}
+
 /* Python's order of two str cells (code points = UTF-8 bytes). */
 static inline int pv_str_cmp(const pv_cell *a, const pv_cell *b) {
   uint32_t n = a->len < b->len ? a->len : b->len;

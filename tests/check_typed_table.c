@@ -299,22 +299,6 @@ START_TEST(test_utf8_blocks) {
 }
 END_TEST
 
-/* Cells of two tables, or of a table and the chunks of a stream, agree. */
-static int same_cells(pv_cell a, pv_cell b) {
-  if (a.kind != b.kind) return 0;
-  switch (a.kind) {
-    case PV_NAN: return 1;
-    case PV_INT:
-    case PV_BOOL: return a.v.i == b.v.i;
-    case PV_UINT: return a.v.u == b.v.u;
-    case PV_FLOAT:
-      return !memcmp(&a.v.f, &b.v.f, sizeof a.v.f) && a.exact == b.exact &&
-             (!a.exact || a.exp10 == b.exp10);
-    case PV_STR: return a.len == b.len && !memcmp(a.v.s, b.v.s, a.len);
-  }
-  return 0;
-}
-
 /* Stream data and check it gives what tt_parse gives: the same error and
 ** message, or the same names, dtypes and every cell. */
 static void expect_stream_equal(const char *data, size_t n, const char *label) {
@@ -341,7 +325,7 @@ static void expect_stream_equal(const char *data, size_t n, const char *label) {
       if (!chunk) break;
       for (int64_t r = 0; r < chunk->nrows; r++)
         for (int c = 0; c < t->ncols; c++)
-          ck_assert_msg(same_cells(tt_cell(&t->cols[c], row + r),
+          ck_assert_msg(pv_cell_identical(tt_cell(&t->cols[c], row + r),
                                    tt_cell(&chunk->cols[c], r)),
                         "%s: row %lld col %d", label, (long long)(row + r), c);
       row += chunk->nrows;

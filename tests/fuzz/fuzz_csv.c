@@ -15,21 +15,6 @@
 #include "table_compare.h"
 #include "typed_table.h"
 
-static int same_cells(pv_cell a, pv_cell b) {
-  if (a.kind != b.kind) return 0;
-  switch (a.kind) {
-    case PV_NAN: return 1;
-    case PV_INT:
-    case PV_BOOL: return a.v.i == b.v.i;
-    case PV_UINT: return a.v.u == b.v.u;
-    case PV_FLOAT:
-      return !memcmp(&a.v.f, &b.v.f, sizeof a.v.f) && a.exact == b.exact &&
-             (!a.exact || a.exp10 == b.exp10);
-    case PV_STR: return a.len == b.len && !memcmp(a.v.s, b.v.s, a.len);
-  }
-  return 0;
-}
-
 /* The streaming reader gives what the whole read gives: the same error
 ** and message, or every cell; chunks of 1 to 3 rows by the input's size
 ** make it drop lines as it goes. */
@@ -57,7 +42,7 @@ static void check_stream(const char *data, size_t size) {
       if (!chunk) break;
       for (int64_t r = 0; r < chunk->nrows; r++)
         for (int c = 0; c < t->ncols; c++)
-          if (!same_cells(tt_cell(&t->cols[c], row + r),
+          if (!pv_cell_identical(tt_cell(&t->cols[c], row + r),
                           tt_cell(&chunk->cols[c], r)))
             __builtin_trap();
       row += chunk->nrows;
