@@ -2,12 +2,11 @@
 ** typed_table.c: pandas.read_csv (pandas 1.5, defaults) reproduced in C.
 **
 ** How it works
-** 1. The input is read in 262144-byte blocks, and each block is checked
-**    as Python's incremental UTF-8 decoder checks it before the tokenizer
-**    sees it (pandas decodes each block it reads): UnicodeDecodeError with
-**    the position from the block's start, a cut character carried to the
-**    next block, the final decode after the last block; a tokenizer error
-**    in an earlier block comes first.
+** 1. The input is read as Python's text layer reads it for pandas
+**    (block_reader): 262144-byte chunks decoded by the incremental UTF-8
+**    decoder when more text is needed (UnicodeDecodeError positions count
+**    from the chunk, a cut character waits for the next chunk, a final
+**    decode at the end), and the tokenizer fed 262144 characters at a time.
 ** 2. The tokenizer is pandas' C state machine for the default dialect
 **    (delimiter ',', quotechar '"', doublequote, no escape, blank lines
 **    skipped, '\n', '\r\n' and a bare '\r' end lines, a UTF-8 BOM dropped).
@@ -16,8 +15,8 @@
 **    line starting with '\r' swallows a following delimiter, a line of
 **    blanks is skipped, and a line starting with blanks is re-read from its
 **    start. pandas tokenizes in calls bounded by line counts (header plus
-**    one row, then chunks) and 262144-byte buffers; the re-read never goes
-**    back before the start of the current call, and that is emulated too.
+**    one row, then chunks) and 262144-character buffers; the re-read never
+**    goes back before the start of the current call, emulated too.
 **    libcsv, the project's general CSV library, is not used here: it
 **    cannot express these corners (see docs/typed_table.md).
 ** 3. Lines: the first is the header. A data line with more fields than the
@@ -184,7 +183,6 @@ typedef struct {
   int state, started;
   uint64_t pos;            /* absolute offset of the next byte */
   uint64_t call_start;     /* pandas' datapos of the current call */
-  uint64_t block_end;      /* end of the current 262144-byte buffer */
   size_t next_limit;       /* line count at which the current call ends */
   uint64_t lines_dropped;  /* lines dropped before line 0 (streaming) */
 } tokenizer;
@@ -269,8 +267,11 @@ static int ensure_line_slot(tokenizer *t) {
 static int end_line(tokenizer *t) {
   int64_t fields = t->line_fields[t->lines];
   int64_t ex_fields = -1;
+  /* lines dropped by a streaming read still count; the line before is
+  ** always kept */
+  uint64_t lines = t->lines + t->lines_dropped;
   if (t->lines > 0) ex_fields = t->line_fields[t->lines - 1];
-  if (!(t->lines <= 1) && fields > ex_fields) {
+  if (!(lines <= 1) && fields > ex_fields) {
     t->file_lines++;
     t->err = tt_msgf(
         "Error tokenizing data. C error: Expected %lld fields in line %llu, "
@@ -279,7 +280,7 @@ static int end_line(tokenizer *t) {
         (long long)fields);
     return -1;
   }
-  if (t->lines >= 1 && fields < ex_fields) {
+  if (lines >= 1 && fields < ex_fields) {
     while (fields < ex_fields) {
       if (end_field(t)) return -1;
       fields++;
@@ -298,6 +299,11 @@ static int end_line(tokenizer *t) {
 }
 
 #define TK_BLOCK 262144
+
+/* Tests only: the chunk and buffer size instead of 262144 (0: pandas'),
+** so that small inputs span many buffers. */
+size_t tt_test_block_size = 0;
+#define BLOCK_SIZE (tt_test_block_size ? tt_test_block_size : TK_BLOCK)
 
 /* pandas' grow_buffer: double cap (from 2 when 0) while length + space
 ** does not fit. */
@@ -358,17 +364,17 @@ static int tk_begin(tokenizer *t) {
 }
 
 /*
-** Tokenize the bytes at file offsets [off, off + n), held in blk. Line
-** limits emulate pandas' calls: the first call stops after 2 lines (header
-** and first row), later ones after every chunk of rows; the whitespace-line
-** re-read cannot go back before the current call's start nor before the
-** current 262144-byte buffer. Every byte read lies in the current buffer,
-** so the input can be fed whole or in consecutive 262144-byte blocks
-** (a shorter block must be the last).
+** Tokenize one buffer of pandas': the bytes at file offsets [off, off + n),
+** held in blk, which follow the previous buffer. pandas' buffers are
+** 262144 characters of text (see block_reader); each starts a new
+** tokenizer call at its first byte. Line limits emulate pandas' calls: the
+** first call stops after 2 lines (header and first row), later ones after
+** every chunk of rows; the whitespace-line re-read cannot go back before
+** the current call's start, so every byte read lies in the buffer.
 */
 static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
-  const char *data = blk - off; /* data[i] for absolute i in the block */
-  uint64_t len = off + n;       /* the end of what is known */
+  const char *data = blk - off; /* data[i] for absolute i in the buffer */
+  uint64_t len = off + n;       /* the buffer's end */
   int state = t->state;
   uint64_t i = t->pos;
   if (!t->started) {
@@ -377,8 +383,11 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
         (unsigned char)blk[1] == 0xBB && (unsigned char)blk[2] == 0xBF)
       i = 3;
     t->call_start = i;
-    t->block_end = (i / TK_BLOCK + 1) * TK_BLOCK;
-    pd_make_space(t, (size_t)((t->block_end < len ? t->block_end : len) - i));
+    pd_make_space(t, (size_t)(len - i));
+  } else if (n > 0) {
+    /* a new buffer: pandas starts a new call at its first byte */
+    if (off > t->call_start) t->call_start = off;
+    pd_make_space(t, (size_t)(len - t->call_start));
   }
 
 #define SAVE() (t->state = state, t->pos = i)
@@ -398,8 +407,7 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
       t->next_limit = t->lines + t->chunk_lines;                          \
     }                                                                     \
     t->call_start = (resume);                                             \
-    pd_make_space(t, (size_t)((t->block_end < len ? t->block_end : len) - \
-                              t->call_start));                            \
+    pd_make_space(t, (size_t)(len - t->call_start));                      \
   }
 #define END_LINE()      \
   if (end_line(t)) {    \
@@ -415,14 +423,6 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
   }
 
   while (i < len) {
-    if (i >= t->block_end) {
-      /* a new buffer: pandas starts a new call at its first byte */
-      uint64_t start = i - i % TK_BLOCK;
-      t->block_end = start + TK_BLOCK;
-      if (start > t->call_start) t->call_start = start;
-      pd_make_space(t, (size_t)((t->block_end < len ? t->block_end : len) -
-                                t->call_start));
-    }
     char c = data[i];
     uint64_t next = i + 1;
     switch (state) {
@@ -489,7 +489,7 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
         } else {
           /* copy the run of ordinary characters at once */
           uint64_t j = i + 1;
-          while (j < len && j < t->block_end && data[j] != ',' &&
+          while (j < len && data[j] != ',' &&
                  data[j] != '\n' && data[j] != '\r')
             j++;
           if (push_run(t, data + i, (size_t)(j - i))) {
@@ -504,9 +504,8 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
         if (c == '"') {
           state = QUOTE_IN_QUOTED_FIELD;
         } else {
-          uint64_t stop = len < t->block_end ? len : t->block_end;
-          const char *q = memchr(data + i, '"', (size_t)(stop - i));
-          uint64_t j = q ? (uint64_t)(q - data) : stop;
+          const char *q = memchr(data + i, '"', (size_t)(len - i));
+          uint64_t j = q ? (uint64_t)(q - data) : len;
           if (push_run(t, data + i, (size_t)(j - i))) {
             SAVE();
             return -1;
@@ -1058,6 +1057,103 @@ static size_t move_strs(tt_column *col, size_t nrows, const char *stream,
 
 /* ------------------------------------------------------ reading blocks */
 
+/*
+** The input as pandas reads it, through Python's text layer. Chunks of
+** 262144 bytes are decoded by the incremental UTF-8 decoder: a character
+** cut by a chunk's end waits for the next chunk, positions in errors count
+** from those waiting bytes, and an empty read ends the input with a final
+** decode ('unexpected end of data' at position 0 when bytes still wait).
+** The tokenizer is given buffers of 262144 characters (their UTF-8 bytes),
+** and a chunk is decoded only when a buffer needs it, so a tokenizer error
+** in an earlier buffer comes before a decoding error in a later chunk.
+** The source is a buffer in memory or a file; of a file only the bytes
+** from the current buffer on are held (the window).
+*/
+typedef struct {
+  int fd;              /* file source, or -1 */
+  const char *mem;     /* memory source: the whole input */
+  uint64_t mem_len;
+  char *buf;           /* file source: the window's storage */
+  size_t buf_cap;
+  const char *win;     /* input bytes [win_off, read_end) */
+  uint64_t win_off;
+  uint64_t read_end;   /* bytes read so far */
+  uint64_t dec_end;    /* bytes [0, dec_end) decoded: whole characters */
+  uint64_t dec_chars;  /* characters in them */
+  int eof;             /* the empty read and the final decode are done */
+  uint64_t text_off;   /* byte where the next buffer starts */
+  uint64_t text_chars; /* characters before it */
+} block_reader;
+
+static void br_init_mem(block_reader *r, const char *data, uint64_t len) {
+  memset(r, 0, sizeof *r);
+  r->fd = -1;
+  r->mem = data;
+  r->mem_len = len;
+  r->win = data;
+}
+
+static void br_init_fd(block_reader *r, int fd) {
+  memset(r, 0, sizeof *r);
+  r->fd = fd;
+}
+
+/* Start again from the first byte (the file's second pass). */
+static void br_rewind(block_reader *r) {
+  block_reader keep = *r;
+  memset(r, 0, sizeof *r);
+  r->fd = keep.fd;
+  r->mem = keep.mem;
+  r->mem_len = keep.mem_len;
+  r->buf = keep.buf;
+  r->buf_cap = keep.buf_cap;
+  r->win = keep.fd < 0 ? keep.mem : keep.buf;
+}
+
+/* Read the next chunk into the window: bytes read, 0 at the end, -1 on a
+** read error (errno set). */
+static int64_t br_read_chunk(block_reader *r) {
+  if (r->fd < 0) {
+    uint64_t left = r->mem_len - r->read_end;
+    size_t got = left < BLOCK_SIZE ? (size_t)left : BLOCK_SIZE;
+    r->read_end += got;
+    return (int64_t)got;
+  }
+  /* the tokenizer never looks back before its current buffer */
+  size_t have = (size_t)(r->read_end - r->win_off);
+  if (r->text_off > r->win_off) {
+    size_t drop = (size_t)(r->text_off - r->win_off);
+    memmove(r->buf, r->buf + drop, have - drop);
+    r->win_off += drop;
+    have -= drop;
+  }
+  if (have + BLOCK_SIZE > r->buf_cap) {
+    size_t cap = r->buf_cap ? r->buf_cap : BLOCK_SIZE;
+    while (cap < have + BLOCK_SIZE) cap *= 2;
+    char *nb = realloc(r->buf, cap);
+    if (!nb) {
+      errno = ENOMEM;
+      return -1;
+    }
+    r->buf = nb;
+    r->buf_cap = cap;
+  }
+  r->win = r->buf;
+  size_t got = 0;
+  while (got < BLOCK_SIZE) {
+    ssize_t n = pread(r->fd, r->buf + have + got, BLOCK_SIZE - got,
+                      (off_t)(r->read_end + got));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (n == 0) break;
+    got += (size_t)n;
+  }
+  r->read_end += got;
+  return (int64_t)got;
+}
+
 /* Python's message for a decoding error at pos covering bad_len bytes. */
 static char *utf8_message(const unsigned char *b, size_t pos, size_t bad_len,
                           const char *why) {
@@ -1069,39 +1165,80 @@ static char *utf8_message(const unsigned char *b, size_t pos, size_t bad_len,
                  pos, pos + bad_len - 1, why);
 }
 
-/*
-** One block of the input as pandas reads it. pandas reads 262144 bytes at
-** a time and decodes each block as Python's incremental UTF-8 decoder
-** does before tokenizing it: a sequence cut by the end of a block waits
-** for the next one (its *carry bytes lie just before blk), positions in
-** errors count from those waiting bytes, and after the block that ends
-** the input a final decode of what still waits gives 'unexpected end of
-** data' at position 0. So a tokenizer error in an earlier block wins over
-** a decoding error in a later one. Returns TT_OK or the error, with
-** *errmsg set.
-*/
-static tt_error read_block(tokenizer *t, const char *blk, uint64_t off,
-                           size_t n, int last, size_t *carry, char **errmsg) {
-  const unsigned char *u = (const unsigned char *)blk - *carry;
-  size_t un = *carry + n;
-  const char *why = NULL;
-  size_t bad_len = 0;
-  size_t bad = utf8_first_error(u, un, &why, &bad_len);
-  if (bad != (size_t)-1 && bad + bad_len == un && why[0] == 'u') {
-    /* a cut sequence at the end waits for the next decode */
-    if (last) {
-      if (errmsg) *errmsg = utf8_message(u + bad, 0, bad_len, why);
-      return TT_ERR_UNICODE;
+/* Characters in valid UTF-8: the bytes that are not continuations. */
+static uint64_t utf8_chars(const unsigned char *u, size_t n) {
+  uint64_t c = 0;
+  for (size_t i = 0; i < n; i++) c += (u[i] & 0xC0) != 0x80;
+  return c;
+}
+
+/* The next buffer of the tokenizer: *n bytes at *blk, file offset *off;
+** *n == 0 at the end of the input. TT_OK, or the decoding (or reading)
+** error with *errmsg set. */
+static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
+                        size_t *n, char **errmsg) {
+  uint64_t target = r->text_chars + BLOCK_SIZE;
+  while (r->dec_chars < target && !r->eof) {
+    int64_t got = br_read_chunk(r);
+    if (got < 0) {
+      int e = errno;
+      if (errmsg) *errmsg = tt_msgf("[Errno %d] %s", e, strerror(e));
+      return e == ENOMEM ? TT_ERR_NOMEM : TT_ERR_IO;
     }
-    *carry = bad_len;
-  } else if (bad != (size_t)-1) {
-    if (errmsg) *errmsg = utf8_message(u, bad, bad_len, why);
-    return TT_ERR_UNICODE;
-  } else {
-    *carry = 0;
+    const unsigned char *u =
+        (const unsigned char *)r->win + (r->dec_end - r->win_off);
+    size_t un = (size_t)(r->read_end - r->dec_end);
+    if (got == 0) {
+      r->eof = 1;
+      if (un) { /* the final decode: a character cut by the end */
+        if (errmsg) *errmsg = utf8_message(u, 0, un, "unexpected end of data");
+        return TT_ERR_UNICODE;
+      }
+      break;
+    }
+    const char *why = NULL;
+    size_t bad_len = 0, whole = un;
+    size_t bad = utf8_first_error(u, un, &why, &bad_len);
+    if (bad != (size_t)-1) {
+      if (why[0] == 'u' && bad + bad_len == un) {
+        whole = bad; /* waits for the next chunk */
+      } else {
+        if (errmsg) *errmsg = utf8_message(u, bad, bad_len, why);
+        return TT_ERR_UNICODE;
+      }
+    }
+    r->dec_chars += utf8_chars(u, whole);
+    r->dec_end += whole;
   }
-  int rc = tk_feed(t, blk, off, n);
-  if (!rc && last) rc = tk_finish(t);
+  uint64_t end = r->dec_end;
+  if (r->dec_chars > target) { /* the byte where character target starts */
+    const unsigned char *u =
+        (const unsigned char *)r->win + (r->text_off - r->win_off);
+    uint64_t want = target - r->text_chars, seen = 0;
+    size_t i = 0;
+    for (;; i++)
+      if ((u[i] & 0xC0) != 0x80 && seen++ == want) break;
+    end = r->text_off + i;
+  }
+  *blk = r->win + (r->text_off - r->win_off);
+  *off = r->text_off;
+  *n = (size_t)(end - r->text_off);
+  r->text_chars = r->dec_chars < target ? r->dec_chars : target;
+  r->text_off = end;
+  return TT_OK;
+}
+
+/* Give the tokenizer its next buffer (finishing it at the end of the
+** input); *done at the end. */
+static tt_error br_feed(block_reader *r, tokenizer *t, int *done,
+                        char **errmsg) {
+  const char *blk;
+  uint64_t off;
+  size_t n;
+  tt_error e = br_next(r, &blk, &off, &n, errmsg);
+  if (e) return e;
+  *done = n == 0;
+  int rc = n ? tk_feed(t, blk, off, n) : tk_finish(t);
   if (!rc) return TT_OK;
   if (t->nomem) {
     if (errmsg) *errmsg = tt_msgf("out of memory");
@@ -1175,14 +1312,10 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
 
   if (tk_begin(&tk)) goto nomem;
   {
-    size_t carry = 0;
-    for (uint64_t off = 0;; off += TK_BLOCK) {
-      size_t n = len - off < TK_BLOCK ? (size_t)(len - off) : TK_BLOCK;
-      int last = off + n == len;
-      rc = read_block(&tk, data + off, off, n, last, &carry, errmsg);
-      if (rc) break;
-      if (last) break;
-    }
+    block_reader br;
+    br_init_mem(&br, data, len);
+    int done = 0;
+    while (!rc && !done) rc = br_feed(&br, &tk, &done, errmsg);
   }
   free(owned);
   owned = NULL;
@@ -1555,11 +1688,8 @@ nomem:
 
 struct tt_stream {
   int fd;                 /* the file, or -1 for a memory source */
-  const char *mem;        /* memory source (tests) */
-  uint64_t mem_len;
   struct stat st;         /* the file when opened, to notice changes */
-  char *buf;              /* 4 bytes of UTF-8 carry, then one block */
-  uint64_t off;           /* offset of the next block */
+  block_reader br;        /* the input, a buffer at a time */
   int at_eof;             /* everything fed and the tokenizer finished */
   tokenizer tk;
   uint64_t next_line;     /* absolute line where the next chunk starts */
@@ -1572,48 +1702,23 @@ struct tt_stream {
   size_t scratch_n;
   int second_pass;        /* tt_stream_next has begun */
   int64_t rows_out;       /* rows returned by tt_stream_next */
-  size_t carry;           /* second pass: bytes of a cut UTF-8 sequence */
   tt_error deferred;      /* an error of the header, said after the pass */
   char *deferred_msg;
 };
-
-#define STREAM_CARRY 4
-
-/* Up to want bytes at s->off into dst (fewer only at the end). */
-static int64_t stream_read(tt_stream *s, char *dst, size_t want) {
-  if (s->fd < 0) {
-    uint64_t left = s->off < s->mem_len ? s->mem_len - s->off : 0;
-    size_t n = left < want ? (size_t)left : want;
-    if (n) memcpy(dst, s->mem + s->off, n);
-    return (int64_t)n;
-  }
-  size_t got = 0;
-  while (got < want) {
-    ssize_t n = pread(s->fd, dst + got, want - got, (off_t)(s->off + got));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (n == 0) break;
-    got += (size_t)n;
-  }
-  return (int64_t)got;
-}
 
 static void stream_reset_tokenizer(tt_stream *s) {
   free(s->tk.stream);
   tokenizer_free(&s->tk);
   memset(&s->tk, 0, sizeof s->tk);
-  s->off = 0;
+  br_rewind(&s->br);
   s->at_eof = 0;
   s->next_line = 1;
-  s->carry = 0;
 }
 
 void tt_stream_close(tt_stream *s) {
   if (!s) return;
   if (s->fd >= 0) close(s->fd);
-  free(s->buf);
+  free(s->br.buf);
   free(s->tk.stream);
   tokenizer_free(&s->tk);
   if (s->names)
@@ -1699,7 +1804,8 @@ static void stream_chunk_done(tt_stream *s, uint64_t r1) {
   size_t d = (size_t)(r1 - t->lines_dropped);
   if (d > t->pd_lines_base) d = t->pd_lines_base;
   if (t->lines && d > t->lines - 1) d = t->lines - 1;
-  tk_drop_lines(t, d);
+  /* only once they are half of what is held: the copy stays linear */
+  if (d * 2 >= t->lines) tk_drop_lines(t, d);
 }
 
 /* Scratch cells for one chunk. */
@@ -1712,32 +1818,12 @@ static int stream_scratch(tt_stream *s, size_t n) {
   return 0;
 }
 
-/* Read the next block and give it to read_block (the cut UTF-8 sequence
-** of the previous block, *carry bytes, waits before it in s->buf). */
-static tt_error stream_feed(tt_stream *s, size_t *carry, char **errmsg) {
-  char *blk = s->buf + STREAM_CARRY;
-  int64_t n = stream_read(s, blk, TK_BLOCK);
-  int last = n < TK_BLOCK;
-  if (n == TK_BLOCK) { /* does the input end here? */
-    char one;
-    uint64_t at = s->off;
-    s->off += TK_BLOCK;
-    int64_t more = stream_read(s, &one, 1);
-    s->off = at;
-    if (more < 0) n = -1;
-    last = more == 0;
-  }
-  if (n < 0) {
-    int e = errno;
-    return stream_fail(TT_ERR_IO, errmsg,
-                       tt_msgf("[Errno %d] %s", e, strerror(e)));
-  }
-  tt_error rc = read_block(&s->tk, blk, s->off, (size_t)n, last, carry, errmsg);
-  s->off += (uint64_t)n;
+/* Give the tokenizer its next buffer; read the header once it is there. */
+static tt_error stream_feed(tt_stream *s, char **errmsg) {
+  int done = 0;
+  tt_error rc = br_feed(&s->br, &s->tk, &done, errmsg);
   if (rc) return rc;
-  /* keep a cut sequence just before where the next block goes */
-  memmove(s->buf + STREAM_CARRY - *carry, blk + n - *carry, *carry);
-  if (last) s->at_eof = 1;
+  if (done) s->at_eof = 1;
   if (!s->have_header &&
       (s->tk.lines + s->tk.lines_dropped >= 2 || s->at_eof))
     return stream_header(s, errmsg);
@@ -1747,13 +1833,12 @@ static tt_error stream_feed(tt_stream *s, size_t *carry, char **errmsg) {
 /* The first pass: every block checked and tokenized, every chunk typed;
 ** nothing is kept but the column names and dtypes and the row count. */
 static tt_error stream_first_pass(tt_stream *s, char **errmsg) {
-  size_t carry = 0;
   tt_error rc = TT_OK;
   char *msg = NULL;
   if (tk_begin(&s->tk))
     return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
   while (!rc && !s->at_eof) {
-    rc = stream_feed(s, &carry, &msg);
+    rc = stream_feed(s, &msg);
     uint64_t r0, r1;
     while (!rc && stream_chunk_ready(s, &r0, &r1)) {
       size_t n = (size_t)(r1 - r0);
@@ -1780,12 +1865,7 @@ static tt_error stream_first_pass(tt_stream *s, char **errmsg) {
 }
 
 static tt_error stream_start(tt_stream *s, tt_stream **out, char **errmsg) {
-  s->buf = malloc(STREAM_CARRY + TK_BLOCK);
   s->next_line = 1;
-  if (!s->buf) {
-    tt_stream_close(s);
-    return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
-  }
   tt_error rc = stream_first_pass(s, errmsg);
   if (rc) {
     tt_stream_close(s);
@@ -1802,8 +1882,7 @@ tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
   tt_stream *s = calloc(1, sizeof *s);
   if (!s) return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
   s->fd = -1;
-  s->mem = data;
-  s->mem_len = len;
+  br_init_mem(&s->br, data, len);
   return stream_start(s, out, errmsg);
 }
 
@@ -1821,6 +1900,7 @@ tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
   }
   s->fd = fd;
   s->st = st;
+  br_init_fd(&s->br, fd);
   return stream_start(s, out, errmsg);
 }
 
@@ -1931,7 +2011,7 @@ tt_error tt_stream_next(tt_stream *s, tt_table **out, char **errmsg) {
       return TT_OK; /* the end: *out stays NULL */
     }
     char *msg = NULL;
-    tt_error e = stream_feed(s, &s->carry, &msg);
+    tt_error e = stream_feed(s, &msg);
     if (e == TT_ERR_NOMEM) return stream_fail(e, errmsg, msg);
     free(msg);
     if (e) return stream_changed(errmsg);

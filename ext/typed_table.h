@@ -193,6 +193,9 @@ void tt_stream_close(tt_stream *s);
 /* Tests only: rows per chunk instead of pandas' (0: pandas'), so that
 ** small inputs span many chunks. Not thread-safe; never set in use. */
 extern size_t tt_test_chunk_lines;
+/* Tests only: bytes per decoded chunk and characters per tokenizer buffer
+** instead of 262144 (0: pandas'), so that small inputs span many. */
+extern size_t tt_test_block_size;
 
 /*
 ** A table from values, as pandas builds a DataFrame from records (DuckDB's

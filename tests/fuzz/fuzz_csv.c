@@ -16,10 +16,13 @@
 #include "typed_table.h"
 
 /* The streaming reader gives what the whole read gives: the same error
-** and message, or every cell; chunks of 1 to 3 rows by the input's size
-** make it drop lines as it goes. */
+** and message, or every cell; chunks of 1 to 3 rows and buffers of 7 or
+** 64 bytes, chosen by the input's size, make it read many buffers and
+** drop lines between them. */
 static void check_stream(const char *data, size_t size) {
+  static const size_t blocks[] = {0, 7, 64};
   tt_test_chunk_lines = size % 4;
+  tt_test_block_size = blocks[size / 4 % 3];
   tt_table *t = NULL;
   tt_stream *s = NULL;
   char *e1 = NULL, *e2 = NULL;
@@ -55,6 +58,7 @@ static void check_stream(const char *data, size_t size) {
   tt_free(t);
   tt_stream_close(s);
   tt_test_chunk_lines = 0;
+  tt_test_block_size = 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
