@@ -1503,6 +1503,10 @@ static tt_error open_csv_file(const char *path, int *pfd, struct stat *pst,
   return TT_OK;
 }
 
+/* Files this large are checked against the memory left before a whole
+** read (reading /proc costs more than reading a small file). */
+#define TT_MEMORY_CHECK_BYTES ((int64_t)16 << 20)
+
 /* Bytes of memory this process can still get: MemAvailable, and the
 ** address-space limit (ulimit -v) less what is mapped; -1 if unknown. */
 static int64_t memory_available(void) {
@@ -1548,7 +1552,7 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
   }
   /* a read that cannot fit is refused before it starts, rather than ended
   ** by the kernel's out-of-memory killer */
-  int64_t avail = memory_available();
+  int64_t avail = st.st_size >= TT_MEMORY_CHECK_BYTES ? memory_available() : -1;
   if (avail >= 0 && (int64_t)st.st_size * TT_READ_MEMORY_FACTOR > avail) {
     if (errmsg)
       *errmsg = tt_msgf("out of memory reading '%s': %lld bytes need about "
