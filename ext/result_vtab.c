@@ -16,6 +16,8 @@
 **   numeric with a float column; NaN prints 'nan'). A file that pandas
 **   cannot read is an SQL error naming the file and pandas' exception.
 **
+**   A col = k constraint is pushed down: only that column is visited.
+**
 ** result_columns(path)
 **   One row per column: col, name, dtype, rows.
 **
@@ -105,6 +107,7 @@ typedef struct {
   int64_t nrows;
   int64_t row;              /* current row */
   int col;                  /* current column */
+  int only_col;             /* result_cells: col = ? given, else -1 */
   int64_t rowid;
 } cells_cursor;
 
@@ -182,6 +185,7 @@ static int cellsEof(sqlite3_vtab_cursor *cur) {
   cells_vtab *v = (cells_vtab *)cur->pVtab;
   if (!c->table && !c->stream) return 1;
   if (v->per_column) return c->col >= c->ncols;
+  if (c->only_col >= 0 && c->only_col >= c->ncols) return 1;
   return c->ncols == 0 || c->row >= c->nrows;
 }
 
@@ -213,8 +217,8 @@ static int cellsNext(sqlite3_vtab_cursor *cur) {
     c->col++;
     return SQLITE_OK;
   }
-  if (++c->col >= c->ncols) {
-    c->col = 0;
+  if (c->only_col >= 0 || ++c->col >= c->ncols) {
+    c->col = c->only_col >= 0 ? c->only_col : 0;
     c->row++;
     if (c->stream) return cellsNextChunk(c);
   }
@@ -317,13 +321,22 @@ static int table_as_float(const cells_cursor *c) {
 static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
                        const char *idxStr, int argc, sqlite3_value **argv) {
   (void)idxStr;
-  (void)idxNum;
   cells_cursor *c = (cells_cursor *)cur;
   cells_vtab *v = (cells_vtab *)cur->pVtab;
   const char *fn = v->per_column ? "result_columns" : "result_cells";
   cellsReset(c);
+  c->only_col = -1;
   if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
     return SQLITE_OK; /* NULL path: no rows */
+  /* col = k (idxNum 1): visit that column only; SQLite still checks the
+  ** constraint, so any other value just scans every cell */
+  if (idxNum == 1 && argc >= 2 &&
+      sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
+    sqlite3_int64 k = sqlite3_value_int64(argv[1]);
+    /* a negative or huge k names no column: no rows */
+    c->only_col = (k < 0 || k > INT32_MAX) ? INT32_MAX : (int)k;
+    c->col = c->only_col;
+  }
   c->path = sqlite3_mprintf("%s", (const char *)sqlite3_value_text(argv[0]));
   if (!c->path) return SQLITE_NOMEM;
   se_cache_trim(v->cache);
@@ -380,6 +393,18 @@ static int cellsBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   info->aConstraintUsage[found].omit = 1;
   info->estimatedCost = 1000;
   info->estimatedRows = 1000;
+  /* result_cells: a usable col = ? visits one column */
+  for (int i = 0; i < info->nConstraint && !v->per_column; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    if (k->iColumn == CELLS_COLUMN_COL && k->usable &&
+        k->op == SQLITE_INDEX_CONSTRAINT_EQ) {
+      info->aConstraintUsage[i].argvIndex = 2;
+      info->idxNum = 1;
+      info->estimatedCost = 100;
+      info->estimatedRows = 100;
+      break;
+    }
+  }
   return SQLITE_OK;
 }
 
