@@ -1055,6 +1055,65 @@ static size_t move_strs(tt_column *col, size_t nrows, const char *stream,
   return off;
 }
 
+/* Bytes of one arena for the str cells of ncols columns (text and NUL). */
+static size_t arena_bytes(const tt_column *cols, size_t ncols, size_t nrows) {
+  size_t need = 1;
+  for (size_t c = 0; c < ncols; c++) need += str_bytes(&cols[c], nrows);
+  return need;
+}
+
+/* Copy the str cells of the columns from stream into a new arena of need
+** bytes (arena_bytes) and point the columns at it; NULL on out of memory. */
+static char *strs_to_arena(tt_column *cols, size_t ncols, size_t nrows,
+                           const char *stream, size_t need) {
+  char *arena = malloc(need);
+  if (!arena) return NULL;
+  size_t off = 0;
+  for (size_t c = 0; c < ncols; c++) {
+    off = move_strs(&cols[c], nrows, stream, arena, off);
+    cols[c].arena = arena;
+  }
+  return arena;
+}
+
+/* ---------------------------------------------------------------- header */
+
+/* The shape of the header once lines 0 and 1 are tokenized (lines: how
+** many the input has, dropped ones included): the width of the data rows
+** and the leading fields that become the index. */
+static tt_error header_shape(const tokenizer *t, uint64_t lines,
+                             size_t *width, size_t *leading, char **errmsg) {
+  size_t header_n = lines ? (size_t)t->line_fields[0] : 0;
+  size_t w = lines >= 2 ? (size_t)t->line_fields[1] : header_n;
+  if (w == 0) {
+    if (errmsg) *errmsg = tt_msgf("No columns to parse from file");
+    return TT_ERR_EMPTY;
+  }
+  if (w > 1000000) {
+    if (errmsg) *errmsg = tt_msgf("%zu columns is more than 1000000", w);
+    return TT_ERR_LIMIT;
+  }
+  *width = w;
+  *leading = w > header_n ? w - header_n : 0;
+  return TT_OK;
+}
+
+/* The first ncols names of the header (line 0) as pandas renames them: a
+** malloc'd array of malloc'd strings, NULL on out of memory. */
+static char **header_names(const tokenizer *t, size_t ncols) {
+  char **names = calloc(ncols ? ncols : 1, sizeof(char *));
+  if (!names) return NULL;
+  for (size_t c = 0; c < ncols; c++)
+    if (!(names[c] = dup_str(t->stream + t->words[t->line_start[0] + c])))
+      goto fail;
+  if (make_names(names, ncols)) goto fail;
+  return names;
+fail:
+  for (size_t c = 0; c < ncols; c++) free(names[c]);
+  free(names);
+  return NULL;
+}
+
 /* ------------------------------------------------------ reading blocks */
 
 /*
@@ -1098,16 +1157,14 @@ static void br_init_fd(block_reader *r, int fd) {
   r->fd = fd;
 }
 
-/* Start again from the first byte (the file's second pass). */
+/* Start again from the first byte (the file's second pass), keeping the
+** window's storage. */
 static void br_rewind(block_reader *r) {
   block_reader keep = *r;
-  memset(r, 0, sizeof *r);
-  r->fd = keep.fd;
-  r->mem = keep.mem;
-  r->mem_len = keep.mem_len;
+  if (keep.fd < 0) br_init_mem(r, keep.mem, keep.mem_len);
+  else br_init_fd(r, keep.fd);
   r->buf = keep.buf;
   r->buf_cap = keep.buf_cap;
-  r->win = keep.fd < 0 ? keep.mem : keep.buf;
 }
 
 /* Read the next chunk into the window: bytes read, 0 at the end, -1 on a
@@ -1328,24 +1385,9 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   owned = NULL;
   data = NULL;
   if (rc) goto fail;
-  if (tk.lines == 0) {
-    rc = TT_ERR_EMPTY;
-    if (errmsg) *errmsg = tt_msgf("No columns to parse from file");
-    goto fail;
-  }
-  size_t header_n = (size_t)tk.line_fields[0];
-  size_t width = tk.lines >= 2 ? (size_t)tk.line_fields[1] : header_n;
-  if (width == 0) {
-    rc = TT_ERR_EMPTY;
-    if (errmsg) *errmsg = tt_msgf("No columns to parse from file");
-    goto fail;
-  }
-  if (width > 1000000) {
-    rc = TT_ERR_LIMIT;
-    if (errmsg) *errmsg = tt_msgf("%zu columns is more than 1000000", width);
-    goto fail;
-  }
-  size_t leading = width > header_n ? width - header_n : 0;
+  size_t width, leading;
+  rc = header_shape(&tk, tk.lines, &width, &leading, errmsg);
+  if (rc) goto fail;
   size_t ncols = width - leading;
   size_t nrows = tk.lines - 1;
 
@@ -1355,21 +1397,8 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   if (!t->cols) goto nomem;
   t->ncols = (int)ncols;
   t->nrows = (int64_t)nrows;
-  char **names = calloc(ncols ? ncols : 1, sizeof(char *));
+  char **names = header_names(&tk, ncols);
   if (!names) goto nomem;
-  for (size_t c = 0; c < ncols; c++) {
-    names[c] = dup_str(tk.stream + tk.words[tk.line_start[0] + c]);
-    if (!names[c]) {
-      for (size_t q = 0; q < c; q++) free(names[q]);
-      free(names);
-      goto nomem;
-    }
-  }
-  if (make_names(names, ncols)) {
-    for (size_t q = 0; q < ncols; q++) free(names[q]);
-    free(names);
-    goto nomem;
-  }
   for (size_t c = 0; c < ncols; c++) t->cols[c].name = names[c];
   free(names);
 
@@ -1428,26 +1457,19 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   }
   /* keep only the text of string cells: numbers need no source text */
   {
-    size_t need = 1;
-    for (size_t c = 0; c < ncols; c++)
-      need += str_bytes(&t->cols[c], nrows);
+    size_t need = arena_bytes(t->cols, ncols, nrows);
     if (need < tk.stream_len / 2) {
-      char *arena = malloc(need);
-      if (!arena) goto nomem;
-      size_t off = 0;
-      for (size_t c = 0; c < ncols; c++)
-        off = move_strs(&t->cols[c], nrows, tk.stream, arena, off);
-      t->arena = arena;
+      t->arena = strs_to_arena(t->cols, ncols, nrows, tk.stream, need);
+      if (!t->arena) goto nomem;
       t->mem_bytes = need;
     } else {
       t->arena = tk.stream;
       tk.stream = NULL;
       t->mem_bytes = tk.stream_cap;
+      for (size_t c = 0; c < ncols; c++) t->cols[c].arena = t->arena;
     }
-    for (size_t c = 0; c < ncols; c++) {
-      t->cols[c].arena = t->arena;
+    for (size_t c = 0; c < ncols; c++)
       t->mem_bytes += store_bytes(&t->cols[c], nrows);
-    }
   }
   free(tk.stream);
   tk.stream = NULL;
@@ -1698,7 +1720,6 @@ nomem:
 /* ------------------------------------------------------------ streaming */
 
 struct tt_stream {
-  int fd;                 /* the file, or -1 for a memory source */
   struct stat st;         /* the file when opened, to notice changes */
   block_reader br;        /* the input, a buffer at a time */
   int at_eof;             /* everything fed and the tokenizer finished */
@@ -1728,7 +1749,7 @@ static void stream_reset_tokenizer(tt_stream *s) {
 
 void tt_stream_close(tt_stream *s) {
   if (!s) return;
-  if (s->fd >= 0) close(s->fd);
+  if (s->br.fd >= 0) close(s->br.fd);
   free(s->br.buf);
   free(s->tk.stream);
   tokenizer_free(&s->tk);
@@ -1750,47 +1771,33 @@ static tt_error stream_fail(tt_error e, char **errmsg, char *msg) {
 /* Lines 0 and 1 are known (or the input ended): column count and names. */
 static tt_error stream_header(tt_stream *s, char **errmsg) {
   tokenizer *t = &s->tk;
-  uint64_t lines = t->lines + t->lines_dropped;
-  if (lines == 0)
-    return stream_fail(TT_ERR_EMPTY, errmsg,
-                       tt_msgf("No columns to parse from file"));
-  size_t header_n = (size_t)t->line_fields[0];
-  size_t width = lines >= 2 ? (size_t)t->line_fields[1] : header_n;
-  if (width == 0)
-    return stream_fail(TT_ERR_EMPTY, errmsg,
-                       tt_msgf("No columns to parse from file"));
-  if (width > 1000000 && !s->names) {
+  size_t width, leading;
+  char *msg = NULL;
+  tt_error e = header_shape(t, t->lines + t->lines_dropped, &width, &leading,
+                            &msg);
+  s->have_header = 1;
+  if (e == TT_ERR_LIMIT && !s->names) {
     /* tt_read_file says it after the whole input: later errors win */
-    s->deferred = TT_ERR_LIMIT;
-    s->deferred_msg = tt_msgf("%zu columns is more than 1000000", width);
-    s->have_header = 1;
+    s->deferred = e;
+    s->deferred_msg = msg;
     s->ncols = 0;
     s->names = calloc(1, sizeof(char *));
-    if (!s->names) goto nomem;
-    return TT_OK;
+    return s->names ? TT_OK : stream_fail(TT_ERR_NOMEM, errmsg,
+                                          tt_msgf("out of memory"));
   }
-  size_t leading = width > header_n ? width - header_n : 0;
-  size_t ncols = width - leading;
-  if (s->names) { /* second pass: the same file */
-    s->have_header = 1;
+  if (e) return stream_fail(e, errmsg, msg);
+  if (s->names) /* second pass: the same file */
     return width == s->width ? TT_OK : TT_ERR_IO;
-  }
+  size_t ncols = width - leading;
   s->width = width;
   s->leading = leading;
-  s->names = calloc(ncols ? ncols : 1, sizeof(char *));
-  s->dtypes = calloc(ncols ? ncols : 1, sizeof(tt_dtype));
-  if (!s->names || !s->dtypes) goto nomem;
-  for (size_t c = 0; c < ncols; c++) {
-    s->names[c] = dup_str(t->stream + t->words[t->line_start[0] + c]);
-    if (!s->names[c]) goto nomem;
-    s->ncols = c + 1;
-    s->dtypes[c] = TT_OBJECT;
-  }
-  if (make_names(s->names, ncols)) goto nomem;
-  s->have_header = 1;
+  s->names = header_names(t, ncols);
+  if (s->names) s->ncols = ncols; /* freed by tt_stream_close */
+  s->dtypes = malloc((ncols ? ncols : 1) * sizeof(tt_dtype));
+  if (!s->names || !s->dtypes)
+    return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  for (size_t c = 0; c < ncols; c++) s->dtypes[c] = TT_OBJECT;
   return TT_OK;
-nomem:
-  return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
 }
 
 /* The next chunk of rows [*r0, *r1) (absolute lines) when the tokenizer
@@ -1892,7 +1899,6 @@ tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
   if (errmsg) *errmsg = NULL;
   tt_stream *s = calloc(1, sizeof *s);
   if (!s) return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
-  s->fd = -1;
   br_init_mem(&s->br, data, len);
   return stream_start(s, out, errmsg);
 }
@@ -1909,7 +1915,6 @@ tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
     close(fd);
     return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
   }
-  s->fd = fd;
   s->st = st;
   br_init_fd(&s->br, fd);
   return stream_start(s, out, errmsg);
@@ -1918,9 +1923,7 @@ tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
 int tt_stream_ncols(const tt_stream *s) { return (int)s->ncols; }
 int64_t tt_stream_nrows(const tt_stream *s) { return s->nrows; }
 const char *tt_stream_name(const tt_stream *s, int c) { return s->names[c]; }
-tt_dtype tt_stream_dtype(const tt_stream *s, int c) {
-  return s->nrows ? s->dtypes[c] : TT_OBJECT;
-}
+tt_dtype tt_stream_dtype(const tt_stream *s, int c) { return s->dtypes[c]; }
 
 /* Rows [r0, r1) as a table with the whole file's dtypes: 0, -1 when they
 ** do not fit them (the file changed), -2 out of memory. */
@@ -1958,16 +1961,11 @@ static int stream_chunk_table(tt_stream *s, uint64_t r0, uint64_t r1,
     if (st) rc = st == -2 ? -2 : -1;
   }
   if (!rc) {
-    size_t need = 1;
-    for (size_t c = 0; c < s->ncols; c++) need += str_bytes(&t->cols[c], n);
-    t->arena = malloc(need);
+    size_t need = arena_bytes(t->cols, s->ncols, n);
+    t->arena = strs_to_arena(t->cols, s->ncols, n, s->tk.stream, need);
     if (!t->arena) rc = -2;
-    size_t off = 0;
-    for (size_t c = 0; c < s->ncols && !rc; c++) {
-      off = move_strs(&t->cols[c], n, s->tk.stream, t->arena, off);
-      t->cols[c].arena = t->arena;
+    for (size_t c = 0; c < s->ncols; c++)
       t->mem_bytes += store_bytes(&t->cols[c], n);
-    }
     t->mem_bytes += need + sizeof *t + s->ncols * sizeof(tt_column);
   }
   if (rc) {
@@ -1987,9 +1985,9 @@ tt_error tt_stream_next(tt_stream *s, tt_table **out, char **errmsg) {
   *out = NULL;
   if (errmsg) *errmsg = NULL;
   if (!s->second_pass) {
-    if (s->fd >= 0) {
+    if (s->br.fd >= 0) {
       struct stat now;
-      if (fstat(s->fd, &now) || now.st_size != s->st.st_size ||
+      if (fstat(s->br.fd, &now) || now.st_size != s->st.st_size ||
           now.st_mtim.tv_sec != s->st.st_mtim.tv_sec ||
           now.st_mtim.tv_nsec != s->st.st_mtim.tv_nsec)
         return stream_changed(errmsg);

@@ -51,13 +51,14 @@ done
 files=$(find "$shared/parity" -name '*.csv' 2>/dev/null | sort | head -400)
 if [ -n "$files" ]; then
   printf '%s\n' "$files" >"$work/files.txt"
+  digest="(SELECT sha3(group_concat(row||','||col||','||name||','||dtype||','||kind||','||quote(value)||','||text, '|')) FROM result_cells(f.p))"
   out=$(q "CREATE TEMP TABLE f(p TEXT);" \
     ".import $work/files.txt f" \
     "CREATE TEMP TABLE h(path, mode, digest);" \
     "SELECT spidereval_cache_limit(1 << 40);" \
-    "INSERT INTO h SELECT p, 'cached', (SELECT sha3(group_concat(row||','||col||','||name||','||dtype||','||kind||','||quote(value)||','||text, '|')) FROM result_cells(f.p)) FROM f;" \
+    "INSERT INTO h SELECT p, 'cached', $digest FROM f;" \
     "SELECT spidereval_cache_limit(0);" \
-    "INSERT INTO h SELECT p, 'streamed', (SELECT sha3(group_concat(row||','||col||','||name||','||dtype||','||kind||','||quote(value)||','||text, '|')) FROM result_cells(f.p)) FROM f;" \
+    "INSERT INTO h SELECT p, 'streamed', $digest FROM f;" \
     "SELECT 'differ:', count(*) FROM h a JOIN h b USING (path) WHERE a.mode = 'cached' AND b.mode = 'streamed' AND a.digest IS NOT b.digest;" \
     "SELECT 'files:', count(*) FROM h WHERE mode = 'streamed';" 2>&1)
   expect "streamed = cached on the parity corpus" "^differ:\|0$" "$out"
