@@ -24,6 +24,10 @@
 **   'Evaluation Error:<Exception>: <why>' (the prediction could not be
 **   read) or 'No matching gold file found'. NULL pred gives NULL.
 **
+**   pred (and gold of focused_match) given as a BLOB is the CSV file's
+**   bytes, read exactly as the file would be (readfile(), Python bytes);
+**   TEXT is a path.
+**
 ** options (both functions), words separated by spaces or commas:
 **   snow | lite | dbt   which official script's rules apply (snow)
 **   strict              rows must also pair up as whole tuples
@@ -51,7 +55,9 @@
 **
 ** sql_verdict(db, sql, gold_dir, instance_id [, options [, timeout]])
 **   The verdict of a SQL submission run on a SQLite database file, as the
-**   official spider2-lite evaluator judges local* tasks: the query runs
+**   official spider2-lite evaluator judges local* tasks (sql may be a
+**   model's answer: the text of its ```sql fence runs, as in
+**   sql/evaluate_sql.sql; bare SQL runs as it is): the query runs
 **   read-only (one statement; timeout in seconds, default 60, enforced by
 **   a progress handler), its result becomes the CSV the official code
 **   writes (pandas.read_sql_query in chunks of 500 rows, to_csv) and is
@@ -91,6 +97,7 @@
 #include "answer_match.h"
 #include "result_csv.h"
 #include "result_diff.h"
+#include "sql_text.h"
 #include "table_compare.h"
 SQLITE_EXTENSION_INIT3
 
@@ -163,6 +170,43 @@ static void fail(sqlite3_context *ctx, char *msg) {
 
 static void append_json_string(sqlite3_str *s, const char *t);
 
+/* A table argument: TEXT is a file path, read through the cache; a BLOB is
+** the file's bytes (a CSV held in memory: readfile(), Python bytes),
+** parsed exactly as the file would be and owned here. */
+typedef struct {
+  tc_read r;        /* the table, or why it could not be read */
+  tt_table *owned;  /* the parsed BLOB (NULL for a path) */
+  char *owned_msg;  /* the BLOB's read error (malloc'd) */
+} table_arg;
+
+static void table_arg_read(se_cache *cache, sqlite3_value *v, table_arg *a) {
+  memset(a, 0, sizeof *a);
+  if (sqlite3_value_type(v) != SQLITE_BLOB) {
+    a->r = se_cache_read(cache, (const char *)sqlite3_value_text(v));
+    return;
+  }
+  const void *p = sqlite3_value_blob(v);
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  a->r.error = tt_parse(p ? (const char *)p : "", n, &a->owned, &a->owned_msg);
+  a->r.table = a->owned;
+  a->r.message = a->owned_msg;
+}
+
+static void table_arg_clear(table_arg *a) {
+  tt_free(a->owned);
+  free(a->owned_msg);
+  a->owned = NULL;
+  a->owned_msg = NULL;
+}
+
+/* How messages name a table argument: '<path>' or (a CSV BLOB of N
+** bytes); sqlite3_malloc'd. */
+static char *table_arg_name(sqlite3_value *v) {
+  if (sqlite3_value_type(v) == SQLITE_BLOB)
+    return sqlite3_mprintf("(a CSV BLOB of %d bytes)", sqlite3_value_bytes(v));
+  return sqlite3_mprintf("'%s'", (const char *)sqlite3_value_text(v));
+}
+
 /* focused_match (diagnose 0) and result_diff (diagnose 1). */
 static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                           const char *fn, int diagnose) {
@@ -170,8 +214,6 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return;
-  const char *pred_path = (const char *)sqlite3_value_text(argv[0]);
-  const char *gold_path = (const char *)sqlite3_value_text(argv[1]);
   const char *cc = (const char *)sqlite3_value_text(argv[2]);
   if (!cc) cc = "[]";
   int ignore_order = sqlite3_value_int(argv[3]) != 0;
@@ -200,10 +242,12 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   }
   se_cache_trim(cache);
   statement_epoch(ctx, cache, 1);
-  tc_read pr = se_cache_read(cache, pred_path);
+  table_arg pa, ga;
+  memset(&ga, 0, sizeof ga);
+  table_arg_read(cache, argv[0], &pa);
+  tc_read pr = pa.r;
   if (!pr.table && diagnose) {
     /* a diagnosis, not an error: the prediction cannot be read */
-    cc_spec_clear(&spec);
     sqlite3_str *js = sqlite3_str_new(0);
     sqlite3_str_appendf(js, "{\"score\":0,\"findings\":"
                             "[\"unreadable_prediction\"],\"error\":");
@@ -215,47 +259,44 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     char *txt = sqlite3_str_finish(js);
     if (!txt) sqlite3_result_error_nomem(ctx);
     else sqlite3_result_text(ctx, txt, -1, sqlite3_free);
-    return;
+    goto done;
   }
   if (!pr.table) {
-    cc_spec_clear(&spec);
-    fail(ctx, sqlite3_mprintf("%s: cannot read prediction '%s': "
-                              "%s: %s",
-                              fn, pred_path, tt_error_name(pr.error),
+    char *name = table_arg_name(argv[0]);
+    fail(ctx, sqlite3_mprintf("%s: cannot read prediction %s: %s: %s", fn,
+                              name, tt_error_name(pr.error),
                               pr.message ? pr.message : ""));
-    return;
+    sqlite3_free(name);
+    goto done;
   }
-  tc_read gr = se_cache_read(cache, gold_path);
+  table_arg_read(cache, argv[1], &ga);
+  tc_read gr = ga.r;
   if (!gr.table) {
-    cc_spec_clear(&spec);
-    fail(ctx, sqlite3_mprintf("%s: cannot read gold '%s': %s: %s", fn,
-                              gold_path, tt_error_name(gr.error),
+    char *name = table_arg_name(argv[1]);
+    fail(ctx, sqlite3_mprintf("%s: cannot read gold %s: %s: %s", fn, name,
+                              tt_error_name(gr.error),
                               gr.message ? gr.message : ""));
-    return;
+    sqlite3_free(name);
+    goto done;
   }
   if (tc_check_spec(&spec, gr.table, &jerr)) {
-    cc_spec_clear(&spec);
     fail(ctx, sqlite3_mprintf("%s: %s", fn, jerr));
     free(jerr);
-    return;
+    goto done;
   }
   if (diagnose) {
     char *json = rd_diagnose(pr.table, gr.table, &spec, ignore_order, &o);
-    cc_spec_clear(&spec);
-    if (!json) {
-      sqlite3_result_error_nomem(ctx);
-      return;
-    }
-    sqlite3_result_text(ctx, json, -1, free);
-    return;
+    if (!json) sqlite3_result_error_nomem(ctx);
+    else sqlite3_result_text(ctx, json, -1, free);
+    goto done;
   }
   int score = tc_compare(pr.table, gr.table, &spec, ignore_order, &o, NULL);
+  if (score < 0) sqlite3_result_error_nomem(ctx);
+  else sqlite3_result_int(ctx, score);
+done:
   cc_spec_clear(&spec);
-  if (score < 0) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_int(ctx, score);
+  table_arg_clear(&pa);
+  table_arg_clear(&ga);
 }
 
 static void focusedMatchFunc(sqlite3_context *ctx, int argc,
@@ -316,7 +357,6 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
       sqlite3_value_type(argv[1]) == SQLITE_NULL ||
       sqlite3_value_type(argv[2]) == SQLITE_NULL)
     return;
-  const char *pred_path = (const char *)sqlite3_value_text(argv[0]);
   const char *gold_dir = (const char *)sqlite3_value_text(argv[1]);
   const char *id = (const char *)sqlite3_value_text(argv[2]);
   tc_options o;
@@ -344,24 +384,27 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   /* 1. the prediction */
-  tc_read pr = se_cache_read(cache, pred_path);
+  table_arg pa;
+  table_arg_read(cache, argv[0], &pa);
+  tc_read pr = pa.r;
   if (!pr.table && is_resource_error(pr.error)) {
     /* a limit of this machine, not a property of the file: no verdict */
-    fail(ctx, sqlite3_mprintf("spider_verdict: cannot read prediction '%s': "
+    char *name = table_arg_name(argv[0]);
+    fail(ctx, sqlite3_mprintf("spider_verdict: cannot read prediction %s: "
                               "%s: %s",
-                              pred_path, tt_error_name(pr.error),
+                              name, tt_error_name(pr.error),
                               pr.message ? pr.message : ""));
-    return;
-  }
-  if (!pr.table) {
+    sqlite3_free(name);
+  } else if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_error_name(pr.error),
                                  pr.message ? pr.message : "");
     verdict_result(ctx, 0, info, 0, gi->nvariants);
     sqlite3_free(info);
-    return;
+  } else {
+    verdict_on_table(ctx, cache, pr.table, gi, &o);
   }
-  verdict_on_table(ctx, cache, pr.table, gi, &o);
+  table_arg_clear(&pa);
 }
 
 /* The verdict of a prediction table against the variants of gi (steps 2
@@ -753,7 +796,15 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   rc_text out = {NULL, 0, 0, 0};
   sqlite3_int64 nrows = 0;
   char *xerr = NULL;
-  int r = run_to_csv(db_path, sql, timeout, &out, &nrows, &xerr);
+  /* a model's answer: the SQL of its ```sql fence, as evaluate_sql.sql
+  ** takes it (bare SQL is run as it is) */
+  char *fenced = sql_from_fence(sql, (size_t)sqlite3_value_bytes(argv[1]));
+  if (!fenced) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  int r = run_to_csv(db_path, fenced, timeout, &out, &nrows, &xerr);
+  free(fenced);
   if (r < 0) {
     free(out.s);
     sqlite3_result_error_nomem(ctx);
