@@ -503,7 +503,13 @@ static gold_index *gold_load(const char *dir, char **err) {
       json_t *tp = json_object_get(o, "temporal");
       gi->temporal = tp && json_is_true(tp);
       json_t *tk = json_object_get(o, "toks");
+      /* spider2-lite writes toks as a string ("132"); digits only */
       if (tk && json_is_integer(tk)) gi->toks = (int)json_integer_value(tk);
+      else if (tk && json_is_string(tk)) {
+        const char *z = json_string_value(tk);
+        size_t n = strspn(z, "0123456789");
+        if (n > 0 && n < 10 && z[n] == '\0') gi->toks = atoi(z);
+      }
       json_decref(o);
       if (!gi->condition_cols) {
         free(line);
