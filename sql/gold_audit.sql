@@ -11,11 +11,20 @@
 -- instance with 0, so it never scores when that is the first variant, and
 -- later variants are never reached; instances with no gold file; and
 -- header-only gold variants.
+.mode list
+.headers off
+SELECT 'Gold variants per instance (instances in eval)';
 .mode box
 .headers on
 SELECT variants, count(*) AS instances
 FROM gold_instances(:gold) WHERE in_eval GROUP BY variants ORDER BY variants;
 
+.mode list
+.headers off
+SELECT '';
+SELECT 'Gold variants that fail as a prediction of their own instance (official verdict)';
+.mode box
+.headers on
 SELECT v.instance_id, v.variant,
        spider_verdict(v.path, :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'error_info' AS own_verdict
 FROM gold_variants(:gold, coalesce(:flavor, 'snow')) v
@@ -24,6 +33,12 @@ WHERE g.in_eval
   AND spider_verdict(v.path, :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'score' = 0
 ORDER BY v.instance_id, v.variant;
 
+.mode list
+.headers off
+SELECT '';
+SELECT 'Instances that never score, or score 0 early: no gold file, or condition_cols that raise';
+.mode box
+.headers on
 WITH first_raise AS (
   SELECT instance_id, min(variant_index) AS k FROM gold_variants(:gold, coalesce(:flavor, 'snow'))
   WHERE columns_error IS NOT NULL GROUP BY instance_id
@@ -42,6 +57,16 @@ ORDER BY g.instance_id;
 
 -- header-only gold variants: an empty prediction file matches them, but a
 -- SQL submission executed officially cannot ("No data found")
+.mode list
+.headers off
+SELECT '';
+SELECT 'Header-only gold variants (an executed SQL submission cannot match them: No data found)';
+.mode box
+.headers on
 SELECT v.instance_id, v.variant, count(*) AS columns
 FROM gold_variants(:gold, coalesce(:flavor, 'snow')) v, result_columns(v.path) c
 WHERE c.rows = 0 GROUP BY v.instance_id, v.variant ORDER BY 1, 2;
+.mode list
+.headers off
+SELECT '';
+SELECT 'Next: sql/report.sql scores a submission against this gold; sql/verdict_diff.sql shows which of its verdicts the corrections flip.';

@@ -5,29 +5,84 @@
 --     -cmd ".parameter set :gold 'path/to/gold'" < sql/report.sql
 --
 -- Same parameters as evaluate.sql (:submission, :gold, optional :flavor,
--- :options and :instances). Prints the totals (the official script reports both the
--- score over evaluated instances and over every instance of the eval
--- jsonl), the split by difficulty (Easy < 80 <= Medium < 160 <= Hard
--- whitespace tokens of the gold SQL, or toks from the eval jsonl) and the
--- split by error category. The per-instance verdicts stay in the temp
--- table report_verdicts for ad-hoc queries.
+-- :options, :instances, :progress), and optional:
+--   :tasks       the task jsonl of the run (spider2-snow.jsonl or
+--                spider2-lite.jsonl): each instance's question
+--   :lite_tasks  spider2-lite.jsonl and
+--   :lite_gold   spider2-lite's gold directory: an instance without a
+--                difficulty of its own takes the difficulty of the
+--                spider2-lite instance with the same question (its toks
+--                or gold SQL); needs :tasks
+--   :limit       how many failures and unsubmitted instances to list
+--                (default 50, 0 for all); the title says "showing N of M"
+-- Prints the totals (the official script reports both the score over
+-- evaluated instances and over every instance of the eval jsonl, and the
+-- Spider2-E total), where the difficulties come from and how many
+-- instances have none and why, the split by difficulty (Easy < 80 <=
+-- Medium < 160 <= Hard whitespace tokens of the gold SQL, or toks from the
+-- eval jsonl), the split by outcome, the failures, the instances of the
+-- eval jsonl that were not submitted, and what to run next.
+-- The per-instance verdicts stay in the temp table report_verdicts
+-- (instance_id, difficulty, difficulty_source, score, error_info,
+-- category, variant, question) and the unsubmitted instances in
+-- report_missing (instance_id, difficulty) for ad-hoc queries.
 .read sql/spider2e.sql
-DROP TABLE IF EXISTS temp.report_verdicts;
-CREATE TEMP TABLE report_verdicts AS
+DROP TABLE IF EXISTS temp.report_difficulty;
+CREATE TEMP TABLE report_difficulty AS
 WITH gold AS MATERIALIZED (
-  SELECT instance_id, difficulty FROM gold_instances(:gold)
+  SELECT instance_id, difficulty, toks, sql_tokens FROM gold_instances(:gold)
   WHERE (in_eval OR NOT EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval))
     AND (coalesce(:instances, 'all') <> 'spider2e'
          OR instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded))
-), judged AS MATERIALIZED (
-  SELECT s.instance_id, g.difficulty,
+), task AS MATERIALIZED (
+  SELECT json ->> 'instance_id' AS instance_id,
+         coalesce(json ->> 'instruction', json ->> 'question') AS question
+  FROM jsonl_lines(:tasks) WHERE :tasks IS NOT NULL
+), lite AS MATERIALIZED (
+  SELECT json ->> 'instance_id' AS lite_id,
+         coalesce(json ->> 'question', json ->> 'instruction') AS question
+  FROM jsonl_lines(:lite_tasks)
+  WHERE :lite_tasks IS NOT NULL AND :lite_gold IS NOT NULL AND :tasks IS NOT NULL
+), lite_gold AS MATERIALIZED (
+  SELECT instance_id AS lite_id, difficulty FROM gold_instances(:lite_gold)
+  WHERE :lite_gold IS NOT NULL AND :lite_tasks IS NOT NULL AND :tasks IS NOT NULL
+    AND difficulty <> 'Unknown'
+), same_question AS (
+  -- several spider2-lite instances may ask the same question: the one with
+  -- the same id (or the id without the sf_ prefix) first, then the lowest id
+  SELECT t.instance_id, l.lite_id, lg.difficulty,
+         row_number() OVER (PARTITION BY t.instance_id
+                            ORDER BY l.lite_id = t.instance_id DESC,
+                                     l.lite_id = substr(t.instance_id, 4) DESC,
+                                     l.lite_id) AS k
+  FROM task AS t JOIN lite AS l ON l.question = t.question
+  JOIN lite_gold AS lg ON lg.lite_id = l.lite_id
+)
+SELECT g.instance_id,
+       CASE WHEN g.difficulty <> 'Unknown' THEN g.difficulty
+            ELSE coalesce(q.difficulty, 'Unknown') END AS difficulty,
+       CASE WHEN g.toks IS NOT NULL THEN 'toks of the eval jsonl'
+            WHEN g.sql_tokens IS NOT NULL THEN 'tokens of the gold SQL'
+            WHEN q.difficulty IS NOT NULL THEN 'spider2-lite, same question'
+            ELSE 'none: no gold SQL, no toks' ||
+                 CASE WHEN :lite_gold IS NULL OR :lite_tasks IS NULL OR :tasks IS NULL
+                      THEN '' ELSE ', no spider2-lite question' END END AS source,
+       q.lite_id,
+       (SELECT question FROM task AS t WHERE t.instance_id = g.instance_id) AS question
+FROM gold AS g LEFT JOIN same_question AS q ON q.instance_id = g.instance_id AND q.k = 1;
+
+DROP TABLE IF EXISTS temp.report_verdicts;
+CREATE TEMP TABLE report_verdicts AS
+WITH judged AS MATERIALIZED (
+  SELECT s.instance_id, d.difficulty, d.source, d.question,
          progress(spider_verdict(s.path, :gold, s.instance_id,
                                  coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
                   'report', coalesce(:progress, 0)) AS v
   FROM submission_files(:submission) AS s
-  JOIN gold AS g ON g.instance_id = s.instance_id
+  JOIN temp.report_difficulty AS d ON d.instance_id = s.instance_id
 )
-SELECT instance_id, difficulty, v ->> 'score' AS score,
+SELECT instance_id, difficulty, source AS difficulty_source,
+       v ->> 'score' AS score,
        v ->> 'error_info' AS error_info,
        CASE
          WHEN v ->> 'score' = 1 THEN 'Correct'
@@ -37,38 +92,59 @@ SELECT instance_id, difficulty, v ->> 'score' AS score,
          ELSE substr(v ->> 'error_info', 1,
                      instr(v ->> 'error_info', ':') +
                      instr(substr(v ->> 'error_info', instr(v ->> 'error_info', ':') + 1), ':') - 1)
-       END AS category
+       END AS category,
+       CASE WHEN v ->> 'score' = 1 THEN v ->> 'variant' END AS variant,
+       question
 FROM judged;
+
+DROP TABLE IF EXISTS temp.report_missing;
+CREATE TEMP TABLE report_missing AS
+SELECT instance_id, difficulty FROM temp.report_difficulty
+WHERE instance_id NOT IN (SELECT instance_id FROM temp.report_verdicts);
 
 .mode list
 .headers off
-SELECT printf('Spider 2.0 evaluation (%s rules)', coalesce(:flavor, 'snow'));
+SELECT printf('Spider 2.0 evaluation (%s rules%s)', coalesce(:flavor, 'snow'),
+              CASE WHEN coalesce(:options, '') <> '' THEN ', options: ' || :options ELSE '' END);
 SELECT printf('submission: %s', :submission);
 SELECT printf('gold:       %s', :gold);
 SELECT '';
 WITH t AS (SELECT count(*) AS n, coalesce(sum(score), 0) AS ok FROM report_verdicts),
-     g AS (SELECT count(*) AS total FROM gold_instances(:gold)
-           WHERE (in_eval OR NOT EXISTS (
-             SELECT 1 FROM gold_instances(:gold) WHERE in_eval))
-             AND (coalesce(:instances, 'all') <> 'spider2e'
-                  OR instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded))),
+     g AS (SELECT count(*) AS total FROM temp.report_difficulty),
      e AS (SELECT count(*) AS total FROM gold_instances(:gold)
            WHERE in_eval AND instance_id NOT IN
              (SELECT instance_id FROM temp.spider2e_excluded)),
      te AS (SELECT count(*) AS n, coalesce(sum(score), 0) AS ok
             FROM report_verdicts WHERE instance_id NOT IN
               (SELECT instance_id FROM temp.spider2e_excluded))
-SELECT printf('correct / evaluated:       %d / %d', t.ok, t.n) || char(10) ||
-       printf('score over evaluated:      %.4f', CASE WHEN t.n > 0 THEN 1.0 * t.ok / t.n ELSE 0 END) || char(10) ||
-       printf('score over all %d in eval: %.4f', g.total, CASE WHEN g.total > 0 THEN 1.0 * t.ok / g.total ELSE 0 END) ||
+SELECT printf('%-30s %d / %d', 'correct / evaluated:', t.ok, t.n) || char(10) ||
+       printf('%-30s %.4f', 'score over evaluated:', CASE WHEN t.n > 0 THEN 1.0 * t.ok / t.n ELSE 0 END) || char(10) ||
+       printf('%-30s %.4f', printf('score over all %d in eval:', g.total),
+              CASE WHEN g.total > 0 THEN 1.0 * t.ok / g.total ELSE 0 END) ||
        CASE WHEN coalesce(:instances, 'all') = 'spider2e'
          THEN char(10) || printf('(Spider2-E set: %d of the eval jsonl''s instances)', e.total)
-         ELSE char(10) || printf('Spider2-E set:             %d / %d evaluated, %.4f over its %d',
+         ELSE char(10) || printf('%-30s %d / %d evaluated, %.4f over its %d', 'Spider2-E set:',
                                  te.ok, te.n, CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END, e.total)
-       END
+       END || char(10) ||
+       printf('%-30s %d of the %d in eval', 'not submitted:', g.total - t.n, g.total)
 FROM t, g, e, te;
 SELECT '';
-SELECT 'By difficulty';
+SELECT 'Where the difficulties come from (all instances in eval)';
+.mode box
+.headers on
+SELECT source, count(*) AS instances,
+       sum(instance_id IN (SELECT instance_id FROM report_verdicts)) AS evaluated
+FROM temp.report_difficulty GROUP BY source
+ORDER BY source LIKE 'none%', count(*) DESC;
+.mode list
+.headers off
+SELECT CASE WHEN :tasks IS NULL OR :lite_tasks IS NULL OR :lite_gold IS NULL
+  THEN 'Instances without a difficulty can take the one of the spider2-lite instance with the same question: set :tasks, :lite_tasks and :lite_gold.'
+  END
+WHERE EXISTS (SELECT 1 FROM temp.report_difficulty WHERE difficulty = 'Unknown')
+  AND (:tasks IS NULL OR :lite_tasks IS NULL OR :lite_gold IS NULL);
+SELECT '';
+SELECT 'Score by difficulty (evaluated instances)';
 .mode box
 .headers on
 SELECT difficulty, count(*) AS evaluated, sum(score) AS correct,
@@ -80,7 +156,7 @@ ORDER BY CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2
 .mode list
 .headers off
 SELECT '';
-SELECT 'By outcome';
+SELECT 'Instances by outcome (official error_info category, three examples each)';
 .mode box
 .headers on
 SELECT category, count(*) AS instances,
@@ -93,7 +169,26 @@ ORDER BY category = 'Correct' DESC, count(*) DESC, category;
 .mode list
 .headers off
 SELECT '';
-SELECT 'Failures';
-.mode box
+SELECT printf('Failures (%s)',
+  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50)
+       THEN 'all ' || count(*)
+       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+FROM report_verdicts WHERE score = 0;
+.mode box --wrap 72 --wordwrap on
 .headers on
-SELECT instance_id, error_info FROM report_verdicts WHERE score = 0 ORDER BY instance_id LIMIT 50;
+SELECT instance_id, difficulty, error_info FROM report_verdicts WHERE score = 0
+ORDER BY instance_id LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END;
+.mode list
+.headers off
+SELECT '';
+SELECT printf('Not submitted (%s): in the eval jsonl, no file in the submission',
+  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50)
+       THEN 'all ' || count(*)
+       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+FROM report_missing;
+SELECT group_concat(instance_id, ' ') FROM (
+  SELECT instance_id FROM report_missing ORDER BY instance_id
+  LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END)
+HAVING count(*) > 0;
+SELECT '';
+SELECT 'Next: sql/errors.sql (same parameters) says why the failures fail; sql/report_html.sql writes this report as a page to browse; sql/compare.sql compares two runs.';

@@ -31,6 +31,9 @@ SELECT s.instance_id,
        spider_verdict(path, :gold, s.instance_id, f.f) ->> 'error_info' AS official_reason
 FROM s, f;
 
+.mode list
+.headers off
+SELECT 'Instances whose verdict flips under the corrections (official vs all corrections on)';
 .mode box
 .headers on
 SELECT instance_id, official, corrected,
@@ -44,6 +47,12 @@ SELECT instance_id, official, corrected,
        substr(official_reason, 1, 60) AS official_reason
 FROM verdict_diff WHERE official <> corrected ORDER BY instance_id;
 
+.mode list
+.headers off
+SELECT '';
+SELECT 'Totals, official and corrected (scoreable: a gold file and condition_cols that do not raise on the first variant)';
+.mode box
+.headers on
 WITH first_raise AS (
   SELECT instance_id, min(variant_index) AS k
   FROM gold_variants(:gold, coalesce(:flavor, 'snow'))
@@ -65,3 +74,7 @@ SELECT 'corrected', sum(corrected), count(*), (SELECT scoreable FROM g),
        printf('%.4f', 1.0 * sum(corrected) / count(*)),
        printf('%.4f', 1.0 * sum(corrected) / (SELECT all_gold FROM g))
 FROM verdict_diff;
+.mode list
+.headers off
+SELECT '';
+SELECT 'Next: :options ''<correction>'' in sql/report.sql scores with one correction on; docs/match_funcs.md describes each.';
