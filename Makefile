@@ -19,7 +19,8 @@ SHARED  ?= ../shared
 CORE_SRC := ext/pynum.c ext/typed_table.c ext/table_compare.c ext/table_cache.c \
             ext/similarity.c ext/sql_text.c ext/sql_scan.c ext/hardcoded.c \
             ext/answer_match.c ext/schema_graph.c \
-            ext/result_csv.c ext/doc_parse.c ext/result_diff.c
+            ext/result_csv.c ext/doc_parse.c ext/result_diff.c \
+            ext/equivalence.c
 EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c \
             ext/select_funcs.c ext/sql_funcs.c ext/agent_tools.c \
             ext/dialect_doc.c

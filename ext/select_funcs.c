@@ -21,6 +21,24 @@
 **                 often alias the same column differently)
 **     decimals=N  round floats to N decimals before comparing
 **
+** result_equivalent(a, b [, options])
+**   1 when two result CSVs are the same answer under the official rules:
+**   each, taken as the gold, passes the focused comparison of all its
+**   columns against the other (every column has an equal column in the
+**   other, numbers within the official tolerance, rows in any order);
+**   else 0. A result that cannot be read, has no column or no row is no
+**   answer: equivalent to nothing, itself included. Symmetric. NULL
+**   arguments give NULL. sql/mbr.sql clusters candidates by it.
+**   options, words separated by spaces or commas:
+**     ordered     rows must also be in the same order
+**     tol=X       absolute tolerance for numbers (default 0.01, official)
+**
+** plain_name(name [, what])
+**   name when it is a plain file name (letters, digits, '_', '-', '.'; not
+**   empty, not starting with '.'), else an error naming it ("<what> '<name>'
+**   is not a plain name ..."): scripts that build output paths from ids
+**   check them first. NULL gives NULL. Pure.
+**
 ** sql_from_fence(text)
 **   The SQL of a submission: the text between a ```sql fence (any case)
 **   and the next ``` (or the end) when there is one, else the whole text,
@@ -32,12 +50,13 @@
 **   lower-cased, trailing semicolons dropped; quoted strings and
 **   identifiers kept as written. NULL gives NULL. Deterministic.
 **
-** result_similarity reads files: SQLITE_DIRECTONLY.
+** result_similarity and result_equivalent read files: SQLITE_DIRECTONLY.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "equivalence.h"
 #include "similarity.h"
 #include "sql_text.h"
 #include "spidereval.h"
@@ -108,6 +127,119 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_double(ctx, s);
 }
 
+/* Parse result_equivalent's options; NULL or a sqlite3_malloc'd message. */
+static char *parse_eq_options(const char *s, int *ordered, tc_options *o) {
+  tc_options_default(o);
+  *ordered = 0;
+  int n;
+  for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
+    if (n == 7 && !strncmp(p, "ordered", 7)) {
+      *ordered = 1;
+    } else if (n > 4 && !strncmp(p, "tol=", 4)) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "%.*s", n - 4, p + 4);
+      char *end;
+      double t = strtod(buf, &end);
+      if (*end || !(t >= 0))
+        return sqlite3_mprintf("result_equivalent: bad tolerance '%.*s' "
+                               "(expected tol=<number >= 0>)",
+                               n, p);
+      o->tol = t;
+    } else {
+      return sqlite3_mprintf("result_equivalent: unknown option '%.*s' "
+                             "(expected ordered or tol=<number>)",
+                             n, p);
+    }
+  }
+  return NULL;
+}
+
+static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
+                                 sqlite3_value **argv) {
+  se_cache *cache = sqlite3_user_data(ctx);
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return;
+  tc_options o;
+  int ordered;
+  char *err = parse_eq_options(
+      argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL, &ordered,
+      &o);
+  if (err) {
+    sqlite3_result_error(ctx, err, -1);
+    sqlite3_free(err);
+    return;
+  }
+  se_cache_trim(cache);
+  if (argc > 2) {
+    /* a constant options argument marks one statement: check each file
+    ** against the disk once per statement, not once per pair */
+    static char marker;
+    if (sqlite3_get_auxdata(ctx, 2) != &marker) {
+      se_cache_new_epoch(cache);
+      sqlite3_set_auxdata(ctx, 2, &marker, NULL);
+    }
+  }
+  tc_read a = se_cache_read(cache, (const char *)sqlite3_value_text(argv[0]));
+  tc_read b = se_cache_read(cache, (const char *)sqlite3_value_text(argv[1]));
+  if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (a.error == TT_ERR_LIMIT || b.error == TT_ERR_LIMIT) {
+    /* this machine cannot read it now: not a verdict of "different" */
+    const char *path = (const char *)sqlite3_value_text(
+        argv[a.error == TT_ERR_LIMIT ? 0 : 1]);
+    tc_read *r = a.error == TT_ERR_LIMIT ? &a : &b;
+    err = sqlite3_mprintf("result_equivalent: cannot read '%s': %s", path,
+                          r->message ? r->message : "beyond a limit");
+    sqlite3_result_error(ctx, err, -1);
+    sqlite3_free(err);
+    return;
+  }
+  int eq = eq_tables(a.table, b.table, ordered, &o);
+  if (eq < 0) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_int(ctx, eq);
+}
+
+/* A plain file name: [A-Za-z0-9_.-]+, not starting with '.'. */
+static int is_plain_name(const unsigned char *s, int n) {
+  if (n <= 0 || s[0] == '.') return 0;
+  for (int i = 0; i < n; i++) {
+    unsigned char c = s[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+      return 0;
+  }
+  return 1;
+}
+
+static void plainNameFunc(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  const unsigned char *s = sqlite3_value_text(argv[0]);
+  int n = sqlite3_value_bytes(argv[0]);
+  if (s && is_plain_name(s, n)) {
+    sqlite3_result_value(ctx, argv[0]);
+    return;
+  }
+  const char *what = argc > 1 ? (const char *)sqlite3_value_text(argv[1]) : 0;
+  char *err = sqlite3_mprintf(
+      "%s '%.80s%s' is not a plain name (letters, digits, '_', '-' and '.', "
+      "not starting with '.')",
+      what ? what : "plain_name:", s ? (const char *)s : "",
+      n > 80 ? "..." : "");
+  if (!err) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, err, -1);
+  sqlite3_free(err);
+}
+
 static void sqlNormalizeFunc(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
   (void)argc;
@@ -147,7 +279,21 @@ int se_register_select_funcs(sqlite3 *db, se_cache *cache) {
         resultSimilarityFunc, 0, 0, release_cache);
     if (rc != SQLITE_OK) return rc;
   }
+  for (int nargs = 2; nargs <= 3; nargs++) {
+    se_cache_retain(cache);
+    int rc = sqlite3_create_function_v2(
+        db, "result_equivalent", nargs, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+        cache, resultEquivalentFunc, 0, 0, release_cache);
+    if (rc != SQLITE_OK) return rc;
+  }
   /* pure: safe anywhere */
+  for (int nargs = 1; nargs <= 2; nargs++) {
+    int rc = sqlite3_create_function_v2(
+        db, "plain_name", nargs,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        plainNameFunc, 0, 0, 0);
+    if (rc != SQLITE_OK) return rc;
+  }
   int rc = sqlite3_create_function_v2(
       db, "sql_normalize", 1,
       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,

@@ -6,11 +6,18 @@
 -- :sql_pool gives the candidates' <id>.sql files in the same layout), MBR
 -- with columns by name (the paper), aligned by content, and aligned with
 -- the appendix's cell denominator and floats rounded to 2 decimals (the
--- official tolerance), and pass@N (an
+-- official tolerance), the vote by equivalence clusters with that MBR
+-- breaking ties (sql/mbr.sql's default), the vote ceiling (questions where
+-- a right answer is in a largest cluster: the best any vote can do), and
+-- pass@N (an
 -- oracle: some candidate is right); then pass@k and exec@k (the accuracy
--- of MBR among the first k candidates) for k = 1..N. Correctness is the
--- official verdict; ties go to the lowest candidate number. The column
--- "vs own pick" is each method's gain over the system's own pick.
+-- of MBR and of the cluster vote among the first k candidates) for k =
+-- 1..N; the calibration of the cluster vote (its picks right by cluster
+-- size and by the share of candidates that agree); every method per
+-- difficulty. Correctness is the official verdict; ties go to the lowest
+-- candidate number. The column "vs own pick" is each method's gain over
+-- the system's own pick; a method not computed (majority vote without
+-- :sql_pool, query plans without :plan_databases) prints n/a.
 --
 --   sqlite3 :memory: -cmd '.load build/spidereval' \
 --     -cmd ".parameter set :pool 'runs/reforce-o3-snow-subset'" \
@@ -61,6 +68,7 @@ SELECT a.instance_id, a.cid AS i, b.cid AS j,
        result_similarity(a.path, b.path, '') AS by_name,
        result_similarity(a.path, b.path, 'aligned') AS aligned,
        result_similarity(a.path, b.path, 'aligned cells decimals=2') AS tuned,
+       result_equivalent(a.path, b.path, '') AS same,
        (SELECT result_similarity(pa.path, pb.path, '') FROM sel_plan pa, sel_plan pb
         WHERE pa.instance_id = a.instance_id AND pa.cid = a.cid
           AND pb.instance_id = b.instance_id AND pb.cid = b.cid) AS plan
@@ -73,7 +81,8 @@ WITH RECURSIVE k(n) AS (
   SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < coalesce(:candidates, 8)
 ), s AS (
   SELECT k.n AS k, p.instance_id, p.i, sum(p.by_name) AS by_name,
-         sum(p.aligned) AS aligned, sum(p.tuned) AS tuned, sum(p.plan) AS plan
+         sum(p.aligned) AS aligned, sum(p.tuned) AS tuned, sum(p.plan) AS plan,
+         sum(p.same) AS support
   FROM k JOIN sel_pair p ON p.i < k.n AND p.j < k.n
   GROUP BY k.n, p.instance_id, p.i
 )
@@ -85,7 +94,10 @@ SELECT k, instance_id,
        (SELECT i FROM s s2 WHERE s2.k = s.k AND s2.instance_id = s.instance_id
         ORDER BY tuned DESC, i LIMIT 1) AS pick_tuned,
        (SELECT i FROM s s2 WHERE s2.k = s.k AND s2.instance_id = s.instance_id
-          AND s2.plan IS NOT NULL ORDER BY plan DESC, i LIMIT 1) AS pick_plan
+          AND s2.plan IS NOT NULL ORDER BY plan DESC, i LIMIT 1) AS pick_plan,
+       (SELECT i FROM s s2 WHERE s2.k = s.k AND s2.instance_id = s.instance_id
+        ORDER BY support DESC, tuned DESC, i LIMIT 1) AS pick_cluster,
+       max(support) AS cluster_size
 FROM s GROUP BY k, instance_id;
 
 .mode box
@@ -120,17 +132,30 @@ m(method, correct) AS (
   UNION ALL SELECT 'MBR, aligned, cells, decimals=2',
     (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
      WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_tuned)
+  UNION ALL SELECT 'equivalence clusters, MBR tie-break',
+    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
+     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_cluster)
   UNION ALL SELECT 'MBR on query plans (no execution)',
     (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
      WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_plan)
+  UNION ALL SELECT 'vote ceiling (a right answer in a largest cluster)',
+    (SELECT count(*) FROM (
+       SELECT instance_id FROM (
+         SELECT p.instance_id, p.i, sum(p.same) AS support, c.correct
+         FROM sel_pair p JOIN sel_cand c ON c.instance_id = p.instance_id AND c.cid = p.i
+         GROUP BY p.instance_id, p.i)
+       GROUP BY instance_id
+       HAVING max(CASE WHEN correct = 1 THEN support END) = max(support)))
   UNION ALL SELECT printf('pass@%d (oracle)', (SELECT n FROM n)),
     (SELECT count(*) FROM (SELECT instance_id FROM sel_cand
                            GROUP BY instance_id HAVING max(correct) = 1))
 )
-SELECT method, correct, (SELECT q FROM questions) AS questions,
-       printf('%.3f', 1.0 * correct / (SELECT q FROM questions)) AS accuracy,
-       printf('%+d', correct - (SELECT sum(correct) FROM final)) AS "vs own pick"
-FROM m WHERE correct IS NOT NULL OR method NOT LIKE 'MBR on query plans%';
+SELECT method, coalesce(correct, 'n/a') AS correct, (SELECT q FROM questions) AS questions,
+       CASE WHEN correct IS NULL THEN 'n/a'
+            ELSE printf('%.3f', 1.0 * correct / (SELECT q FROM questions)) END AS accuracy,
+       CASE WHEN correct IS NULL THEN 'n/a'
+            ELSE printf('%+d', correct - (SELECT sum(correct) FROM final)) END AS "vs own pick"
+FROM m;
 
 SELECT k,
        (SELECT count(*) FROM (SELECT instance_id FROM sel_cand WHERE cid < k
@@ -138,8 +163,33 @@ SELECT k,
        (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
         WHERE p.k = ks.k AND c.cid = p.pick_aligned) AS "exec@k aligned",
        (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-        WHERE p.k = ks.k AND c.cid = p.pick_name) AS "exec@k by name"
+        WHERE p.k = ks.k AND c.cid = p.pick_name) AS "exec@k by name",
+       (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
+        WHERE p.k = ks.k AND c.cid = p.pick_tuned) AS "exec@k tuned",
+       (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
+        WHERE p.k = ks.k AND c.cid = p.pick_cluster) AS "exec@k clusters"
 FROM (SELECT DISTINCT k FROM sel_mbr) ks ORDER BY k;
+
+-- calibration: how often the cluster vote's pick is right, by the size of
+-- its cluster (how many candidates give the same answer), and by the
+-- share of candidates that agree: a confidence a pipeline can act on
+DROP TABLE IF EXISTS temp.sel_conf;
+CREATE TEMP TABLE sel_conf AS
+SELECT p.instance_id, p.cluster_size, c.correct,
+       CASE WHEN p.cluster_size = 0 THEN 'no usable result'
+            WHEN p.cluster_size = 1 THEN 'none agree (alone)'
+            WHEN 2 * p.cluster_size <= p.k THEN 'up to half agree'
+            ELSE 'more than half agree' END AS agreement,
+       CASE WHEN p.cluster_size = 0 THEN 0 WHEN p.cluster_size = 1 THEN 1
+            WHEN 2 * p.cluster_size <= p.k THEN 2 ELSE 3 END AS agreement_rank
+FROM sel_mbr p JOIN sel_cand c ON c.instance_id = p.instance_id AND c.cid = p.pick_cluster
+WHERE p.k = coalesce(:candidates, 8);
+SELECT cluster_size AS "cluster size", count(*) AS picks, sum(correct) AS "right",
+       printf('%.3f', 1.0 * sum(correct) / count(*)) AS accuracy
+FROM sel_conf GROUP BY cluster_size ORDER BY cluster_size;
+SELECT agreement, count(*) AS picks, sum(correct) AS "right",
+       printf('%.3f', 1.0 * sum(correct) / count(*)) AS accuracy
+FROM sel_conf GROUP BY agreement ORDER BY min(agreement_rank);
 
 -- the same methods per difficulty bucket (gold SQL whitespace tokens, or
 -- the eval jsonl's toks; 'Unknown' where the gold has neither)
@@ -149,18 +199,20 @@ final AS (
          spider_verdict(path, :gold, instance_id, coalesce(:flavor, 'snow')) ->> 'score' AS correct
   FROM submission_files(:pool || '-final')
   WHERE instance_id IN (SELECT instance_id FROM sel_cand)
-), pick(instance_id, first, own, by_name, aligned, tuned, oracle) AS (
+), pick(instance_id, first, own, by_name, aligned, tuned, cluster, oracle) AS (
   SELECT p.instance_id,
          (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = 0),
          (SELECT correct FROM final f WHERE f.instance_id = p.instance_id),
          (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_name),
          (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_aligned),
          (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_tuned),
+         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_cluster),
          (SELECT max(correct) FROM sel_cand c WHERE c.instance_id = p.instance_id)
   FROM sel_mbr p WHERE p.k = coalesce(:candidates, 8)
 )
 SELECT coalesce(d.difficulty, 'Unknown') AS difficulty, count(*) AS questions,
        sum(first) AS "first", sum(own) AS "own pick", sum(by_name) AS "MBR name",
-       sum(aligned) AS "MBR aligned", sum(tuned) AS "MBR tuned", sum(oracle) AS "pass@N"
+       sum(aligned) AS "MBR aligned", sum(tuned) AS "MBR tuned", sum(cluster) AS "clusters",
+       sum(oracle) AS "pass@N"
 FROM pick LEFT JOIN d USING (instance_id)
 GROUP BY 1 ORDER BY CASE difficulty WHEN 'Easy' THEN 0 WHEN 'Medium' THEN 1 WHEN 'Hard' THEN 2 ELSE 3 END;

@@ -8,4 +8,5 @@ Suite *suite_table_compare(void);
 Suite *suite_similarity(void);
 Suite *suite_sql(void);
 Suite *suite_schema_graph(void);
+Suite *suite_equivalence(void);
 #endif

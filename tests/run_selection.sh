@@ -3,7 +3,10 @@
 # GPT-4o and o3 pools must reproduce the known figures (ReFoRCE's own pick
 # right on 33 and 70 of 119 questions, pass@8 56 and 85), and MBR with
 # content-aligned columns, the cell denominator and 2 decimals must beat
-# ReFoRCE's own pick on both pools.
+# ReFoRCE's own pick on both pools. The equivalence-cluster vote must reach
+# 36 (GPT-4o) and 72 (o3), never fall below that MBR, among the first k
+# candidates for every k too; its calibration counts (picks right by the
+# share of candidates that agree) and the vote ceiling are checked.
 set -u
 shared=${1:-../shared}
 cd "$(dirname "$0")/.."
@@ -13,8 +16,10 @@ check() { # name got want
   if [ "$2" = "$3" ]; then passed=$((passed + 1)); else
     failed=$((failed + 1)); echo "FAIL $1: got '$2', want '$3'"; fi
 }
-for spec in "gpt-4o|33|56" "o3|70|85"; do
-  IFS='|' read -r model final pass8 <<<"$spec"
+# model | own pick | pass@8 | cluster vote at least | ceiling |
+# alone: picks right | more than half agree: picks right
+for spec in "gpt-4o|33|56|36|44|44 6|20 13" "o3|70|85|72|73|7 2|58 46"; do
+  IFS='|' read -r model final pass8 cmin ceiling alone most <<<"$spec"
   pool="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-$model-snow-subset"
   sqlp="$shared/real/sql/xxxbrem__example-logs-gpt4o__reforce-$model-snow-subset"
   if [ ! -d "$pool-final" ]; then
@@ -27,12 +32,41 @@ for spec in "gpt-4o|33|56" "o3|70|85"; do
     -cmd ".parameter set :gold '$shared/spider2/snow/gold'" -cmd '.mode list' \
     < sql/selection_report.sql 2>&1 | tr -d '│' )
   get() { echo "$out" | grep -F "$1" | head -1 | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) {print $i; exit}}'; }
+  # the integer fields of the first line containing $1, space-separated
+  nums() { echo "$out" | grep -F "$1" | head -1 | awk '{s = ""; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) s = s (s == "" ? "" : " ") $i; print s}'; }
   check "$model final" "$(get "system's own pick")" "$final"
   check "$model pass@8" "$(get "pass@8")" "$pass8"
   tuned=$(get 'MBR, aligned, cells, decimals=2')
   # MBR must beat the system's own vote
   if [ -n "$tuned" ] && [ "$tuned" -gt "$final" ]; then passed=$((passed + 1)); else
     failed=$((failed + 1)); echo "FAIL $model: MBR (aligned, cells, decimals=2) $tuned does not beat ReFoRCE's $final"; fi
+  cluster=$(get 'equivalence clusters, MBR tie-break')
+  if [ -n "$cluster" ] && [ "$cluster" -ge "$cmin" ] && [ "$cluster" -ge "${tuned:-999}" ]; then
+    passed=$((passed + 1)); else failed=$((failed + 1))
+    echo "FAIL $model: cluster vote $cluster, want >= $cmin and >= MBR $tuned"; fi
+  # exec@k: k, pass@k, aligned, by name, tuned, clusters: clusters >= tuned
+  below=$(echo "$out" | awk 'NF == 6 && $1 ~ /^[1-8]$/ && $6 + 0 < $5 + 0 {print $1}' | tr '\n' ' ')
+  check "$model cluster vote below MBR among the first k (k listed)" "$below" ""
+  check "$model vote ceiling" "$(get 'vote ceiling')" "$ceiling"
+  check "$model calibration: alone (picks right)" "$(nums 'none agree (alone)')" "$alone"
+  check "$model calibration: more than half agree (picks right)" "$(nums 'more than half agree')" "$most"
+  echo "selection: $model: cluster vote $cluster (MBR tuned $tuned, ReFoRCE $final, vote ceiling $ceiling); right when alone $(nums 'none agree (alone)' | awk '{print $2 " of " $1}'), when more than half agree $(nums 'more than half agree' | awk '{print $2 " of " $1}')"
+  # mbr.sql straight on the candidate folders writes a submission whose
+  # official score (sql/evaluate.sql) is the report's figure
+  for mspec in "mbr|$tuned" "cluster|$cluster"; do
+    IFS='|' read -r method want <<<"$mspec"
+    work=$(mktemp -d)
+    sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$pool'" \
+      -cmd ".parameter set :method '$method'" -cmd ".parameter set :out '$work/picked'" \
+      <sql/mbr.sql >"$work/picks.csv" 2>&1
+    score=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' \
+      -cmd ".parameter set :submission '$work/picked'" \
+      -cmd ".parameter set :gold '$shared/spider2/snow/gold'" <sql/evaluate.sql 2>&1 |
+      tr -d '\r' | awk -F, 'NR > 1 {s += $2} END {print s + 0}')
+    check "$model: mbr.sql :method $method on the folders, official score of the written submission" "$score" "$want"
+    echo "selection: $model: mbr.sql ($method) on the candidate folders wrote $(ls "$work/picked" | wc -l) files scoring $score"
+    rm -rf "$work"
+  done
   echo "selection: $model: ReFoRCE $final, MBR by name $(get 'MBR, columns by name'), MBR aligned $(get 'MBR, columns aligned'), MBR aligned+cells+decimals=2 $tuned ($((tuned - final)) over ReFoRCE), majority $(get 'majority vote'), pass@8 $pass8 (of 119)"
 done
 # pools built from the gold: each instance's gold result three times
@@ -53,12 +87,21 @@ CREATE TEMP TABLE pool AS
 SELECT instance_id, candidate_id, result_path FROM pool ORDER BY instance_id, candidate_id;
 SQL
 picks=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :candidates '$work/pool.csv'" \
-  <sql/mbr.sql 2>&1 | tr -d '\r')
+  -cmd ".parameter set :method 'mbr'" <sql/mbr.sql 2>&1 | tr -d '\r')
 nq=$(echo "$picks" | awk -F, 'NR > 1' | wc -l)
 nwrong=$(echo "$picks" | awk -F, 'NR > 1 && ($2 == 0 || $2 == 2)' | wc -l)
-rm -rf "$work"
-check "gold pools: the majority wins" "$nwrong of $nq wrong" "0 of $nq wrong"
+check "gold pools: the majority wins (MBR)" "$nwrong of $nq wrong" "0 of $nq wrong"
 echo "selection: gold-built pools: MBR picks a gold copy for $((nq - nwrong)) of $nq instances"
+# the cluster vote too, except where the gold is an empty table (no row):
+# it counts only non-empty results, so a lone wrong one beats three empty
+picks=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :candidates '$work/pool.csv'" \
+  <sql/mbr.sql 2>&1 | tr -d '\r')
+nwrong=$(echo "$picks" | awk -F, 'NR > 1 && ($2 == 0 || $2 == 2)' | wc -l)
+nempty=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' "SELECT count(*) FROM gold_variants('$shared/spider2/snow/gold') v
+  WHERE variant_index = 0 AND coalesce((SELECT min(rows) FROM result_columns(v.path)), 0) = 0")
+check "gold pools: the majority wins (clusters) but for empty golds" "$nwrong of $nq wrong" "$nempty of $nq wrong"
+echo "selection: gold-built pools: the cluster vote picks a gold copy for $((nq - nwrong)) of $nq instances ($nempty golds are empty tables)"
+rm -rf "$work"
 # MBR on query plans: a small pool of SQL candidates on the sample shop
 # database (right and wrong candidates; the right ones share a plan)
 work=$(mktemp -d)
@@ -87,5 +130,24 @@ plan=$(echo "$out" | grep -F 'MBR on query plans' | awk '{for (i = 1; i <= NF; i
 rm -rf "$work"
 check "MBR on query plans (shop pool)" "$plan" "2"
 echo "selection: shop pool: MBR on query plans right on ${plan:-?} of 2"
+# ids that are not plain names are refused before anything is written:
+# '../x' must not write outside :out
+work=$(mktemp -d)
+mkdir -p "$work/sub"
+printf 'instance_id,candidate_id,result_path\n../x,0,tests/fixtures/mbr/w1.csv\n' >"$work/evil.csv"
+repo=$PWD
+msg=$(cd "$work/sub" && sqlite3 :memory: -cmd ".load $repo/build/spidereval" \
+  -cmd ".parameter set :candidates '../evil.csv'" -cmd ".parameter set :out 'out'" \
+  <"$repo/sql/mbr.sql" 2>&1)
+rc=$?
+check "mbr.sql refuses the id '../x' (exit status)" "$rc" "1"
+check "mbr.sql refuses the id '../x' (message)" "$(echo "$msg" | grep -c "mbr.sql: instance id '../x' is not a plain name")" "1"
+check "mbr.sql refuses the id '../x' (files written)" "$(find "$work" -type f | grep -vc evil.csv)" "0"
+msg=$(sqlite3 :memory: -cmd '.load build/spidereval' <sql/mbr.sql 2>&1)
+check "mbr.sql without candidates (message)" "$(echo "$msg" | grep -c 'mbr.sql: give :pool')" "1"
+msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$work/none'" \
+  -cmd ".parameter set :method 'vote'" <sql/mbr.sql 2>&1)
+check "mbr.sql with an unknown :method (message)" "$(echo "$msg" | grep -c "mbr.sql: :method must be 'cluster' or 'mbr'")" "1"
+rm -rf "$work"
 echo "selection: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT plain_name('.hidden');
