@@ -1,26 +1,101 @@
 -- report_html.sql: the report as one self-contained HTML page (no network:
--- inline CSS, SVG bar charts, a few lines of JavaScript to sort the table).
+-- inline CSS, SVG bar charts, the instance data as inline JSON and a few
+-- lines of JavaScript to filter, sort and open instances).
 --
 --   sqlite3 :memory: -cmd '.load build/spidereval' \
 --     -cmd ".parameter set :submission 'path/to/submission'" \
 --     -cmd ".parameter set :gold 'path/to/gold'" < sql/report_html.sql > report.html
 --
--- Same parameters as report.sql, whose verdicts it reuses (temp table
--- report_verdicts). The page: the score over evaluated and over all
--- instances, bar charts by difficulty and by outcome (each bar carries its
--- numbers as data-* attributes), and a table of every instance with its
--- verdict and reason, sortable by clicking a header (#sort=N in the address
--- sorts by column N on load). Run from the
+-- Same parameters as report.sql (:submission, :gold, optional :flavor,
+-- :options, :instances, :tasks, :lite_tasks, :lite_gold), whose verdicts it
+-- reuses (temp table report_verdicts), and optional:
+--   :pred_sql      the folder of the prediction's <instance_id>.sql files
+--                  (shown in each instance's drill-down)
+--   :rows          rows of the gold and predicted tables shown per
+--                  instance (default 10; the page says "first N of M")
+--   :compare_with  a JSON array of other submission folders: the page adds
+--                  the run comparison of sql/compare.sql (leaderboard,
+--                  paired tests, gained and lost instances) and each
+--                  instance's verdict in every run
+-- The page: the headline (correct / evaluated, the score over evaluated,
+-- over all instances of the eval jsonl and over Spider2-E's set, the
+-- instances not submitted), where the difficulties come from, bar charts
+-- by difficulty, by outcome and by error category (each bar carries its
+-- numbers as data-* attributes), the run comparison, and the table of
+-- instances with filters (outcome, error category, difficulty, text over
+-- ids and questions) and sorting; clicking an instance opens its
+-- drill-down (question, predicted SQL, gold and predicted tables side by
+-- side with the compared gold columns and the differing cells marked,
+-- result_diff's evidence, the error category, the gold variant that
+-- matched). The filters, the sort and the open instance live in the
+-- address (#outcome=fail&cat=...&err=...&diff=Hard&q=text&sort=2&open=ID).
+-- Footer: spidereval version, flavour, options and date. Run from the
 -- repository root.
 .output /dev/null
 .read sql/report.sql
+.parameter init
+INSERT OR REPLACE INTO temp.sqlite_parameters(key, value)
+SELECT ':runs', json_group_array(path) FROM (
+  SELECT 0 AS k, :submission AS path
+  UNION ALL SELECT 1 + key, value FROM json_each(coalesce(:compare_with, '[]'))
+  ORDER BY k);
+.read sql/compare.sql
 .output stdout
+
+-- the shown gold variant: the one that matched, else the first
+DROP TABLE IF EXISTS temp.html_instances;
+CREATE TEMP TABLE html_instances AS
+WITH v AS (
+  SELECT r.*, s.path AS pred_path, gv.path AS gold_path, gv.variant AS shown_variant,
+         gv.columns AS cond_cols, gv.columns_error, gv.ignore_order
+  FROM report_verdicts AS r
+  JOIN submission_files(:submission) AS s USING (instance_id)
+  LEFT JOIN gold_variants(:gold, coalesce(:flavor, 'snow')) AS gv
+    ON gv.instance_id = r.instance_id
+   AND CASE WHEN r.score = 1 THEN gv.variant = r.variant ELSE gv.variant_index = 0 END
+), d AS (
+  SELECT v.*,
+         CASE WHEN gold_path IS NOT NULL AND columns_error IS NULL
+              THEN result_diff(pred_path, gold_path, coalesce(cond_cols, '[]'), ignore_order,
+                               coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) END AS diff
+  FROM v
+)
+SELECT d.*,
+       CASE WHEN score = 0 THEN error_category('spider2', error_info, diff) END AS error_category
+FROM d;
+
+-- a result table as JSON: column names, row count, the first :rows rows
+-- (each cell as Python's str(), cut at 80 characters)
+DROP TABLE IF EXISTS temp.html_tables;
+CREATE TEMP TABLE html_tables AS
+SELECT instance_id,
+       CASE WHEN gold_path IS NOT NULL THEN json_object(
+         'cols', (SELECT json_group_array(name) FROM (SELECT name FROM result_columns(gold_path) ORDER BY col)),
+         'n', (SELECT max(rows) FROM result_columns(gold_path)),
+         'rows', (SELECT json_group_array(json(r)) FROM (
+                    SELECT json_group_array(t) AS r FROM (
+                      SELECT row, CASE WHEN length(text) > 80 THEN substr(text, 1, 79) || '…' ELSE text END AS t
+                      FROM result_cells(gold_path) WHERE row < coalesce(:rows, 10) ORDER BY row, col)
+                    GROUP BY row ORDER BY row))) END AS gold,
+       CASE WHEN error_info NOT LIKE 'Evaluation Error%' THEN json_object(
+         'cols', (SELECT json_group_array(name) FROM (SELECT name FROM result_columns(pred_path) ORDER BY col)),
+         'n', (SELECT max(rows) FROM result_columns(pred_path)),
+         'rows', (SELECT json_group_array(json(r)) FROM (
+                    SELECT json_group_array(t) AS r FROM (
+                      SELECT row, CASE WHEN length(text) > 80 THEN substr(text, 1, 79) || '…' ELSE text END AS t
+                      FROM result_cells(pred_path) WHERE row < coalesce(:rows, 10) ORDER BY row, col)
+                    GROUP BY row ORDER BY row))) END AS pred
+FROM html_instances;
+
 .mode list
 .headers off
 WITH
 t AS (SELECT count(*) AS n, coalesce(sum(score), 0) AS ok FROM report_verdicts),
-g AS (SELECT count(*) AS total FROM gold_instances(:gold)
-      WHERE in_eval OR NOT EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval)),
+g AS (SELECT count(*) AS total FROM temp.report_difficulty),
+e AS (SELECT count(*) AS total FROM gold_instances(:gold)
+      WHERE in_eval AND instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded)),
+te AS (SELECT coalesce(sum(score), 0) AS ok, count(*) AS n FROM report_verdicts
+       WHERE instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded)),
 diff AS (
   SELECT difficulty AS label, count(*) AS total, sum(score) AS ok,
          CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2 WHEN 'Hard' THEN 3 ELSE 4 END AS ord
@@ -29,8 +104,13 @@ cat AS (
   SELECT category AS label, count(*) AS total,
          row_number() OVER (ORDER BY category = 'Correct' DESC, count(*) DESC, category) AS ord
   FROM report_verdicts GROUP BY category),
+err AS (
+  SELECT error_category AS label, count(*) AS total,
+         row_number() OVER (ORDER BY error_category = 'undetermined', count(*) DESC, error_category) AS ord
+  FROM html_instances WHERE score = 0 GROUP BY error_category),
 dmax AS (SELECT max(total) AS m FROM diff),
 cmax AS (SELECT max(total) AS m FROM cat),
+emax AS (SELECT max(total) AS m FROM err),
 diff_svg AS (
   SELECT '<svg class="chart" width="520" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by difficulty">' ||
@@ -53,57 +133,299 @@ cat_svg AS (
            '" fill="' || iif(label = 'Correct', '#2a7', '#c44') || '"/>' ||
            '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
   FROM (SELECT * FROM cat ORDER BY ord)),
+err_svg AS (
+  SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
+         '" role="img" aria-label="by error category">' ||
+         group_concat(
+           '<g class="bar err" data-label="' || replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
+           '" data-total="' || total || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
+           '<text x="0" y="15">' || replace(replace(label, '&', '&amp;'), '<', '&lt;') || '</text>' ||
+           '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM emax)) ||
+           '" fill="' || iif(label = 'undetermined', '#aaa', '#c84') || '"/>' ||
+           '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
+  FROM (SELECT * FROM err ORDER BY ord)),
+sources AS (
+  SELECT group_concat(n || ' ' || source, '; ') AS s FROM (
+    SELECT source, count(*) AS n FROM temp.report_difficulty GROUP BY source
+    ORDER BY source LIKE 'none%', count(*) DESC)),
+missing AS (
+  SELECT count(*) AS n, group_concat(instance_id, ' ') AS ids
+  FROM (SELECT instance_id FROM report_missing ORDER BY instance_id)),
+runs AS (SELECT count(*) AS n FROM compare_runs),
+cmp AS (
+  SELECT '<h2>Run comparison</h2>
+<table id="runs"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>evaluated</th><th>over evaluated</th><th>over all in eval</th></tr></thead><tbody>' ||
+    (SELECT group_concat('<tr data-run="' || run || '" data-correct="' || correct || '" data-evaluated="' || evaluated || '"><td>' ||
+                         rank || '</td><td>' || run || '</td><td>' || replace(replace(name, '&', '&amp;'), '<', '&lt;') ||
+                         '</td><td>' || correct || '</td><td>' || evaluated || '</td><td>' ||
+                         printf('%.4f', CASE WHEN evaluated > 0 THEN 1.0 * correct / evaluated ELSE 0 END) || '</td><td>' ||
+                         printf('%.4f', 1.0 * correct / total) || '</td></tr>', '')
+     FROM (SELECT rank() OVER (ORDER BY sum(v.score) DESC) AS rank, r.run, r.name, r.ord,
+                  sum(v.score) AS correct, sum(v.submitted) AS evaluated, count(*) AS total
+           FROM compare_runs AS r JOIN compare_verdicts AS v USING (run)
+           GROUP BY r.run ORDER BY sum(v.score) DESC, r.ord)) ||
+    '</tbody></table>
+<h3>Paired tests (McNemar: b right in the first run only, c in the second only)</h3>
+<table id="pairs"><thead><tr><th>runs</th><th>both right</th><th>b</th><th>c</th><th>neither</th><th>test</th><th>p-value</th></tr></thead><tbody>' ||
+    (SELECT group_concat('<tr data-pair="' || run_a || run_b || '" data-b="' || a_only || '" data-c="' || b_only ||
+                         '" data-p="' || printf('%.6g', p_value) || '"><td>' || run_a || ' vs ' || run_b ||
+                         '</td><td>' || both || '</td><td>' || a_only || '</td><td>' || b_only || '</td><td>' ||
+                         neither || '</td><td>' || test ||
+                         CASE WHEN statistic IS NOT NULL THEN printf(' (chi2 %.3f)', statistic) ELSE '' END ||
+                         '</td><td>' || printf('%.4g', p_value) ||
+                         CASE WHEN p_value < 0.05 THEN ' (significant at 5%)' ELSE ' (not significant at 5%)' END ||
+                         '</td></tr>', '')
+     FROM (SELECT * FROM compare_pairs ORDER BY run_a, run_b)) ||
+    '</tbody></table>
+<p>Gained against A: ' ||
+    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move gained">' || other || ':' || instance_id || '</a>', ' ')
+              FROM (SELECT * FROM compare_moves WHERE change = 'gained' ORDER BY other, instance_id)), 'none') ||
+    '</p>
+<p>Lost against A: ' ||
+    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move lost">' || other || ':' || instance_id || '</a>', ' ')
+              FROM (SELECT * FROM compare_moves WHERE change = 'lost' ORDER BY other, instance_id)), 'none') ||
+    '</p>' AS s
+  WHERE (SELECT n FROM runs) >= 2),
+data AS (
+  SELECT json_group_object(h.instance_id, json_object(
+           'q', h.question, 'difficulty', h.difficulty, 'dsrc', h.difficulty_source,
+           'score', h.score, 'error_info', h.error_info, 'category', h.category,
+           'error_category', h.error_category, 'variant', h.variant,
+           'shown_variant', h.shown_variant, 'cond_cols', json(h.cond_cols),
+           'columns_error', h.columns_error, 'ignore_order', h.ignore_order,
+           'diff', json(h.diff), 'gold', json(tb.gold), 'pred', json(tb.pred),
+           'sql', CASE WHEN :pred_sql IS NOT NULL THEN
+                    CAST(readfile(rtrim(:pred_sql, '/') || '/' || h.instance_id || '.sql') AS TEXT) END,
+           'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
+                     (SELECT json_group_object(run, json_array(score, error_info)) FROM compare_verdicts AS cv
+                      WHERE cv.instance_id = h.instance_id) END)) AS s
+  FROM html_instances AS h JOIN html_tables AS tb USING (instance_id)),
 rows AS (
   SELECT group_concat(
-           '<tr data-score="' || score || '"><td>' || instance_id || '</td><td>' || difficulty ||
+           '<tr data-id="' || instance_id || '" data-score="' || score || '" data-difficulty="' || difficulty ||
+           '" data-category="' || replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
+           '" data-err="' || replace(coalesce(error_category, ''), '"', '&quot;') || '"><td><a href="#open=' ||
+           instance_id || '">' || instance_id || '</a></td><td>' || difficulty ||
            '</td><td>' || iif(score = 1, 'pass', 'fail') || '</td><td>' ||
-           replace(replace(replace(coalesce(error_info, ''), '&', '&amp;'), '<', '&lt;'), '>', '&gt;') ||
+           replace(replace(coalesce(error_category, ''), '&', '&amp;'), '<', '&lt;') || '</td><td>' ||
+           replace(replace(replace(CASE WHEN length(error_info) > 160 THEN substr(error_info, 1, 159) || '…'
+                                        ELSE coalesce(error_info, '') END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') ||
            '</td></tr>', char(10)) AS s
-  FROM (SELECT * FROM report_verdicts ORDER BY instance_id))
+  FROM (SELECT * FROM html_instances ORDER BY instance_id)),
+opts AS (
+  SELECT (SELECT group_concat('<option>' || replace(replace(category, '&', '&amp;'), '<', '&lt;') || '</option>', '')
+          FROM (SELECT DISTINCT category FROM report_verdicts ORDER BY 1)) AS cats,
+         (SELECT group_concat('<option>' || replace(replace(error_category, '&', '&amp;'), '<', '&lt;') || '</option>', '')
+          FROM (SELECT DISTINCT error_category FROM html_instances WHERE error_category IS NOT NULL ORDER BY 1)) AS errs,
+         (SELECT group_concat('<option>' || difficulty || '</option>', '')
+          FROM (SELECT DISTINCT difficulty FROM report_verdicts
+                ORDER BY CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2 WHEN 'Hard' THEN 3 ELSE 4 END)) AS diffs)
 SELECT '<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>spidereval report</title>
 <style>
 body { font: 14px/1.4 sans-serif; margin: 2em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
-.score { font-size: 2em; font-weight: bold; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; } h3 { font-size: 1em; }
+.score { font-size: 2em; font-weight: bold; margin: 0.2em 0; }
 table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
-th { cursor: pointer; background: #f4f4f4; } tr[data-score="0"] td:nth-child(3) { color: #c44; }
+th { background: #f4f4f4; } #instances th { cursor: pointer; }
+#instances tr[data-score="0"] td:nth-child(3) { color: #c44; } #instances tr.open td { background: #eef4ff; }
 .chart text { font-size: 12px; }
+#filters { margin: 0.5em 0; } #filters label { margin-right: 1em; }
+#detail { border: 2px solid #88a; padding: 0.5em 1em; margin: 1em 0; background: #fafaff; }
+#detail[hidden] { display: none; }
+.side { display: flex; gap: 2em; align-items: flex-start; overflow-x: auto; }
+.side table td, .side table th { font: 12px monospace; }
+th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { background: #fdd; }
+pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; max-height: 20em; overflow: auto; }
+footer { margin-top: 2em; color: #777; font-size: 12px; }
 </style></head><body>
 <h1>spidereval report</h1>
 <p>submission: <code>' || replace(replace(:submission, '&', '&amp;'), '<', '&lt;') || '</code>, gold: <code>' ||
   replace(replace(:gold, '&', '&amp;'), '<', '&lt;') || '</code>, rules: ' || coalesce(:flavor, 'snow') || '</p>
-<p class="score" id="score" data-correct="' || t.ok || '" data-evaluated="' || t.n || '" data-total="' || g.total || '">' ||
+<p class="score" id="score" data-correct="' || t.ok || '" data-evaluated="' || t.n || '" data-total="' || g.total ||
+  '" data-spider2e-correct="' || te.ok || '" data-spider2e-total="' || e.total || '" data-missing="' || (SELECT n FROM missing) || '">' ||
   t.ok || ' / ' || t.n || '</p>
-<p>score over evaluated: ' || printf('%.4f', CASE WHEN t.n > 0 THEN 1.0 * t.ok / t.n ELSE 0 END) ||
-  '; over all ' || g.total || ' in the eval jsonl: ' || printf('%.4f', CASE WHEN g.total > 0 THEN 1.0 * t.ok / g.total ELSE 0 END) || '</p>
+<p id="denominators">score over evaluated: ' || printf('%.4f', CASE WHEN t.n > 0 THEN 1.0 * t.ok / t.n ELSE 0 END) ||
+  '; over all ' || g.total || ' in the eval jsonl: ' || printf('%.4f', CASE WHEN g.total > 0 THEN 1.0 * t.ok / g.total ELSE 0 END) ||
+  '; Spider2-E: ' || te.ok || ' / ' || te.n || ' evaluated, ' ||
+  printf('%.4f', CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END) || ' over its ' || e.total || '</p>
+<details id="missing"><summary>' || (SELECT n FROM missing) || ' of the ' || g.total ||
+  ' instances in eval not submitted</summary><p>' || coalesce((SELECT ids FROM missing), '') || '</p></details>
+<p id="difficulty-source">Difficulty: ' || replace(replace((SELECT s FROM sources), '&', '&amp;'), '<', '&lt;') || '.</p>
 <h2>By difficulty</h2>
-' || (SELECT s FROM diff_svg) || '
+' || coalesce((SELECT s FROM diff_svg), '') || '
 <h2>By outcome</h2>
-' || (SELECT s FROM cat_svg) || '
+' || coalesce((SELECT s FROM cat_svg), '') || '
+<h2>Failures by error category (Spider 2.0 taxonomy, from the evidence)</h2>
+' || coalesce((SELECT s FROM err_svg), '<p>no failures</p>') || '
+' || coalesce((SELECT s FROM cmp), '') || '
 <h2>Instances</h2>
-<table id="instances"><thead><tr><th>instance</th><th>difficulty</th><th>verdict</th><th>reason</th></tr></thead>
+<div id="filters">
+<label>outcome <select id="f-outcome"><option value="">all</option><option value="pass">pass</option><option value="fail">fail</option></select></label>
+<label>category <select id="f-cat"><option value="">all</option>' || coalesce((SELECT cats FROM opts), '') || '</select></label>
+<label>error category <select id="f-err"><option value="">all</option>' || coalesce((SELECT errs FROM opts), '') || '</select></label>
+<label>difficulty <select id="f-diff"><option value="">all</option>' || coalesce((SELECT diffs FROM opts), '') || '</select></label>
+<label>search <input id="f-q" type="search" placeholder="id or question"></label>
+<span id="shown"></span>
+</div>
+<div id="detail" hidden></div>
+<table id="instances"><thead><tr><th>instance</th><th>difficulty</th><th>verdict</th><th>error category</th><th>reason</th></tr></thead>
 <tbody>
 ' || coalesce((SELECT s FROM rows), '') || '
 </tbody></table>
+<footer id="footer">spidereval ' || spidereval_version() || ', ' || coalesce(:flavor, 'snow') || ' rules, options: ' ||
+  coalesce(nullif(:options, ''), 'none') || ', ' || strftime('%Y-%m-%d %H:%M UTC', 'now') || '</footer>
+<script type="application/json" id="data">' || replace((SELECT s FROM data), '</', '<\/') || '</script>
 <script>
+var T0 = performance.now();
+var DATA = JSON.parse(document.getElementById("data").textContent);
+var body = document.querySelector("#instances tbody");
+var ROWS = Array.prototype.slice.call(body.rows);
+var F = { outcome: "f-outcome", cat: "f-cat", err: "f-err", diff: "f-diff", q: "f-q" };
+var state = { sort: null, desc: false, open: null };
+function el(tag, text, cls) {
+  var e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function readHash() {
+  var h = {};
+  location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+    if (!kv) return;
+    var i = kv.indexOf("=");
+    h[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
+  });
+  return h;
+}
+function writeHash() {
+  var parts = [];
+  Object.keys(F).forEach(function (k) {
+    var v = document.getElementById(F[k]).value;
+    if (v) parts.push(k + "=" + encodeURIComponent(v));
+  });
+  if (state.sort !== null) parts.push("sort=" + state.sort + (state.desc ? "&desc=1" : ""));
+  if (state.open) parts.push("open=" + encodeURIComponent(state.open));
+  history.replaceState(null, "", "#" + parts.join("&"));
+}
+function filter() {
+  var o = document.getElementById("f-outcome").value, c = document.getElementById("f-cat").value,
+      e = document.getElementById("f-err").value, d = document.getElementById("f-diff").value,
+      q = document.getElementById("f-q").value.toLowerCase(), n = 0;
+  ROWS.forEach(function (r) {
+    var id = r.dataset.id, x = DATA[id];
+    var ok = (!o || (o === "pass") === (r.dataset.score === "1")) && (!c || r.dataset.category === c) &&
+             (!e || r.dataset.err === e) && (!d || r.dataset.difficulty === d) &&
+             (!q || id.toLowerCase().indexOf(q) >= 0 || (x.q || "").toLowerCase().indexOf(q) >= 0);
+    r.hidden = !ok;
+    if (ok) n++;
+  });
+  document.getElementById("shown").textContent = n + " of " + ROWS.length + " shown";
+  document.getElementById("shown").dataset.shown = n;
+}
+function sortBy(i, desc) {
+  ROWS.sort(function (a, b) {
+    var x = a.cells[i].textContent, y = b.cells[i].textContent;
+    return desc ? y.localeCompare(x) : x.localeCompare(y);
+  });
+  ROWS.forEach(function (r) { body.appendChild(r); });
+  state.sort = i; state.desc = desc;
+}
+function table(t, title, marks) {
+  var box = el("div"), tb = el("table");
+  box.appendChild(el("h4", title + (t ? " (first " + t.rows.length + " of " + t.n + " rows)" : "")));
+  if (!t) { box.appendChild(el("p", "not readable")); return box; }
+  var tr = el("tr");
+  t.cols.forEach(function (c, j) { tr.appendChild(el("th", c, marks.head[j] || "")); });
+  tb.appendChild(tr);
+  t.rows.forEach(function (row, i) {
+    var r = el("tr");
+    row.forEach(function (v, j) { r.appendChild(el("td", v, marks.cell(i, j) ? "differs" : "")); });
+    tb.appendChild(r);
+  });
+  box.appendChild(tb);
+  return box;
+}
+function open(id) {
+  var x = DATA[id], box = document.getElementById("detail");
+  ROWS.forEach(function (r) { r.classList.toggle("open", r.dataset.id === id); });
+  state.open = x ? id : null;
+  if (!x) { box.hidden = true; return; }
+  box.innerHTML = "";
+  box.dataset.id = id;
+  var h = el("h3", id + ": " + (x.score === 1 ? "pass" : "fail") + " (" + x.difficulty + ")");
+  var close = el("button", "close"); close.onclick = function () { open(null); writeHash(); };
+  h.appendChild(document.createTextNode(" ")); h.appendChild(close);
+  box.appendChild(h);
+  if (x.q) box.appendChild(el("p", x.q, "question"));
+  var facts = el("ul");
+  facts.appendChild(el("li", "official: " + (x.score === 1 ? "pass, gold variant " + (x.variant || "(single file)") : x.error_info)));
+  if (x.error_category) facts.appendChild(el("li", "error category (Spider 2.0): " + x.error_category));
+  if (x.diff && x.diff.findings) facts.appendChild(el("li", "result_diff findings: " + (x.diff.findings.join(", ") || "none")));
+  if (x.columns_error) facts.appendChild(el("li", "condition_cols error: " + x.columns_error));
+  facts.appendChild(el("li", "difficulty from: " + x.dsrc));
+  if (x.runs) facts.appendChild(el("li", "verdict per run: " + Object.keys(x.runs).map(function (k) {
+    return k + " " + (x.runs[k][0] === 1 ? "pass" : "fail (" + x.runs[k][1] + ")"); }).join("; ")));
+  box.appendChild(facts);
+  /* marks: compared gold columns; gold columns without a match and their
+     nearest prediction column, with the cells that differ row by row */
+  var cond = Array.isArray(x.cond_cols) ? x.cond_cols : (typeof x.cond_cols === "number" ? [x.cond_cols] : null);
+  var gh = {}, ph = {}, pairs = [];
+  if (x.gold && cond) cond.forEach(function (j) { gh[j < 0 ? x.gold.cols.length + j : j] = "cond"; });
+  ((x.diff && x.diff.columns) || []).forEach(function (c) {
+    gh[c.gold_col] = "nomatch";
+    if (c.nearest !== null && c.nearest !== undefined) { ph[c.nearest] = "nomatch"; pairs.push([c.gold_col, c.nearest]); }
+  });
+  /* a cell differs unless equal as text or, both numbers, within the
+     official tolerance (math.isclose, rel 1e-9, abs 0.01) */
+  function differs(i, gj, pj) {
+    var a = x.gold && x.gold.rows[i], b = x.pred && x.pred.rows[i];
+    if (!a || !b) return true;
+    var u = a[gj], v = b[pj];
+    if (u === v) return false;
+    var p = Number(u), q = Number(v);
+    if (u === "" || v === "" || isNaN(p) || isNaN(q)) return true;
+    return Math.abs(p - q) > Math.max(1e-9 * Math.max(Math.abs(p), Math.abs(q)), 0.01);
+  }
+  var side = el("div", null, "side");
+  side.appendChild(table(x.gold, "gold" + (x.shown_variant ? " variant " + x.shown_variant : "") +
+    (cond ? ", compared columns " + JSON.stringify(cond) : ", all columns compared"),
+    { head: gh, cell: function (i, j) { return pairs.some(function (p) { return p[0] === j && differs(i, p[0], p[1]); }); } }));
+  side.appendChild(table(x.pred, "prediction",
+    { head: ph, cell: function (i, j) { return pairs.some(function (p) { return p[1] === j && differs(i, p[0], p[1]); }); } }));
+  box.appendChild(side);
+  if (x.ignore_order) box.appendChild(el("p", "ignore_order: the official comparison sorts each column on its own; rows are shown as in the files."));
+  if (x.diff) { box.appendChild(el("h4", "result_diff evidence")); box.appendChild(el("pre", JSON.stringify(x.diff, null, 1))); }
+  if (x.sql) { box.appendChild(el("h4", "predicted SQL")); box.appendChild(el("pre", x.sql, "sql")); }
+  box.hidden = false;
+}
+Object.keys(F).forEach(function (k) {
+  var e = document.getElementById(F[k]);
+  e.addEventListener(k === "q" ? "input" : "change", function () { filter(); writeHash(); });
+});
 document.querySelectorAll("#instances th").forEach(function (th, i) {
   th.addEventListener("click", function () {
-    var body = document.querySelector("#instances tbody");
-    var rows = Array.prototype.slice.call(body.rows);
-    var asc = th.dataset.order !== "asc";
-    rows.sort(function (a, b) {
-      var x = a.cells[i].textContent, y = b.cells[i].textContent;
-      return asc ? x.localeCompare(y) : y.localeCompare(x);
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-    th.dataset.order = asc ? "asc" : "desc";
+    sortBy(i, state.sort === i && !state.desc);
+    writeHash();
   });
 });
-/* report.html#sort=N sorts by column N on load (links, and the tests) */
-var m = /^#sort=([0-9])$/.exec(location.hash);
-if (m) document.querySelectorAll("#instances th")[+m[1]].click();
+body.addEventListener("click", function (ev) {
+  var a = ev.target.closest("a"); if (!a) return;
+  ev.preventDefault(); open(a.closest("tr").dataset.id); writeHash();
+});
+function fromHash() {
+  var h = readHash();
+  Object.keys(F).forEach(function (k) { document.getElementById(F[k]).value = h[k] || ""; });
+  filter();
+  if (h.sort !== undefined && /^[0-9]$/.test(h.sort)) sortBy(+h.sort, h.desc === "1");
+  open(h.open || null);
+}
+window.addEventListener("hashchange", fromHash);
+fromHash();
+/* for the tests: time from navigation start, and in this script */
+document.body.dataset.readyMs = Math.round(performance.now());
+document.body.dataset.scriptMs = Math.round(performance.now() - T0);
 </script>
 </body></html>'
-FROM t, g;
+FROM t, g, e, te;

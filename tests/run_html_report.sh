@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# sql/report_html.sql: the page's numbers equal the SQL report's (the
-# verdicts of report.sql: correct / evaluated, each difficulty bar, each
-# outcome bar), and the page renders in headless Chromium (Debian's
-# chromium): every instance row is in the rendered DOM, the charts are
-# there, sorting by the verdict column puts failures first, and a
-# screenshot is kept as build/report_html_<case>.png.
-# Runs on samples/ and on one real submission of ../shared (fails when
-# ../shared or chromium is missing).
+# sql/report_html.sql: the page's numbers equal the SQL reports' (the
+# verdicts of report.sql: correct / evaluated, the Spider2-E total, the
+# unsubmitted instances, each difficulty bar, each outcome bar; the error
+# categories of errors.sql; with two runs the leaderboard and paired test of
+# compare.sql), and the page works in headless Chromium (Debian's chromium):
+# every instance row is in the rendered DOM, a filter in the address
+# (#outcome=fail) shows exactly the failures, an instance opened from the
+# address shows its question, both tables and its predicted SQL, sorting by
+# the verdict column puts failures first. On a real run of 537 instances the
+# page is under 5 MB and ready in under a second (best of three loads, time
+# from navigation start). Screenshots kept as build/report_html_<case>.png
+# and build/report_html_<case>_open.png.
+# Runs on samples/ and on real runs of ../shared (fails when ../shared or
+# chromium is missing).
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-../shared}
@@ -19,21 +25,32 @@ check() {
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chrome=$(command -v chromium || command -v chromium-browser || true)
-run_case() { # name submission gold
-  local name=$1 sub=$2 gold=$3 html="$work/$1.html"
-  local params=(-cmd ".parameter set :submission '$sub'" -cmd ".parameter set :gold '$gold'")
+headless() { timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "$@" 2>/dev/null; }
+spider2="$shared/spider2"
+
+run_case() { # name basic|full submission gold [extra sqlite3 -cmd arguments]
+  local name=$1 depth=$2 sub=$3 gold=$4 html="$work/$1.html"
+  shift 4
+  local params=(-cmd ".parameter set :submission '$sub'" -cmd ".parameter set :gold '$gold'" "$@")
   sqlite3 -bail :memory: -cmd '.load build/spidereval' "${params[@]}" <sql/report_html.sql >"$html" 2>&1
   # the numbers, from SQL
   local want
   want=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' "${params[@]}" 2>&1 <<'SQL'
 .output /dev/null
 .read sql/report.sql
+.read sql/errors.sql
 .output stdout
 .mode list
 .headers off
 SELECT 'score ' || coalesce(sum(score), 0) || ' ' || count(*) FROM report_verdicts;
+SELECT 'total ' || count(*) || ' missing ' || (SELECT count(*) FROM report_missing) FROM report_difficulty;
+SELECT 'spider2e ' || coalesce(sum(score), 0) FROM report_verdicts
+WHERE instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded);
 SELECT 'difficulty ' || difficulty || ' ' || count(*) || ' ' || sum(score) FROM report_verdicts GROUP BY difficulty ORDER BY difficulty;
 SELECT 'outcome ' || category || ' ' || count(*) FROM report_verdicts GROUP BY category ORDER BY category;
+SELECT 'error ' || c || ' ' || count(*) FROM (
+  SELECT error_category('spider2', error_info, diff, missing_tables) AS c FROM error_evidence)
+GROUP BY c ORDER BY c;
 SQL
 )
   # the numbers, from the page
@@ -41,43 +58,120 @@ SQL
   got=$( {
     grep -o 'id="score" data-correct="[0-9]*" data-evaluated="[0-9]*"' "$html" |
       sed -E 's/.*data-correct="([0-9]*)" data-evaluated="([0-9]*)"/score \1 \2/'
+    grep -o 'data-total="[0-9]*" data-spider2e-correct="[0-9]*" data-spider2e-total="[0-9]*" data-missing="[0-9]*"' "$html" |
+      sed -E 's/data-total="([0-9]*)" data-spider2e-correct="([0-9]*)".*data-missing="([0-9]*)"/total \1 missing \3\nspider2e \2/'
     grep -o '<g class="bar" data-label="[^"]*" data-total="[0-9]*" data-correct="[0-9]*"' "$html" |
       sed -E 's/.*data-label="([^"]*)" data-total="([0-9]*)" data-correct="([0-9]*)"/difficulty \1 \2 \3/' | sort
     grep -o '<g class="bar" data-label="[^"]*" data-total="[0-9]*" transform' "$html" |
       sed -E 's/.*data-label="([^"]*)" data-total="([0-9]*)".*/outcome \1 \2/' | sed 's/&amp;/\&/g; s/&lt;/</g; s/&quot;/"/g' | sort
+    grep -o '<g class="bar err" data-label="[^"]*" data-total="[0-9]*"' "$html" |
+      sed -E 's/.*data-label="([^"]*)" data-total="([0-9]*)".*/error \1 \2/' | sed 's/&amp;/\&/g; s/&lt;/</g; s/&quot;/"/g' | LC_ALL=C sort
   } )
-  check "$name: numbers" "$got" "$want"
+  check "$name: numbers" "$got" "$(echo "$want" | { grep -v '^error' ; echo "$want" | grep '^error' | LC_ALL=C sort; })"
+  local size
+  size=$(wc -c <"$html")
   if [ -z "$chrome" ]; then
     check "$name: chromium" "missing" "installed (apt-get install chromium)"
     return
   fi
-  local dom
-  dom=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --dump-dom "file://$(realpath "$html")" 2>/dev/null)
-  local nrows
+  local url dom nrows nfail
+  url="file://$(realpath "$html")"
+  dom=$(headless --dump-dom "$url")
   nrows=$(echo "$want" | awk '$1 == "score" {print $3}')
-  check "$name: rendered rows" "$(echo "$dom" | grep -c '<tr data-score')" "$nrows"
-  check "$name: rendered charts" "$(echo "$dom" | grep -o '<svg class="chart"' | wc -l)" "2"
-  # sorting by the verdict column (#sort=2): failures ("fail") come first
-  local first
-  first=$(timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --dump-dom "file://$(realpath "$html")#sort=2" 2>/dev/null |
-        grep -o '<tr data-score="[01]"' | head -1)
-  local nfail
   nfail=$(echo "$want" | awk '$1 == "score" {print $3 - $2}')
-  if [ "$nfail" -gt 0 ]; then check "$name: sorted by verdict" "$first" '<tr data-score="0"'; fi
-  timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-    --screenshot="build/report_html_$name.png" --window-size=1000,1400 \
-    "file://$(realpath "$html")" >/dev/null 2>&1
-  [ -s "build/report_html_$name.png" ] && check "$name: screenshot" ok ok ||
-    check "$name: screenshot" missing "build/report_html_$name.png"
+  check "$name: rendered rows" "$(echo "$dom" | grep -c '<tr data-id')" "$nrows"
+  check "$name: rendered charts" "$(echo "$dom" | grep -o '<svg class="chart"' | wc -l)" \
+    "$(if [ "$nfail" -gt 0 ]; then echo 3; else echo 2; fi)"
+  DOM_OPEN= HTML=$html SIZE=$size URL=$url OPEN_ID=
+  [ "$depth" = full ] || return 0
+  # a filter from the address: only the failures are shown
+  dom=$(headless --dump-dom "$url#outcome=fail")
+  check "$name: filter outcome=fail shows the failures" \
+    "$(echo "$dom" | grep -o '<span id="shown" data-shown="[0-9]*"' | grep -o '[0-9]*')" "$nfail"
+  check "$name: filter outcome=fail hides the passes" \
+    "$(echo "$dom" | grep -o '<tr data-id="[^"]*" data-score="1"[^>]*hidden' | wc -l)" "$((nrows - nfail))"
+  # sorting by the verdict column (#sort=2): failures ("fail") come first
+  if [ "$nfail" -gt 0 ]; then
+    check "$name: sorted by verdict" \
+      "$(headless --dump-dom "$url#sort=2" | grep -o '<tr data-id="[^"]*" data-score="[01]"' | head -1 | grep -o 'data-score="[01]"')" \
+      'data-score="0"'
+  fi
+  # open the first failure (or the first instance) with the failure filter on
+  local id
+  id=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' "${params[@]}" 2>&1 <<'SQL'
+.output /dev/null
+.read sql/report.sql
+.output stdout
+SELECT instance_id FROM report_verdicts ORDER BY score, instance_id LIMIT 1;
+SQL
+)
+  dom=$(headless --dump-dom "$url#outcome=fail&open=$id")
+  check "$name: open $id" "$(echo "$dom" | grep -o '<div id="detail" data-id="[^"]*"' | grep -o 'data-id="[^"]*"')" "data-id=\"$id\""
+  check "$name: $id's gold and predicted tables" \
+    "$(echo "$dom" | grep -o '<h4>gold[^<]*</h4>\|<h4>prediction[^<]*</h4>' | sed 's/ (.*//' | sed 's/,.*//' | tr '\n' ' ')" \
+    "$(echo "$dom" | grep -o '<h4>gold[^<]*</h4>' | sed 's/ (.*//; s/,.*//') <h4>prediction "
+  headless --screenshot="build/report_html_$name.png" --window-size=1200,1600 "$url" >/dev/null
+  headless --screenshot="build/report_html_${name}_open.png" --window-size=1200,2400 "$url#outcome=fail&open=$id" >/dev/null
+  [ -s "build/report_html_$name.png" ] && [ -s "build/report_html_${name}_open.png" ] &&
+    check "$name: screenshots" ok ok || check "$name: screenshots" missing "build/report_html_${name}*.png"
+  # what the caller checks further
+  DOM_OPEN=$dom HTML=$html SIZE=$size URL=$url OPEN_ID=$id
 }
-run_case samples samples/submission samples/gold
-real="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final"
-if [ -d "$real" ]; then
-  run_case reforce "$real" "$shared/spider2/snow/gold"
+
+run_case samples basic samples/submission samples/gold
+
+reforce="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final"
+reforce4o="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final"
+reforce_sql="$shared/real/sql/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final"
+if [ -d "$reforce" ] && [ -n "$chrome" ]; then
+  run_case reforce full "$reforce" "$spider2/snow/gold" \
+    -cmd ".parameter set :tasks '$spider2/snow/spider2-snow.jsonl'" \
+    -cmd ".parameter set :lite_tasks '$spider2/lite/spider2-lite.jsonl'" \
+    -cmd ".parameter set :lite_gold '$spider2/lite/gold'" \
+    -cmd ".parameter set :pred_sql '$reforce_sql'" \
+    -cmd ".parameter set :compare_with '[\"$reforce4o\"]'"
+  # the opened instance shows its question (from the task jsonl) and its SQL
+  q=$(grep "\"instance_id\": \"$OPEN_ID\"" "$spider2/snow/spider2-snow.jsonl" | sed -E 's/.*"instruction": "([^"]{1,40}).*/\1/')
+  check "reforce: question of $OPEN_ID shown" "$(echo "$DOM_OPEN" | grep -c "<p class=\"question\">$q")" 1
+  if [ -f "$reforce_sql/$OPEN_ID.sql" ]; then
+    check "reforce: SQL of $OPEN_ID shown" "$(echo "$DOM_OPEN" | grep -c '<h4>predicted SQL</h4>')" 1
+  fi
+  check "reforce: no Unknown difficulty with the lite tasks" "$(grep -c 'data-label="Unknown"' "$HTML")" 0
+  # the comparison equals compare.sql's
+  want=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :gold '$spider2/snow/gold'" \
+           -cmd ".parameter set :runs '[\"$reforce\", \"$reforce4o\"]'" 2>&1 <<'SQL'
+.output /dev/null
+.read sql/compare.sql
+.output stdout
+.mode list
+SELECT group_concat(run || ' ' || c || ' ' || n, ' ') FROM (
+  SELECT run, sum(score) AS c, sum(submitted) AS n FROM compare_verdicts GROUP BY run ORDER BY run);
+SELECT run_a || run_b || ' ' || a_only || ' ' || b_only || ' ' || printf('%.6g', p_value) FROM compare_pairs;
+SQL
+)
+  got=$( { grep -o '<tr data-run="[A-Z]" data-correct="[0-9]*" data-evaluated="[0-9]*"' "$HTML" |
+             sed -E 's/.*data-run="([A-Z])" data-correct="([0-9]*)" data-evaluated="([0-9]*)"/\1 \2 \3/' | sort | tr '\n' ' ' | sed 's/ $//'; echo;
+           grep -o '<tr data-pair="[A-Z]*" data-b="[0-9]*" data-c="[0-9]*" data-p="[^"]*"' "$HTML" |
+             sed -E 's/.*data-pair="([A-Z]*)" data-b="([0-9]*)" data-c="([0-9]*)" data-p="([^"]*)"/\1 \2 \3 \4/'; } )
+  check "reforce: comparison equals compare.sql" "$got" "$want"
 else
-  check "real submission" missing "$real"
+  check "real submission and chromium" missing "$reforce"
+fi
+
+full="$shared/real/snow/chaozwn__SPIDER2__infinisynapse-snow-final-HEAD"
+if [ -d "$full" ] && [ -n "$chrome" ]; then
+  run_case full basic "$full" "$spider2/snow/gold" \
+    -cmd ".parameter set :tasks '$spider2/snow/spider2-snow.jsonl'"
+  check "full: page under 5 MB" "$([ "$SIZE" -lt 5000000 ] && echo yes || echo "no ($SIZE bytes)")" yes
+  best=
+  for _ in 1 2 3; do
+    ms=$(headless --dump-dom "$URL" | grep -o 'data-ready-ms="[0-9]*"' | grep -o '[0-9]*')
+    if [ -n "$ms" ] && { [ -z "$best" ] || [ "$ms" -lt "$best" ]; }; then best=$ms; fi
+  done
+  echo "full: $(grep -c '<tr data-id' "$HTML") instances, $SIZE bytes, ready in ${best:-?} ms (best of 3)"
+  check "full: ready in under a second" "$([ -n "$best" ] && [ "$best" -lt 1000 ] && echo yes || echo "no (${best:-?} ms)")" yes
+else
+  check "real submission and chromium" missing "$full"
 fi
 echo "html: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
