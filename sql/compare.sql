@@ -27,10 +27,12 @@
 -- continuity correction and its p-value at 1 degree of freedom), the
 -- instances run A loses and gains against each other run with both
 -- reasons, and the instances on which the runs disagree.
--- Temp tables kept for ad-hoc queries: compare_runs (run, name, path),
--- compare_verdicts (run, instance_id, submitted, score, error_info,
+-- Temp tables kept for ad-hoc queries: compare_runs (run, name, path,
+-- ord), compare_verdicts (run, instance_id, submitted, score, error_info,
 -- variant), compare_pairs (run_a, run_b, both, a_only, b_only, neither,
--- test, statistic, p_value).
+-- test, statistic, p_value), compare_moves (other, instance_id, change,
+-- reason_a, reason_other), compare_disagree (instance_id, verdicts,
+-- right_in). See docs/compare.md.
 .read sql/spider2e.sql
 DROP TABLE IF EXISTS temp.compare_runs;
 CREATE TEMP TABLE compare_runs AS
