@@ -32,6 +32,10 @@
 **   options, words separated by spaces or commas:
 **     ordered     rows must also be in the same order
 **     tol=X       absolute tolerance for numbers (default 0.01, official)
+**     rtol=X      numbers also equal within relative tolerance X (0 < X
+**                 < 1; math.isclose(rel_tol=X, abs_tol=tol)); columns then
+**                 pair up sorted by value, not by the official str() order
+**                 (not the official comparison: a named option)
 **
 ** plain_name(name [, what])
 **   name when it is a plain file name (letters, digits, '_', '-', '.'; not
@@ -128,26 +132,30 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
 }
 
 /* Parse result_equivalent's options; NULL or a sqlite3_malloc'd message. */
-static char *parse_eq_options(const char *s, int *ordered, tc_options *o) {
-  tc_options_default(o);
-  *ordered = 0;
+static char *parse_eq_options(const char *s, eq_options *o) {
+  eq_options_default(o);
   int n;
   for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
     if (n == 7 && !strncmp(p, "ordered", 7)) {
-      *ordered = 1;
-    } else if (n > 4 && !strncmp(p, "tol=", 4)) {
+      o->ordered = 1;
+    } else if ((n > 4 && !strncmp(p, "tol=", 4)) ||
+               (n > 5 && !strncmp(p, "rtol=", 5))) {
+      int rel = p[0] == 'r';
       char buf[64];
-      snprintf(buf, sizeof buf, "%.*s", n - 4, p + 4);
+      snprintf(buf, sizeof buf, "%.*s", n - 4 - rel, p + 4 + rel);
       char *end;
       double t = strtod(buf, &end);
-      if (*end || !(t >= 0))
+      if (*end || !(t >= 0) || (rel && !(t < 1)))
         return sqlite3_mprintf("result_equivalent: bad tolerance '%.*s' "
-                               "(expected tol=<number >= 0>)",
+                               "(expected tol=<number >= 0> or "
+                               "rtol=<number from 0 to 1>)",
                                n, p);
-      o->tol = t;
+      if (rel) o->rel_tol = t;
+      else o->tc.tol = t;
     } else {
       return sqlite3_mprintf("result_equivalent: unknown option '%.*s' "
-                             "(expected ordered or tol=<number>)",
+                             "(expected ordered, tol=<number> or "
+                             "rtol=<number>)",
                              n, p);
     }
   }
@@ -160,11 +168,9 @@ static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return;
-  tc_options o;
-  int ordered;
+  eq_options o;
   char *err = parse_eq_options(
-      argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL, &ordered,
-      &o);
+      argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL, &o);
   if (err) {
     sqlite3_result_error(ctx, err, -1);
     sqlite3_free(err);
@@ -197,7 +203,7 @@ static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
     sqlite3_free(err);
     return;
   }
-  int eq = eq_tables(a.table, b.table, ordered, &o);
+  int eq = eq_tables(a.table, b.table, &o);
   if (eq < 0) {
     sqlite3_result_error_nomem(ctx);
     return;

@@ -27,6 +27,9 @@
 --   :decimals  round floats to N decimals (default 2), 'none' to keep them
 --   :options   more result_similarity options (default 'cells', the
 --              paper appendix's denominator; '' for the main text's)
+--   :equivalence  result_equivalent options for the clusters (default '':
+--              the official comparison; e.g. 'rtol=1e-4' to also count
+--              numbers within a relative tolerance as equal)
 --   :results, :timeout, :mode   for SQL candidates (below)
 --
 -- Methods. 'cluster': keep the readable, non-empty results; group the
@@ -149,7 +152,7 @@ WITH cand AS (
                  ELSE ' columns=' || :columns END ||
                CASE coalesce(:decimals, 2) WHEN 'none' THEN '' ELSE ' decimals=' || coalesce(:decimals, 2) END))
            AS mbr_score,
-         sum(result_equivalent(a.path, b.path, '')) AS support
+         sum(result_equivalent(a.path, b.path, coalesce(:equivalence, ''))) AS support
   FROM cand a JOIN cand b ON b.instance_id = a.instance_id
   GROUP BY a.instance_id, a.candidate_id
 ), ranked AS (

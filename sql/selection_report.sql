@@ -23,7 +23,8 @@
 --     -cmd ".parameter set :pool 'runs/reforce-o3-snow-subset'" \
 --     -cmd ".parameter set :gold 'gold'" < sql/selection_report.sql
 --
--- Optional :sql_pool, :candidates (default 8), :flavor (default snow).
+-- Optional :sql_pool, :candidates (default 8), :flavor (default snow),
+-- :equivalence (result_equivalent options for the clusters, default '').
 -- With :sql_pool, :plan_databases (a folder of <db>.sqlite files) and
 -- :tasks (the task jsonl naming each instance's db) the report adds MBR
 -- over the candidates' EXPLAIN QUERY PLAN tables (no execution; plans are
@@ -68,7 +69,7 @@ SELECT a.instance_id, a.cid AS i, b.cid AS j,
        result_similarity(a.path, b.path, '') AS by_name,
        result_similarity(a.path, b.path, 'aligned') AS aligned,
        result_similarity(a.path, b.path, 'aligned cells decimals=2') AS tuned,
-       result_equivalent(a.path, b.path, '') AS same,
+       result_equivalent(a.path, b.path, coalesce(:equivalence, '')) AS same,
        (SELECT result_similarity(pa.path, pb.path, '') FROM sel_plan pa, sel_plan pb
         WHERE pa.instance_id = a.instance_id AND pa.cid = a.cid
           AND pb.instance_id = b.instance_id AND pb.cid = b.cid) AS plan

@@ -13,11 +13,12 @@ static tt_table *T(const char *csv) {
 
 /* eq_tables on two CSV texts (NULL: an unreadable result) */
 static int E(const char *a, const char *b, int ordered, double tol) {
-  tc_options o;
-  tc_options_default(&o);
-  if (tol >= 0) o.tol = tol;
+  eq_options o;
+  eq_options_default(&o);
+  o.ordered = ordered;
+  if (tol >= 0) o.tc.tol = tol;
   tt_table *x = a ? T(a) : NULL, *y = b ? T(b) : NULL;
-  int r = eq_tables(x, y, ordered, &o);
+  int r = eq_tables(x, y, &o);
   tt_free(x);
   tt_free(y);
   return r;
@@ -66,6 +67,44 @@ START_TEST(test_cases) {
 }
 END_TEST
 
+/* the relative tolerance (a named option) */
+static int R(const char *a, const char *b, int ordered, double rel,
+             double tol) {
+  eq_options o;
+  eq_options_default(&o);
+  o.ordered = ordered;
+  o.rel_tol = rel;
+  o.tc.tol = tol;
+  tt_table *x = T(a), *y = T(b);
+  int r = eq_tables(x, y, &o);
+  int s = eq_tables(y, x, &o);
+  ck_assert_int_eq(r, s);
+  tt_free(x);
+  tt_free(y);
+  return r;
+}
+
+START_TEST(test_relative) {
+  /* 1,000,000 against 1,000,500: 5e-4 apart relatively, 500 absolutely */
+  const char *a = "n,city\n1000000,Oslo\n20,Rome\n",
+             *b = "N,CITY\n20.0,Rome\n1000500,Oslo\n";
+  ck_assert_int_eq(R(a, b, 0, 1e-3, 0), 1);
+  ck_assert_int_eq(R(a, b, 0, 1e-4, 0), 0);
+  ck_assert_int_eq(R(a, b, 1, 1e-3, 0), 0); /* rows in another order */
+  /* the absolute tolerance still applies near 0 */
+  ck_assert_int_eq(R("x\n0.001\n", "x\n0.0\n", 0, 1e-6, 0.01), 1);
+  ck_assert_int_eq(R("x\n0.001\n", "x\n0.0\n", 0, 1e-6, 0), 0);
+  /* strings exactly (also in a column mixing text and numbers); NaN as 0 */
+  ck_assert_int_eq(R("x\nOslo\n", "x\noslo\n", 0, 0.5, 0), 0);
+  ck_assert_int_eq(R("x\nnan\n1\n", "x\n0\n1\n", 0, 1e-9, 0), 1);
+  ck_assert_int_eq(R("x\n1\na\n", "x\na\n1\n", 0, 0.5, 0), 1);
+  /* both directions */
+  ck_assert_int_eq(R("a,b\n1,5\n", "a\n1\n", 0, 0.5, 0), 0);
+  /* columns pair up sorted by value (str() would put 10 before 9) */
+  ck_assert_int_eq(R("x\n9\n10\n", "x\n9.5\n10.2\n", 0, 0.1, 0), 1);
+}
+END_TEST
+
 START_TEST(test_usable) {
   tt_table *t = T("x\n1\n"), *h = T("x\n");
   ck_assert(eq_usable(t));
@@ -81,6 +120,7 @@ Suite *suite_equivalence(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_cases);
   tcase_add_test(tc, test_usable);
+  tcase_add_test(tc, test_relative);
   suite_add_tcase(s, tc);
   return s;
 }

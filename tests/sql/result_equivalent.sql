@@ -14,4 +14,9 @@ SELECT result_equivalent('tests/fixtures/select/pool-cand0/q3.csv', 'tests/fixtu
 -- rows in another order: equivalent unless 'ordered'
 SELECT result_equivalent('tests/fixtures/select/pool-cand1/q1.csv', 'tests/fixtures/select/pool-cand2/q1.csv', 'ordered');
 SELECT plain_name('sf_bq001'), plain_name('a.b-c_1'), quote(plain_name(NULL));
+-- a relative tolerance (a named option)
+SELECT result_equivalent('tests/fixtures/select/big_a.csv', 'tests/fixtures/select/big_b.csv'),
+       result_equivalent('tests/fixtures/select/big_a.csv', 'tests/fixtures/select/big_b.csv', 'rtol=1e-3'),
+       result_equivalent('tests/fixtures/select/big_a.csv', 'tests/fixtures/select/big_b.csv', 'rtol=1e-3 tol=0'),
+       result_equivalent('tests/fixtures/select/big_a.csv', 'tests/fixtures/select/big_b.csv', 'rtol=1e-4');
 SELECT plain_name('../x', 'mbr.sql: instance id');
