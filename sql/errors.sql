@@ -46,6 +46,11 @@ SELECT j.instance_id, j.v ->> 'error_info' AS error_info,
 FROM judged AS j LEFT JOIN first_variant AS f USING (instance_id)
 WHERE j.v ->> 'score' = 0;
 
+.mode list
+.headers off
+SELECT printf('Failures diagnosed: %d (result_diff against the first gold variant)', count(*)) FROM error_evidence;
+SELECT '';
+SELECT 'Findings of result_diff (an instance can have several; two examples each)';
 .mode box
 .headers on
 SELECT f.value AS finding, count(*) AS instances,
@@ -55,6 +60,12 @@ SELECT f.value AS finding, count(*) AS instances,
 FROM error_evidence AS e, json_each(e.diff, '$.findings') AS f
 GROUP BY f.value ORDER BY count(*) DESC, f.value;
 
+.mode list
+.headers off
+SELECT '';
+SELECT 'Error categories per taxonomy (spider2: Spider 2.0, qc: Query and Conquer, it2s: Interactive-T2S; two examples each)';
+.mode box
+.headers on
 WITH t(taxonomy) AS (VALUES ('spider2'), ('qc'), ('it2s')),
 c AS (
   SELECT t.taxonomy, e.instance_id,
@@ -68,3 +79,7 @@ SELECT taxonomy, category, count(*) AS instances,
 FROM c GROUP BY taxonomy, category
 ORDER BY CASE taxonomy WHEN 'spider2' THEN 0 WHEN 'qc' THEN 1 ELSE 2 END,
          category = 'undetermined', count(*) DESC, category;
+.mode list
+.headers off
+SELECT '';
+SELECT 'Next: sql/report_html.sql (same parameters, and :pred_sql) opens each failure with both tables side by side; docs/match_funcs.md describes each finding and category.';

@@ -13,6 +13,9 @@
 --                  (shown in each instance's drill-down)
 --   :rows          rows of the gold and predicted tables shown per
 --                  instance (default 10; the page says "first N of M")
+--   :gold_tables   a gold-tables jsonl (with :pred_sql): gold tables the
+--                  SQL never reads are schema-linking evidence, as in
+--                  sql/errors.sql, whose evidence the failures take
 --   :compare_with  a JSON array of other submission folders: the page adds
 --                  the run comparison of sql/compare.sql (leaderboard,
 --                  paired tests, gained and lost instances) and each
@@ -40,6 +43,7 @@ SELECT ':runs', json_group_array(path) FROM (
   UNION ALL SELECT 1 + key, value FROM json_each(coalesce(:compare_with, '[]'))
   ORDER BY k);
 .read sql/compare.sql
+.read sql/errors.sql
 .output stdout
 
 -- the shown gold variant: the one that matched, else the first
@@ -54,14 +58,18 @@ WITH v AS (
     ON gv.instance_id = r.instance_id
    AND CASE WHEN r.score = 1 THEN gv.variant = r.variant ELSE gv.variant_index = 0 END
 ), d AS (
-  SELECT v.*,
-         CASE WHEN gold_path IS NOT NULL AND columns_error IS NULL
+  -- a failure's evidence is errors.sql's (temp.error_evidence: against the
+  -- first variant, with the gold tables its SQL never reads); a pass is
+  -- diagnosed against the variant that matched (a pass by a quirk shows)
+  SELECT v.*, e.missing_tables,
+         CASE WHEN e.instance_id IS NOT NULL THEN e.diff
+              WHEN gold_path IS NOT NULL AND columns_error IS NULL
               THEN result_diff(pred_path, gold_path, coalesce(cond_cols, '[]'), ignore_order,
                                coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) END AS diff
-  FROM v
+  FROM v LEFT JOIN temp.error_evidence AS e USING (instance_id)
 )
 SELECT d.*,
-       CASE WHEN score = 0 THEN error_category('spider2', error_info, diff) END AS error_category
+       CASE WHEN score = 0 THEN error_category('spider2', error_info, diff, missing_tables) END AS error_category
 FROM d;
 
 -- a result table as JSON: column names, row count, the first :rows rows
@@ -193,6 +201,7 @@ data AS (
            'error_category', h.error_category, 'variant', h.variant,
            'shown_variant', h.shown_variant, 'cond_cols', json(h.cond_cols),
            'columns_error', h.columns_error, 'ignore_order', h.ignore_order,
+           'missing_tables', h.missing_tables,
            'diff', json(h.diff), 'gold', json(tb.gold), 'pred', json(tb.pred),
            'sql', CASE WHEN :pred_sql IS NOT NULL THEN
                     CAST(readfile(rtrim(:pred_sql, '/') || '/' || h.instance_id || '.sql') AS TEXT) END,
@@ -364,6 +373,7 @@ function open(id) {
   if (x.error_category) facts.appendChild(el("li", "error category (Spider 2.0): " + x.error_category));
   if (x.diff && x.diff.findings) facts.appendChild(el("li", "result_diff findings: " + (x.diff.findings.join(", ") || "none")));
   if (x.columns_error) facts.appendChild(el("li", "condition_cols error: " + x.columns_error));
+  if (x.missing_tables) facts.appendChild(el("li", "gold tables the SQL never reads: " + x.missing_tables));
   facts.appendChild(el("li", "difficulty from: " + x.dsrc));
   if (x.runs) facts.appendChild(el("li", "verdict per run: " + Object.keys(x.runs).map(function (k) {
     return k + " " + (x.runs[k][0] === 1 ? "pass" : "fail (" + x.runs[k][1] + ")"); }).join("; ")));

@@ -9,8 +9,10 @@
 # address shows its question, both tables and its predicted SQL, sorting by
 # the verdict column puts failures first. On a real run of 537 instances the
 # page is under 5 MB and ready in under a second (best of three loads, time
-# from navigation start). Screenshots kept as build/report_html_<case>.png
-# and build/report_html_<case>_open.png.
+# from navigation start). The ReFoRCE case (with its SQL, tasks, gold tables
+# and a second run) gets every check and its screenshots are kept as
+# build/report_html_reforce.png and build/report_html_reforce_open.png; the
+# samples and the 537-instance run get the numbers and the rendering.
 # Runs on samples/ and on real runs of ../shared (fails when ../shared or
 # chromium is missing).
 set -u
@@ -129,6 +131,7 @@ if [ -d "$reforce" ] && [ -n "$chrome" ]; then
     -cmd ".parameter set :lite_tasks '$spider2/lite/spider2-lite.jsonl'" \
     -cmd ".parameter set :lite_gold '$spider2/lite/gold'" \
     -cmd ".parameter set :pred_sql '$reforce_sql'" \
+    -cmd ".parameter set :gold_tables '$spider2/gold-tables/spider2-snow-gold-tables.jsonl'" \
     -cmd ".parameter set :compare_with '[\"$reforce4o\"]'"
   # the opened instance shows its question (from the task jsonl) and its SQL
   q=$(grep "\"instance_id\": \"$OPEN_ID\"" "$spider2/snow/spider2-snow.jsonl" | sed -E 's/.*"instruction": "([^"]{1,40}).*/\1/')
