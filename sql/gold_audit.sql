@@ -19,12 +19,8 @@ SELECT 'Gold variants per instance (instances in eval)';
 SELECT variants, count(*) AS instances
 FROM gold_instances(:gold) WHERE in_eval GROUP BY variants ORDER BY variants;
 
-.mode list
-.headers off
-SELECT '';
-SELECT 'Gold variants that fail as a prediction of their own instance (official verdict)';
-.mode box
-.headers on
+DROP TABLE IF EXISTS temp.audit_own;
+CREATE TEMP TABLE audit_own AS
 SELECT v.instance_id, v.variant,
        spider_verdict(v.path, :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'error_info' AS own_verdict
 FROM gold_variants(:gold, coalesce(:flavor, 'snow')) v
@@ -33,12 +29,8 @@ WHERE g.in_eval
   AND spider_verdict(v.path, :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'score' = 0
 ORDER BY v.instance_id, v.variant;
 
-.mode list
-.headers off
-SELECT '';
-SELECT 'Instances that never score, or score 0 early: no gold file, or condition_cols that raise';
-.mode box
-.headers on
+DROP TABLE IF EXISTS temp.audit_raise;
+CREATE TEMP TABLE audit_raise AS
 WITH first_raise AS (
   SELECT instance_id, min(variant_index) AS k FROM gold_variants(:gold, coalesce(:flavor, 'snow'))
   WHERE columns_error IS NOT NULL GROUP BY instance_id
@@ -57,15 +49,33 @@ ORDER BY g.instance_id;
 
 -- header-only gold variants: an empty prediction file matches them, but a
 -- SQL submission executed officially cannot ("No data found")
-.mode list
-.headers off
-SELECT '';
-SELECT 'Header-only gold variants (an executed SQL submission cannot match them: No data found)';
-.mode box
-.headers on
+DROP TABLE IF EXISTS temp.audit_header_only;
+CREATE TEMP TABLE audit_header_only AS
 SELECT v.instance_id, v.variant, count(*) AS columns
 FROM gold_variants(:gold, coalesce(:flavor, 'snow')) v, result_columns(v.path) c
 WHERE c.rows = 0 GROUP BY v.instance_id, v.variant ORDER BY 1, 2;
+
+.mode list
+.headers off
+SELECT '';
+SELECT printf('Gold variants that fail as a prediction of their own instance (official verdict): %d', count(*)) FROM audit_own;
+.mode box --wrap 72 --wordwrap on
+.headers on
+SELECT * FROM audit_own ORDER BY instance_id, variant;
+.mode list
+.headers off
+SELECT '';
+SELECT printf('Instances that never score, or score 0 early (no gold file, or condition_cols that raise): %d', count(*)) FROM audit_raise;
+.mode box --wrap 72 --wordwrap on
+.headers on
+SELECT * FROM audit_raise ORDER BY instance_id;
+.mode list
+.headers off
+SELECT '';
+SELECT printf('Header-only gold variants (an executed SQL submission cannot match them: No data found): %d', count(*)) FROM audit_header_only;
+.mode box
+.headers on
+SELECT * FROM audit_header_only ORDER BY 1, 2;
 .mode list
 .headers off
 SELECT '';

@@ -33,8 +33,9 @@ FROM s, f;
 
 .mode list
 .headers off
-SELECT 'Instances whose verdict flips under the corrections (official vs all corrections on)';
-.mode box
+SELECT printf('Instances whose verdict flips under the corrections (official vs all corrections on): %d', count(*))
+FROM verdict_diff WHERE official <> corrected;
+.mode box --wrap 72 --wordwrap on
 .headers on
 SELECT instance_id, official, corrected,
        coalesce(nullif(trim(
