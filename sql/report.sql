@@ -16,8 +16,8 @@
 --   :limit       how many failures and unsubmitted instances to list
 --                (default 50, 0 for all); the title says "showing N of M"
 -- Prints the totals (the official script reports both the score over
--- evaluated instances and over every instance of the eval jsonl, and the
--- Spider2-E total), where the difficulties come from and how many
+-- evaluated instances and over every instance of the eval jsonl, and, for
+-- the snow flavour, the Spider2-E total), where the difficulties come from and how many
 -- instances have none and why, the split by difficulty (Easy < 80 <=
 -- Medium < 160 <= Hard whitespace tokens of the gold SQL, or toks from the
 -- eval jsonl), the split by outcome, the failures, the instances of the
@@ -121,7 +121,9 @@ SELECT printf('%-30s %d / %d', 'correct / evaluated:', t.ok, t.n) || char(10) ||
        printf('%-30s %.4f', 'score over evaluated:', CASE WHEN t.n > 0 THEN 1.0 * t.ok / t.n ELSE 0 END) || char(10) ||
        printf('%-30s %.4f', printf('score over all %d in eval:', g.total),
               CASE WHEN g.total > 0 THEN 1.0 * t.ok / g.total ELSE 0 END) ||
-       CASE WHEN coalesce(:instances, 'all') = 'spider2e'
+       -- Spider2-E is a subset of spider2-snow: no such line for lite or dbt
+       CASE WHEN coalesce(:flavor, 'snow') <> 'snow' THEN ''
+            WHEN coalesce(:instances, 'all') = 'spider2e'
          THEN char(10) || printf('(Spider2-E set: %d of the eval jsonl''s instances)', e.total)
          ELSE char(10) || printf('%-30s %d / %d evaluated, %.4f over its %d', 'Spider2-E set:',
                                  te.ok, te.n, CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END, e.total)

@@ -257,8 +257,8 @@ footer { margin-top: 2em; color: #777; font-size: 12px; }
   t.ok || ' / ' || t.n || '</p>
 <p id="denominators">score over evaluated: ' || printf('%.4f', CASE WHEN t.n > 0 THEN 1.0 * t.ok / t.n ELSE 0 END) ||
   '; over all ' || g.total || ' in the eval jsonl: ' || printf('%.4f', CASE WHEN g.total > 0 THEN 1.0 * t.ok / g.total ELSE 0 END) ||
-  '; Spider2-E: ' || te.ok || ' / ' || te.n || ' evaluated, ' ||
-  printf('%.4f', CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END) || ' over its ' || e.total || '</p>
+  CASE WHEN coalesce(:flavor, 'snow') = 'snow' THEN '; Spider2-E: ' || te.ok || ' / ' || te.n || ' evaluated, ' ||
+    printf('%.4f', CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END) || ' over its ' || e.total ELSE '' END || '</p>
 <details id="missing"><summary>' || (SELECT n FROM missing) || ' of the ' || g.total ||
   ' instances in eval not submitted</summary><p>' || coalesce((SELECT ids FROM missing), '') || '</p></details>
 <p id="difficulty-source">Difficulty: ' || replace(replace((SELECT s FROM sources), '&', '&amp;'), '<', '&lt;') || '.</p>
