@@ -30,7 +30,8 @@
 --   :equivalence  result_equivalent options for the clusters (default '':
 --              the official comparison; e.g. 'rtol=1e-4' to also count
 --              numbers within a relative tolerance as equal)
---   :results, :timeout, :mode   for SQL candidates (below)
+--   :databases, :tasks, :results, :timeout, :mode   for SQL candidates
+--              (below)
 --
 -- Methods. 'cluster': keep the readable, non-empty results; group the
 -- candidates whose results are equivalent under the official focused
@@ -57,8 +58,11 @@
 -- names (letters, digits, '_', '-', '.', not starting with '.'): anything
 -- else ('../x') is an error before anything is written.
 --
--- SQL candidates (the CSV with instance_id,candidate_id,sql,db): each is
--- run on its SQLite database and its result written, as the official
+-- SQL candidates (the CSV with instance_id,candidate_id,sql,db, or
+-- folders holding <instance_id>.sql and no .csv when :databases, a folder
+-- of <db>.sqlite files, and :tasks, the task jsonl naming each instance's
+-- db, are given): each is run on its SQLite database (the SQL of a ```sql
+-- fence when there is one) and its result written, as the official
 -- evaluator writes one, to :results/<instance_id>-<candidate_id>.csv
 -- (default folder build/mbr_results; a candidate that fails or runs past
 -- :timeout seconds, default 60, leaves an empty file, similar to nothing).
@@ -76,7 +80,10 @@ BEGIN SELECT RAISE(ABORT, 'mbr.sql: :method must be ''cluster'' or ''mbr'''); EN
 CREATE TEMP TRIGGER mbr_refuse_input BEFORE INSERT ON mbr_refuse WHEN new.what = 'input'
 BEGIN SELECT RAISE(ABORT, 'mbr.sql: give :pool (candidate folders <pool>-cand<N>) or :candidates (a JSON array of folders, or a CSV file)'); END;
 INSERT INTO mbr_refuse SELECT 'method' WHERE coalesce(:method, 'cluster') NOT IN ('cluster', 'mbr');
+CREATE TEMP TRIGGER mbr_refuse_tasks BEFORE INSERT ON mbr_refuse WHEN new.what = 'tasks'
+BEGIN SELECT RAISE(ABORT, 'mbr.sql: :databases needs :tasks (the task jsonl naming each instance''s db)'); END;
 INSERT INTO mbr_refuse SELECT 'input' WHERE :pool IS NULL AND :candidates IS NULL;
+INSERT INTO mbr_refuse SELECT 'tasks' WHERE :databases IS NOT NULL AND :tasks IS NULL;
 -- candidate folders: :candidates as a JSON array, or :pool's <pool>-cand<N>
 DROP TABLE IF EXISTS temp.mbr_dirs;
 CREATE TEMP TABLE mbr_dirs AS
@@ -122,6 +129,22 @@ SELECT plain_name(instance_id, 'mbr.sql: instance id') AS instance_id,
        candidate_id, path, sql, db, sql_path,
        plain_name(CAST(candidate_id AS TEXT), 'mbr.sql: candidate id') AS checked
 FROM found;
+
+-- candidate folders with <id>.sql and no <id>.csv: run the SQL on the
+-- instance's database (:tasks names it, :databases holds <db>.sqlite,
+-- .sqlite3, .db or <db>); no database found: a failed candidate
+UPDATE mbr_cand AS c
+SET sql = sql_from_fence(CAST(readfile(c.sql_path) AS TEXT)),
+    db = (SELECT d.name FROM fsdir(coalesce(:databases, '/dev/null')) AS d
+          WHERE (d.mode & 61440) = 32768
+            AND substr(d.name, length(rtrim(:databases, '/')) + 2) IN
+                (t.db || '.sqlite', t.db || '.sqlite3', t.db || '.db', t.db)
+          ORDER BY d.name LIMIT 1),
+    path = NULL
+FROM (SELECT json ->> 'instance_id' AS instance_id, json ->> 'db' AS db
+      FROM jsonl_lines(coalesce(:tasks, '/dev/null'))) AS t
+WHERE :databases IS NOT NULL AND t.instance_id = c.instance_id
+  AND c.sql_path IS NOT NULL AND readfile(c.path) IS NULL AND readfile(c.sql_path) IS NOT NULL;
 
 -- execution mode: run each candidate, write its result
 .output /dev/null
