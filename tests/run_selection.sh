@@ -69,6 +69,57 @@ for spec in "gpt-4o|33|56|36|44|44 6|20 13" "o3|70|85|72|73|7 2|58 46"; do
   done
   echo "selection: $model: ReFoRCE $final, MBR by name $(get 'MBR, columns by name'), MBR aligned $(get 'MBR, columns aligned'), MBR aligned+cells+decimals=2 $tuned ($((tuned - final)) over ReFoRCE), majority $(get 'majority vote'), pass@8 $pass8 (of 119)"
 done
+# every 3- and 5-candidate sub-pool of the real pools: how often the
+# cluster vote is below / above MBR (aligned, cells, decimals=2)
+# model | size 3: below above | size 5: below above
+for spec in "gpt-4o|0 0|1 12" "o3|0 0|0 9"; do
+  IFS='|' read -r model want3 want5 <<<"$spec"
+  pool="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-$model-snow-subset"
+  [ -d "$pool-final" ] || continue
+  sub=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$pool'" \
+    -cmd ".parameter set :gold '$shared/spider2/snow/gold'" <<'SQL' 2>&1
+CREATE TEMP TABLE c AS
+WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 7),
+q AS (SELECT instance_id FROM submission_files(:pool || '-final')
+      WHERE instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval))
+SELECT q.instance_id, k.n AS cid, :pool || '-cand' || k.n || '/' || q.instance_id || '.csv' AS path,
+       spider_verdict(:pool || '-cand' || k.n || '/' || q.instance_id || '.csv', :gold, q.instance_id) ->> 'score' AS correct
+FROM q, k;
+CREATE TEMP TABLE pr AS
+SELECT a.instance_id, a.cid AS i, b.cid AS j,
+       result_similarity(a.path, b.path, 'aligned cells decimals=2') AS sim,
+       result_equivalent(a.path, b.path, '') AS eq
+FROM c a JOIN c b USING (instance_id);
+CREATE TEMP TABLE masks AS
+WITH RECURSIVE m(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM m WHERE x < 255)
+SELECT x AS mask, (x & 1 > 0) + (x & 2 > 0) + (x & 4 > 0) + (x & 8 > 0) + (x & 16 > 0)
+                  + (x & 32 > 0) + (x & 64 > 0) + (x & 128 > 0) AS size FROM m;
+CREATE TEMP TABLE sc AS
+SELECT m.mask, m.size, p.instance_id, p.i, sum(p.sim) AS mbr, sum(p.eq) AS support
+FROM masks m JOIN pr p ON (m.mask >> p.i) & 1 AND (m.mask >> p.j) & 1
+WHERE m.size IN (3, 5) GROUP BY m.mask, p.instance_id, p.i;
+CREATE TEMP TABLE picks AS
+SELECT mask, size, instance_id,
+       first_value(i) OVER (PARTITION BY mask, instance_id ORDER BY mbr DESC, i) AS by_mbr,
+       first_value(i) OVER (PARTITION BY mask, instance_id ORDER BY support DESC, mbr DESC, i) AS by_cluster
+FROM sc;
+CREATE TEMP TABLE res AS
+SELECT mask, size, sum(a.correct) AS mbr, sum(b.correct) AS cluster
+FROM (SELECT DISTINCT mask, size, instance_id, by_mbr, by_cluster FROM picks) p
+JOIN c a ON a.instance_id = p.instance_id AND a.cid = p.by_mbr
+JOIN c b ON b.instance_id = p.instance_id AND b.cid = p.by_cluster
+GROUP BY mask;
+.mode list
+.separator ' '
+SELECT size, count(*), sum(cluster < mbr), sum(cluster > mbr) FROM res GROUP BY size ORDER BY size;
+SQL
+)
+  got3=$(echo "$sub" | awk '$1 == 3 {print $3, $4}')
+  got5=$(echo "$sub" | awk '$1 == 5 {print $3, $4}')
+  check "$model sub-pools of 3: cluster vote below / above MBR" "$got3" "$want3"
+  check "$model sub-pools of 5: cluster vote below / above MBR" "$got5" "$want5"
+  echo "selection: $model: of 56 sub-pools of 3, the cluster vote is below MBR on ${got3% *}, above on ${got3#* }; of 56 sub-pools of 5, below on ${got5% *}, above on ${got5#* }"
+done
 # pools built from the gold: each instance's gold result three times
 # (candidates 1, 3, 4) and two other instances' gold results (0 and 2, the
 # wrong ones placed first): the correct majority must win everywhere
