@@ -218,6 +218,7 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
        "table_info, sample_rows, execute_sql, agent_index, spider2_database)",
        se_register_agent_tools},
       {"dialect_doc", se_register_dialect_doc},
+      {"peer_metrics (exec_verdict, rows_verdict)", se_register_peer_metrics},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {

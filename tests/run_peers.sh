@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# BIRD, Spider 1.0 test-suite and LiveSQLBench verdicts: every verdict
+# column of ../shared/peers/cases.jsonl (the upstream evaluators' own
+# output) must be reproduced by exec_verdict, each case's database built
+# from its db_sql into a temporary file; Soft-F1 to 1e-12. The result-level
+# form (rows_verdict) is checked on the rows recorded with the cases.
+# The corpus is read from ../shared, never copied.
+#
+# The one documented difference: predictions that write (DML/DDL) are
+# refused, so these case families score 0 where upstream ran the write:
+write_families="q_dml_delete q_dml_delete_gold_empty q_dml_insert_returning q_dml_create q_dml_update"
+# Prints "<metric>: N passed, N failed" per verdict column, then
+# "peers: N passed, N failed" (N = all checked verdicts).
+set -u
+cd "$(dirname "$0")/.."
+shared=${1:-../shared}
+cases="$shared/peers/cases.jsonl"
+ext=${SE_EXT:-build/spidereval}
+if [ ! -f "$cases" ]; then
+  echo "run_peers: $cases not found"
+  echo "peers: 0 passed, 1 failed"
+  exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/db"
+
+# 1. the cases as a table, and a script that builds each database
+sqlite3 -bail "$work/cases.db" <<EOF
+CREATE TABLE c(id TEXT PRIMARY KEY, family, j);
+INSERT INTO c
+  SELECT value ->> 'id', value ->> 'family', value
+  FROM json_each('[' || replace(trim(readfile('$cases'), char(10)), char(10), ',') || ']');
+.mode list
+.headers off
+.output $work/build.sql
+SELECT '.open $work/db/' || id || '.db' || char(10)
+       || 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;' || char(10)
+       || (j ->> 'db_sql') FROM c;
+.output stdout
+EOF
+sqlite3 -bail :memory: <"$work/build.sql" >/dev/null 2>"$work/build.err" || {
+  echo "run_peers: building the case databases failed:"
+  head -5 "$work/build.err"
+  echo "peers: 0 passed, 1 failed"
+  exit 1
+}
+
+# 2. every verdict column; mismatches listed
+sqlite3 -bail "$work/cases.db" -cmd ".load $ext" >"$work/out.txt" 2>&1 <<EOF
+.mode list
+.headers off
+CREATE TEMP TABLE metric(name, rules, kind);
+INSERT INTO metric VALUES
+  ('bird_ex', 'bird', 'int'), ('bird_ex_damo', 'bird', 'int'),
+  ('bird_f1', 'bird_f1', 'float'), ('bird_ves_correct', 'bird_ves steps', 'gate'),
+  ('ts_ex', 'spider', 'int'), ('ts_ex_keep_distinct', 'spider keep_distinct', 'int'),
+  ('ts_ex_pipeline', 'spider pipeline', 'int'),
+  ('lsb_ex_unordered', 'livesql', 'int'), ('lsb_ex_ordered', 'livesql order', 'int'),
+  ('lsb_exbase_unordered', 'livesql skip_raw', 'int'),
+  ('lsb_exbase_ordered', 'livesql order skip_raw', 'int');
+CREATE TEMP TABLE got AS
+  SELECT c.id, c.family, m.name, m.kind, c.j ->> ('\$.' || m.name) AS want,
+         exec_verdict('$work/db/' || c.id || '.db', c.j ->> 'pred_sql',
+                      c.j ->> 'gold_sql', m.rules) AS v
+  FROM c, metric m;
+CREATE TEMP TABLE judged AS
+  SELECT *, CASE
+    WHEN kind = 'gate' THEN (v ->> 'score' > 0) = want
+    WHEN kind = 'float' THEN abs((v ->> 'score') - want) <= 1e-12
+    ELSE (v ->> 'score' IS want) END AS ok,
+    family IN (SELECT value FROM json_each('["' || replace('$write_families', ' ', '","') || '"]')) AS writes
+  FROM got;
+-- the write-refusal cases: refused, score 0; listed where upstream differs
+SELECT 'refused ' || id || ' (' || family || '): here 0, upstream '
+       || group_concat(name || '=' || want, ' ')
+  FROM judged WHERE writes AND NOT ok GROUP BY id ORDER BY id;
+SELECT 'FAIL ' || id || ' ' || name || ': want ' || quote(want) || ', got ' || v
+  FROM judged
+  WHERE NOT ok AND NOT (writes AND v ->> 'score' = 0
+                        AND v ->> 'error_info' LIKE '%refused%')
+  ORDER BY id, name LIMIT 40;
+SELECT name || ': ' || sum(ok OR writes) || ' passed, ' || sum(NOT (ok OR writes))
+       || ' failed (' || sum(writes AND NOT ok) || ' write-refusal differences)'
+  FROM judged GROUP BY name ORDER BY min(rowid);
+-- 3. the result-level form on the recorded rows (result-level families)
+CREATE TEMP TABLE rows_got AS
+  SELECT c.id, m.name, c.j ->> ('\$.' || m.name) AS want, m.kind,
+         rows_verdict(c.j -> '\$.pred_rows', c.j -> '\$.gold_rows',
+                      m.rules || CASE WHEN m.rules = 'spider' THEN
+                        CASE WHEN instr(lower(c.j ->> 'gold_sql'), 'order by')
+                             THEN ' order' ELSE ' noorder' END ELSE '' END) AS v
+  FROM c, (SELECT 'bird_ex' AS name, 'bird' AS rules, 'int' AS kind
+           UNION ALL SELECT 'bird_f1', 'bird_f1', 'float'
+           UNION ALL SELECT 'ts_ex', 'spider', 'int'
+           UNION ALL SELECT 'lsb_exbase_unordered', 'livesql', 'int'
+           UNION ALL SELECT 'lsb_exbase_ordered', 'livesql order', 'int') m
+  WHERE c.family LIKE 'res\_%' ESCAPE '\\'
+    AND c.j -> '\$.pred_rows' IS NOT NULL AND c.j -> '\$.gold_rows' IS NOT NULL;
+CREATE TEMP TABLE rows_judged AS
+  SELECT *, CASE WHEN kind = 'float' THEN abs((v ->> 'score') - want) <= 1e-12
+                 ELSE (v ->> 'score' IS want) END AS ok FROM rows_got;
+SELECT 'FAIL rows ' || id || ' ' || name || ': want ' || quote(want) || ', got ' || v
+  FROM rows_judged WHERE NOT ok ORDER BY id, name LIMIT 20;
+SELECT 'rows_' || name || ': ' || sum(ok) || ' passed, ' || sum(NOT ok) || ' failed'
+  FROM rows_judged GROUP BY name ORDER BY min(rowid);
+SELECT 'peers: ' || ((SELECT sum(ok OR writes) FROM judged) + (SELECT sum(ok) FROM rows_judged))
+       || ' passed, ' || ((SELECT sum(NOT (ok OR writes)) FROM judged)
+       + (SELECT sum(NOT ok) FROM rows_judged)) || ' failed';
+EOF
+status=$?
+cat "$work/out.txt"
+if [ $status -ne 0 ] || ! grep -q '^peers: ' "$work/out.txt"; then
+  echo "peers: 0 passed, 1 failed"
+  exit 1
+fi
+grep -q '^peers: [0-9]* passed, 0 failed' "$work/out.txt"
