@@ -52,6 +52,13 @@ $(SAMPLE_DB): $(BUILD)/spidereval.so $(wildcard samples/shop/*)
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
 	  "SELECT spider2_database('samples/shop', '$@')" >/dev/null
 
+# The database of the BIRD / Spider 1.0 / LiveSQLBench examples.
+PEERS_DB := $(BUILD)/samples/peers.sqlite
+$(PEERS_DB): samples/peers/emp.sql
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@sqlite3 $@ < $<
+
 demo: deps all
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
 	  -cmd ".parameter set :submission 'samples/submission'" \
@@ -67,13 +74,13 @@ $(BUILD)/fixtures/%.sqlite: tests/fixtures/%.sql
 	@rm -f $@
 	@sqlite3 $@ < $<
 
-sqltest: all $(SAMPLE_DB) $(DB_FIXTURES)
+sqltest: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
 	@./tests/run_sql_tests.sh
 
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(SAMPLE_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
+test: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
 	@./tests/run_all.sh $(SHARED)
 
 bench: all

@@ -960,13 +960,14 @@ static char *json_rows(const char *text, fetched *out) {
   for (size_t r = 0; r < nr; r++) {
     json_t *row = json_array_get(root, r);
     if (!json_is_array(row) || json_array_size(row) == 0) {
-      msg = sqlite3_mprintf("row %zu is not a non-empty JSON array", r);
+      msg = sqlite3_mprintf("row %lld is not a non-empty JSON array",
+                            (long long)r);
       goto done;
     }
     if (nc < 0) nc = (int)json_array_size(row);
     if ((int)json_array_size(row) != nc) {
-      msg = sqlite3_mprintf("row %zu has %zu values, row 0 has %d", r,
-                            json_array_size(row), nc);
+      msg = sqlite3_mprintf("row %lld has %lld values, row 0 has %d",
+                            (long long)r, (long long)json_array_size(row), nc);
       goto done;
     }
   }
@@ -986,7 +987,7 @@ static char *json_rows(const char *text, fetched *out) {
                           &out->v[r * (size_t)nc + (size_t)c],
                           &out->owned[r * (size_t)nc + (size_t)c]);
       if (e) {
-        msg = sqlite3_mprintf("row %zu, value %d: %s", r, c, e);
+        msg = sqlite3_mprintf("row %lld, value %d: %s", (long long)r, c, e);
         sqlite3_free(e);
       }
     }

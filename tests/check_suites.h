@@ -9,4 +9,5 @@ Suite *suite_similarity(void);
 Suite *suite_sql(void);
 Suite *suite_schema_graph(void);
 Suite *suite_equivalence(void);
+Suite *suite_peer_rules(void);
 #endif

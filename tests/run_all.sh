@@ -35,6 +35,7 @@ run ./tests/run_scanner_gold.sh "$shared"
 run ./tests/run_agent_tools.sh "$shared"
 run ./tests/run_evaluate_sql.sh "$shared"
 run ./tests/run_compare.sh "$shared"
+run ./tests/run_peers.sh "$shared"
 run ./tests/run_html_report.sh "$shared"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

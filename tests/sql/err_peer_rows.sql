@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT rows_verdict('[[1], [1, 2]]', '[]', 'bird');
