@@ -203,3 +203,28 @@ if [ -f "$big" ]; then
 else
   echo "streaming: run make test first (tests/run_limits.sh makes $big)"
 fi
+
+# 8. BIRD / Spider 1.0 / LiveSQLBench verdicts per second: exec_verdict on
+# the sample database (5 rows; both queries run, opened read-only per
+# call), and rows_verdict on two 5-row results (the comparison alone)
+sqlite3 "$work/peers.sqlite" <"$here/samples/peers/emp.sql"
+peer_rate() { # rules calls kind
+  local call pred gold
+  pred='[["Ada","IT",1234.567],["Bo","HR",999.5],["Cy","IT",2000.0],["Di","OPS",1500.25],["Ed","HR",999.5]]'
+  gold='[["Ed","HR",999.5],["Di","OPS",1500.25],["Cy","IT",2000.0],["Bo","HR",999.5],["Ada","IT",1234.567]]'
+  if [ "$3" = exec ]; then
+    call="exec_verdict('$work/peers.sqlite', 'SELECT name, dept, salary FROM emp', 'SELECT name, dept, salary FROM emp ORDER BY id', '$1')"
+  else
+    # (CASE on i: a constant call would be computed once)
+    call="rows_verdict(CASE WHEN i > 0 THEN '$pred' END, '$gold', '$1')"
+  fi
+  printf '.timer on\nWITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %d) SELECT count(*) FROM c WHERE %s IS NOT NULL;\n' "$2" "$call" |
+    sqlite3 :memory: -cmd ".load $ext" | awk -v r="$1" -v n="$2" -v k="$3" '
+      /^Run Time/ { t = $4 } END { printf "  %-28s %-5s %8.0f verdicts/s\n", r, k, n / t }'
+}
+echo "peer verdicts (5-row results, one thread):"
+for r in bird bird_f1 "bird_ves steps" spider "spider keep_distinct" livesql "livesql order"; do
+  peer_rate "$r" 2000 exec
+done
+peer_rate "bird_ves iterations=100" 50 exec
+for r in bird bird_f1 spider livesql; do peer_rate "$r" 20000 rows; done

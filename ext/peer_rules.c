@@ -506,6 +506,9 @@ static const struct {
 #define N_LEXER_RULES (sizeof lexer_rules / sizeof lexer_rules[0])
 
 static pcre2_code *lexer_code[N_LEXER_RULES];
+/* lexer_first[r][c]: rule r can match text starting with byte c (PCRE2's
+** start-of-match bitmap; all ones when PCRE2 has none). */
+static unsigned char lexer_first[N_LEXER_RULES][256];
 static int lexer_ok;
 static pthread_once_t lexer_once = PTHREAD_ONCE_INIT;
 
@@ -527,6 +530,22 @@ static void lexer_init(void) {
       continue;
     }
     pcre2_jit_compile(lexer_code[i], PCRE2_JIT_COMPLETE); /* optional */
+    uint32_t type = 0, unit = 0;
+    const uint8_t *bitmap = NULL;
+    pcre2_pattern_info(lexer_code[i], PCRE2_INFO_FIRSTCODETYPE, &type);
+    pcre2_pattern_info(lexer_code[i], PCRE2_INFO_FIRSTBITMAP, &bitmap);
+    for (int c = 0; c < 256; c++) {
+      if (type == 1) {
+        /* the patterns are caseless: both cases of a first letter */
+        pcre2_pattern_info(lexer_code[i], PCRE2_INFO_FIRSTCODEUNIT, &unit);
+        uint32_t lc = unit >= 'A' && unit <= 'Z' ? unit + 32 : unit;
+        uint32_t cc = c >= 'A' && c <= 'Z' ? (uint32_t)c + 32 : (uint32_t)c;
+        lexer_first[i][c] = unit < 128 ? cc == lc : 1;
+      } else if (type == 0 && bitmap)
+        lexer_first[i][c] = (bitmap[c / 8] >> (c % 8)) & 1;
+      else
+        lexer_first[i][c] = 1;
+    }
   }
   pcre2_compile_context_free(cc);
   lexer_ok = ok;
@@ -611,7 +630,9 @@ char *pr_ts_remove_distinct(const char *sql, int *no_statement) {
   while (pos < n) {
     size_t end = 0;
     int kind = TK_OTHER, matched = 0;
+    unsigned char first = (unsigned char)sql[pos];
     for (size_t r = 0; r < N_LEXER_RULES; r++) {
+      if (!lexer_first[r][first]) continue;
       int rc = pcre2_match(lexer_code[r], (PCRE2_SPTR)sql, n, pos,
                            PCRE2_ANCHORED | PCRE2_NO_UTF_CHECK, md, NULL);
       if (rc < 0) continue;

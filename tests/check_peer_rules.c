@@ -103,6 +103,11 @@ START_TEST(test_ts_remove_distinct) {
   check_distinct("", NULL);
   check_distinct(" \n\t", NULL);
   check_distinct("-- only a comment", "-- only a comment");
+  /* lower-case keywords steer the splitter too: 'end' closes a level */
+  check_distinct("select (case when 1 then 2 end; select distinct 3",
+                 "select (case when 1 then 2 end; ");
+  check_distinct("SELECT [distinct], `distinct`, x.distinct FROM t",
+                 "SELECT [distinct], `distinct`, x. FROM t");
 }
 END_TEST
 

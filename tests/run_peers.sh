@@ -109,9 +109,48 @@ SELECT 'peers: ' || ((SELECT sum(ok OR writes) FROM judged) + (SELECT sum(ok) FR
        + (SELECT sum(NOT ok) FROM rows_judged)) || ' failed';
 EOF
 status=$?
-cat "$work/out.txt"
 if [ $status -ne 0 ] || ! grep -q '^peers: ' "$work/out.txt"; then
+  cat "$work/out.txt"
   echo "peers: 0 passed, 1 failed"
   exit 1
 fi
-grep -q '^peers: [0-9]* passed, 0 failed' "$work/out.txt"
+grep -v '^peers: ' "$work/out.txt"
+pass=$(sed -nE 's/^peers: ([0-9]+) passed.*/\1/p' "$work/out.txt")
+fail=$(sed -nE 's/^peers: [0-9]+ passed, ([0-9]+) failed/\1/p' "$work/out.txt")
+
+# 4. sql/evaluate_peer.sql on BIRD- and Spider-style inputs (our fixtures,
+# the databases in the <db_id>/<db_id>.sqlite layout)
+F=tests/fixtures/peers
+mkdir -p "$work/dbs/emp"
+sqlite3 "$work/dbs/emp/emp.sqlite" <samples/peers/emp.sql
+run_eval() {
+  sqlite3 :memory: -cmd ".load $ext" -cmd ".parameter set :databases $work/dbs" "$@" \
+    <sql/evaluate_peer.sql 2>&1 | tr -d '\r'
+}
+{
+  for rules in bird bird_f1 "bird_ves steps" spider livesql; do
+    echo "== $rules"
+    run_eval -cmd ".parameter set :predictions $F/predict_dev.json" \
+      -cmd ".parameter set :dev $F/dev.json" -cmd ".parameter set :rules '$rules'"
+  done
+  echo "== spider lines, dev_gold.sql"
+  run_eval -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :dev $F/dev.json" \
+    -cmd ".parameter set :gold $F/dev_gold.sql" -cmd ".parameter set :rules spider"
+  echo "== bird report"
+  run_eval -cmd ".parameter set :predictions $F/predict_dev.json" -cmd ".parameter set :dev $F/dev.json" \
+    -cmd ".parameter set :report 1"
+  echo "== bird_ves steps report"
+  run_eval -cmd ".parameter set :predictions $F/predict_dev.json" -cmd ".parameter set :dev $F/dev.json" \
+    -cmd ".parameter set :rules 'bird_ves steps'" -cmd ".parameter set :report 1"
+} >"$work/evaluate_peer.out"
+if diff "$work/evaluate_peer.out" "$F/evaluate_peer.expected" >"$work/evaluate_peer.diff"; then
+  echo "evaluate_peer: 1 passed, 0 failed"
+  pass=$((pass + 1))
+else
+  echo "FAIL sql/evaluate_peer.sql:"
+  head -20 "$work/evaluate_peer.diff"
+  echo "evaluate_peer: 0 passed, 1 failed"
+  fail=$((fail + 1))
+fi
+echo "peers: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
