@@ -23,7 +23,7 @@ CORE_SRC := ext/pynum.c ext/typed_table.c ext/table_compare.c ext/table_cache.c 
             ext/equivalence.c ext/peer_rules.c
 EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c \
             ext/select_funcs.c ext/sql_funcs.c ext/agent_tools.c \
-            ext/dialect_doc.c ext/peer_metrics.c
+            ext/dialect_doc.c ext/peer_metrics.c ext/script_funcs.c
 HDRS     := $(wildcard ext/*.h)
 BUILD    := build
 

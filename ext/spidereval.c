@@ -24,7 +24,7 @@
 ** result_similarity, sql_normalize, sql_from_fence (select_funcs.c);
 ** hardcoded_sql_flags and the scanner's functions (sql_funcs.c); the agent
 ** tools and spider2_database (agent_tools.c); dialect_doc
-** (dialect_doc.c).
+** (dialect_doc.c); spider2e_excluded, spidereval_error (script_funcs.c).
 ** All of them share one per-connection cache (table_cache.c).
 */
 #include <jansson.h>
@@ -219,6 +219,8 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
        se_register_agent_tools},
       {"dialect_doc", se_register_dialect_doc},
       {"peer_metrics (exec_verdict, rows_verdict)", se_register_peer_metrics},
+      {"script_funcs (spider2e_excluded, spidereval_error)",
+       se_register_script_funcs},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {

@@ -8,14 +8,28 @@
 -- directory: exec_result/, *_eval.jsonl, sql/), optional :flavor ('snow',
 -- the default, 'lite' or 'dbt') and :options (extra spider_verdict
 -- options, e.g. 'strict' or 'pad') and :instances ('all', the default, or
--- 'spider2e': Spider2-E's 524 instances, see sql/spider2e.sql; run from the
--- repository root). Prints CSV instance_id,score,error_info
+-- 'spider2e': Spider2-E's 524 instances, see sql/spider2e.sql).
+-- Prints CSV instance_id,score,error_info
 -- for every instance present in both the submission and the gold's eval
 -- jsonl, ordered by instance_id. :progress N prints "evaluate: <n> done"
 -- on stderr every N instances. A gold directory without an eval jsonl
 -- (the official script needs one) evaluates every instance with a gold
 -- file on all columns, row order kept.
-.read sql/spider2e.sql
+.bail on
+SELECT spidereval_error('evaluate.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
+SELECT spidereval_error('evaluate.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+SELECT spidereval_error(printf('evaluate.sql: no .csv file in :submission ''%s''%s', :submission,
+         iif(EXISTS (SELECT 1 FROM submission_files(:submission, 'sql')),
+             ' (it holds .sql files: use sql/evaluate_sql.sql)', '')))
+WHERE NOT EXISTS (SELECT 1 FROM submission_files(:submission));
+SELECT spidereval_error(printf('evaluate.sql: no .csv file of :submission ''%s'' is an instance of :gold ''%s''',
+                               :submission, :gold))
+WHERE NOT EXISTS (SELECT 1 FROM submission_files(:submission) AS s
+                  JOIN gold_instances(:gold) AS g USING (instance_id));
+DROP TABLE IF EXISTS temp.spider2e_excluded;
+CREATE TEMP TABLE spider2e_excluded AS
+SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason
+FROM json_each(spider2e_excluded());
 .mode csv
 .headers on
 WITH judged AS MATERIALIZED (

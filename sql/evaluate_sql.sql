@@ -17,7 +17,7 @@
 -- any other, Spider2-E's rule, instead of scoring 0 with "No data found
 -- for the specified query.") and :instances ('spider2e' as in
 -- evaluate.sql), :progress (N: "evaluate_sql: <n> done" on stderr every N
--- queries run). Run from the repository root.
+-- queries run).
 --
 -- Per instance: the SQL of a ```sql fence when there is one, else the
 -- whole file; hard-coded answers rejected (hardcoded_sql_flags); the query
@@ -25,7 +25,14 @@
 -- official evaluator writes (read_sql_query in chunks of 500, to_csv) and
 -- read back as pandas reads it; then the gold variants as in evaluate.sql.
 -- Prints CSV instance_id,score,error_info ordered by instance_id.
-.read sql/spider2e.sql
+.bail on
+SELECT spidereval_error('evaluate_sql.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
+SELECT spidereval_error('evaluate_sql.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+SELECT spidereval_error('evaluate_sql.sql: missing parameter :databases (the folder of SQLite databases): -cmd ".parameter set :databases ''...''"') WHERE :databases IS NULL;
+DROP TABLE IF EXISTS temp.spider2e_excluded;
+CREATE TEMP TABLE spider2e_excluded AS
+SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason
+FROM json_each(spider2e_excluded());
 .mode csv
 .headers on
 WITH

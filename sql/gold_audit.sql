@@ -11,6 +11,8 @@
 -- instance with 0, so it never scores when that is the first variant, and
 -- later variants are never reached; instances with no gold file; and
 -- header-only gold variants.
+.bail on
+SELECT spidereval_error('gold_audit.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 .mode list
 .headers off
 SELECT 'Gold variants per instance (instances in eval)';

@@ -34,6 +34,9 @@
 -- address (#outcome=fail&cat=...&err=...&diff=Hard&q=text&sort=2&open=ID).
 -- Footer: spidereval version, flavour, options and date. Run from the
 -- repository root.
+.bail on
+SELECT spidereval_error('report_html.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
+SELECT spidereval_error('report_html.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 .output /dev/null
 .read sql/report.sql
 .parameter init

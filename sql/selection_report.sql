@@ -30,6 +30,9 @@
 -- over the candidates' EXPLAIN QUERY PLAN tables (no execution; plans are
 -- written to :results, default build/selection_plans): only for SQL that
 -- SQLite can plan.
+.bail on
+SELECT spidereval_error('selection_report.sql: missing parameter :pool (the candidate pool prefix): -cmd ".parameter set :pool ''...''"') WHERE :pool IS NULL;
+SELECT spidereval_error('selection_report.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 DROP TABLE IF EXISTS temp.sel_cand;
 CREATE TEMP TABLE sel_cand AS
 WITH RECURSIVE k(n) AS (

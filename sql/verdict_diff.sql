@@ -13,6 +13,9 @@
 --     -cmd ".parameter set :gold 'path/to/gold'" < sql/verdict_diff.sql
 --
 -- Optional :flavor (snow, lite, dbt).
+.bail on
+SELECT spidereval_error('verdict_diff.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
+SELECT spidereval_error('verdict_diff.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 DROP TABLE IF EXISTS temp.verdict_diff;
 CREATE TEMP TABLE verdict_diff AS
 WITH f(f) AS (SELECT coalesce(:flavor, 'snow')),
