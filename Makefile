@@ -27,21 +27,49 @@ EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c
 HDRS     := $(wildcard ext/*.h)
 BUILD    := build
 
-.PHONY: all demo test unit sqltest parity bench deps clean asan format
+.PHONY: all demo test unit sqltest parity bench deps clean asan format install uninstall
 
-all: $(BUILD)/spidereval.so
+all: $(BUILD)/spidereval.so $(BUILD)/spidereval
 
 $(BUILD)/spidereval.so: $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -shared -o $@ $(CORE_SRC) $(EXT_SRC) $(DEPLIBS)
 
-$(BUILD)/check_spidereval: $(CORE_SRC) $(HDRS) $(wildcard tests/check_*.c) tests/check_main.c
+# The spidereval command: the extension compiled in (SQLITE_CORE), the
+# scripts of sql/ embedded (build/cli_sql.c) so it runs from any directory.
+CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c
+$(BUILD)/cli_sql.c: cli/embed_sql.sh $(wildcard sql/*.sql)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -o $@ tests/check_*.c $(CORE_SRC) \
+	@./cli/embed_sql.sh $(sort $(wildcard sql/*.sql)) > $@
+$(BUILD)/spidereval: $(CLI_SRC) $(wildcard cli/*.h) $(BUILD)/cli_sql.c $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
+	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -o $@ \
+	  $(CLI_SRC) $(BUILD)/cli_sql.c $(CORE_SRC) $(EXT_SRC) \
+	  $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
+
+$(BUILD)/check_spidereval: $(CORE_SRC) cli/official.c $(HDRS) cli/official.h $(wildcard tests/check_*.c) tests/check_main.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -Icli -o $@ tests/check_*.c $(CORE_SRC) cli/official.c \
 	  $(DEPLIBS) $(CHECKLIBS)
 
 deps:
 	@./scripts/install-deps.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the command, the bundle
+# (.load spidereval from lib/), the scripts and the manual page.
+PREFIX  ?= /usr/local
+INSTALL_FILES := bin/spidereval lib/spidereval.so share/man/man1/spidereval.1 \
+                 $(addprefix share/spidereval/,$(wildcard sql/*.sql))
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	  $(DESTDIR)$(PREFIX)/share/spidereval/sql $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/spidereval $(DESTDIR)$(PREFIX)/bin/spidereval
+	install -m 644 $(BUILD)/spidereval.so $(DESTDIR)$(PREFIX)/lib/spidereval.so
+	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/spidereval/sql/
+	install -m 644 docs/spidereval.1 $(DESTDIR)$(PREFIX)/share/man/man1/spidereval.1
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
+	-rmdir $(DESTDIR)$(PREFIX)/share/spidereval/sql $(DESTDIR)$(PREFIX)/share/spidereval 2>/dev/null
 
 # The sample shop database (built from samples/shop, a schema resource in
 # the Spider 2.0 layout) that the agent-tool docs and tests use.

@@ -33,7 +33,14 @@
 -- test, statistic, p_value), compare_moves (other, instance_id, change,
 -- reason_a, reason_other), compare_disagree (instance_id, verdicts,
 -- right_in). See docs/compare.md.
-.read sql/spider2e.sql
+.bail on
+SELECT spidereval_error('compare.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+SELECT spidereval_error('compare.sql: missing parameters :run_a and :run_b (two submission folders) or :runs (a JSON array of them)')
+WHERE :runs IS NULL AND (:run_a IS NULL OR :run_b IS NULL);
+DROP TABLE IF EXISTS temp.spider2e_excluded;
+CREATE TEMP TABLE spider2e_excluded AS
+SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason
+FROM json_each(spider2e_excluded());
 DROP TABLE IF EXISTS temp.compare_runs;
 CREATE TEMP TABLE compare_runs AS
 WITH r AS (

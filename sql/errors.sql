@@ -13,11 +13,11 @@
 -- and, for each taxonomy of sql/taxonomies.sql, error_category()'s
 -- category ('undetermined' when the evidence does not decide). Prints the
 -- findings with their counts, then per taxonomy the categories with counts
--- and two example instances each. Run from the repository root.
+-- and two example instances each. (sql/taxonomies.sql holds the
+-- categories as a table, temp.taxonomy_categories, for ad-hoc queries.)
 .bail on
 SELECT spidereval_error('errors.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
 SELECT spidereval_error('errors.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
-.read sql/taxonomies.sql
 DROP TABLE IF EXISTS temp.error_evidence;
 CREATE TEMP TABLE error_evidence AS
 WITH judged AS MATERIALIZED (

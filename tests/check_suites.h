@@ -10,4 +10,5 @@ Suite *suite_sql(void);
 Suite *suite_schema_graph(void);
 Suite *suite_equivalence(void);
 Suite *suite_peer_rules(void);
+Suite *suite_official(void);
 #endif

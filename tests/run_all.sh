@@ -37,5 +37,6 @@ run ./tests/run_evaluate_sql.sh "$shared"
 run ./tests/run_compare.sh "$shared"
 run ./tests/run_peers.sh "$shared"
 run ./tests/run_html_report.sh "$shared"
+run ./tests/run_cli.sh "$shared"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

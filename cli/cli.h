@@ -1,0 +1,65 @@
+/*
+** cli.h: what the files of the spidereval command share.
+*/
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+
+/* Exit statuses: success, the evaluation could not be done, usage error. */
+#define CLI_OK 0
+#define CLI_FAILED 1
+#define CLI_USAGE 2
+
+/* An SQL script of sql/, embedded at build time (build/cli_sql.c). */
+typedef struct {
+  const char *name; /* "evaluate.sql" */
+  const char *text; /* its whole text */
+} cli_script;
+extern const cli_script cli_scripts[]; /* ends with {0, 0} */
+
+/* A script parameter: :name and its value (an integer when is_int). */
+typedef struct {
+  const char *name;
+  const char *value; /* NULL: not set */
+  int is_int;
+} cli_param;
+
+/* One command-line option of a command. */
+typedef struct {
+  const char *name;  /* "result_dir" for --result_dir */
+  int takes_value;   /* 1: --name VALUE or --name=VALUE; 0: a flag */
+  const char **value; /* where the value goes (flags: "1") */
+  const char *help;  /* one line for --help */
+} cli_option;
+
+/* Parses argv[1..] (argv[0] is the command name) against opts; positional
+** arguments go to pos (at most maxpos). Returns CLI_OK, or CLI_USAGE after
+** printing the error. --help prints the usage and returns -1. */
+int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
+              const cli_option *opts, const char **pos, int maxpos,
+              int *npos);
+
+/* Prints "spidereval CMD: <message>" and a newline on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Runs the embedded script `name` in the sqlite3 shell with the bundle
+** loaded and the parameters set; its stdout goes to out_fd (-1: ours) or,
+** when captured is not NULL, into a malloc'd NUL-terminated buffer.
+** Returns CLI_OK when the shell succeeded, else CLI_FAILED (the shell has
+** printed its error on stderr). */
+int cli_run_script(const char *cmd, const char *name, const cli_param *params,
+                   size_t nparams, int out_fd, char **captured);
+
+/* The flavor the gold directory's eval jsonl implies ("snow" for
+** spider2snow_eval.jsonl, "lite", "dbt" for spider2_eval.jsonl), "snow"
+** when it cannot tell, NULL when the folder has no *_eval.jsonl. */
+const char *cli_gold_flavor(const char *gold_dir);
+
+/* 1 when path is a folder. */
+int cli_is_dir(const char *path);
+
+int cmd_evaluate(int argc, char **argv);
+
+#endif

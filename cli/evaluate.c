@@ -1,0 +1,772 @@
+/*
+** evaluate.c: `spidereval evaluate`, the official evaluate.py's command line
+** and output.
+**
+**   spidereval evaluate --mode exec_result --result_dir RUN --gold_dir gold
+**
+** exec_result mode: the instances are the .csv files of --result_dir whose
+** name up to the first dot is an instance of the gold's eval jsonl (as
+** sql/evaluate.sql and the official script list them), sorted; each gets
+** spider_verdict(<result_dir>/<id>.csv, gold, id, '<flavor> <options>') on
+** --max_workers threads, each with its own connection (the extension is
+** compiled into this program). The verdicts land in a table indexed like
+** the sorted instances, so the output does not depend on the threads.
+** sql mode runs sql/evaluate_sql.sql in the sqlite3 shell and reads its CSV.
+**
+** Output (stdout), as the official script of the flavour prints it: the
+** lines it prints while judging (compare failures, unreadable
+** predictions), the score dict, "Final score: ...", "Real score: ...
+** Total examples: 547", "Correct IDs saved to: <path>" after writing the
+** correct-ids file, and for lite "TOTAL_GB_PROCESSED: 0.00000 GB".
+** --format csv|json|jsonl prints the per-instance verdicts instead (csv is
+** byte for byte what sql/evaluate.sql prints) and writes no file.
+** On stderr, for a person: ignored files and why, gold instances not
+** submitted (listed with --verbose), and a progress bar on a terminal for
+** runs longer than a second.
+*/
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "official.h"
+
+int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
+                            const sqlite3_api_routines *pApi);
+
+/* One instance to judge and its verdict. */
+typedef struct {
+  char *id;         /* instance id */
+  char *path;       /* <result_dir>/<id>.csv, the file read */
+  int score;        /* 0 or 1 */
+  char *error_info; /* '' for a pass */
+  char *failure;    /* spider_verdict raised (no verdict), else NULL */
+} ev_item;
+
+/* The work the threads share. */
+typedef struct {
+  ev_item *items;
+  size_t n;
+  const char *gold;
+  const char *options; /* "<flavor> <options>" */
+  atomic_size_t next;  /* the next item to take */
+  atomic_size_t done;  /* items judged */
+} ev_work;
+
+static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
+
+/* A connection with the extension registered, or NULL (error printed). */
+static sqlite3 *open_db(char **err) {
+  sqlite3 *db = NULL;
+  if (sqlite3_open_v2(":memory:", &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                          SQLITE_OPEN_NOMUTEX,
+                      NULL) != SQLITE_OK) {
+    *err = xstrdup(db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return NULL;
+  }
+  char *e = NULL;
+  if (sqlite3_spidereval_init(db, &e, NULL) != SQLITE_OK) {
+    *err = xstrdup(e ? e : "cannot register the extension");
+    sqlite3_free(e);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+/* Judges items until none is left. */
+static void *worker(void *arg) {
+  ev_work *w = arg;
+  char *err = NULL;
+  sqlite3 *db = open_db(&err);
+  sqlite3_stmt *st = NULL;
+  if (db && sqlite3_prepare_v2(db, "SELECT spider_verdict(?1, ?2, ?3, ?4)", -1,
+                               &st, NULL) != SQLITE_OK) {
+    err = xstrdup(sqlite3_errmsg(db));
+  }
+  for (;;) {
+    size_t i = atomic_fetch_add(&w->next, 1);
+    if (i >= w->n) break;
+    ev_item *it = &w->items[i];
+    if (err) {
+      it->failure = xstrdup(err);
+    } else {
+      sqlite3_bind_text(st, 1, it->path, -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 2, w->gold, -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 3, it->id, -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 4, w->options, -1, SQLITE_STATIC);
+      if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        json_t *j = v ? json_loads(v, 0, NULL) : NULL;
+        if (j) {
+          it->score = (int)json_integer_value(json_object_get(j, "score"));
+          it->error_info =
+              xstrdup(json_string_value(json_object_get(j, "error_info")));
+          json_decref(j);
+        } else {
+          it->failure = xstrdup("spider_verdict gave no verdict");
+        }
+      } else {
+        it->failure = xstrdup(sqlite3_errmsg(db));
+      }
+      sqlite3_reset(st);
+    }
+    atomic_fetch_add(&w->done, 1);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  free(err);
+  return NULL;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Draws the progress bar on stderr (a terminal). */
+static void draw_bar(size_t done, size_t n, double elapsed) {
+  int width = 30;
+  int fill = n ? (int)(width * done / n) : width;
+  fprintf(stderr, "\rEvaluating: %3d%% |%.*s%*s| %zu/%zu [%.0fs]",
+          n ? (int)(100 * done / n) : 100, fill,
+          "##############################", width - fill, "", done, n, elapsed);
+  fflush(stderr);
+}
+
+/* Runs the verdicts on nthreads threads; the bar when show_bar. */
+static int run_threads(ev_work *w, int nthreads, int show_bar) {
+  pthread_t *t = calloc((size_t)nthreads, sizeof *t);
+  if (!t) return -1;
+  int started = 0;
+  for (; started < nthreads; started++)
+    if (pthread_create(&t[started], NULL, worker, w)) break;
+  if (!started) {
+    free(t);
+    return -1;
+  }
+  double t0 = now_seconds();
+  int drawn = 0;
+  while (atomic_load(&w->done) < w->n) {
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    double el = now_seconds() - t0;
+    if (show_bar && el >= 1.0) {
+      draw_bar(atomic_load(&w->done), w->n, el);
+      drawn = 1;
+    }
+  }
+  for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+  if (drawn) {
+    draw_bar(w->n, w->n, now_seconds() - t0);
+    fputc('\n', stderr);
+  }
+  free(t);
+  return 0;
+}
+
+/* ---- listing: gold instances, submitted files ---- */
+
+typedef struct {
+  char **v;
+  size_t n, cap;
+} strlist;
+
+static int sl_add(strlist *l, const char *s) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 64;
+    char **nv = realloc(l->v, cap * sizeof *nv);
+    if (!nv) return -1;
+    l->v = nv;
+    l->cap = cap;
+  }
+  l->v[l->n] = strdup(s);
+  return l->v[l->n++] ? 0 : -1;
+}
+
+static void sl_free(strlist *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int sl_has(const strlist *l, const char *s) {
+  return l->n && bsearch(&s, l->v, l->n, sizeof *l->v, cmp_str) != NULL;
+}
+
+/* Rows of a one-text-column query with up to two text bindings into l.
+** Returns 0, or -1 with *err set. */
+static int query_list(sqlite3 *db, const char *sql, const char *a,
+                      const char *b, strlist *l, char **err) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    *err = xstrdup(sqlite3_errmsg(db));
+    return -1;
+  }
+  if (a) sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+  if (b) sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (sl_add(l, (const char *)sqlite3_column_text(st, 0))) break;
+  if (rc != SQLITE_DONE) *err = xstrdup(sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Why the .csv file `file` (instance id `id`) matches no gold instance. */
+static void print_ignored(const char *file, const char *id,
+                          const strlist *gold, const strlist *excluded) {
+  if (sl_has(excluded, id)) {
+    fprintf(stderr, "spidereval evaluate: note: ignored '%s': not in the "
+                    "Spider2-E set (--instances spider2e)\n", file);
+    return;
+  }
+  const char *like = NULL, *how = NULL;
+  size_t best = 0;
+  for (size_t i = 0; i < gold->n; i++) {
+    const char *g = gold->v[i];
+    size_t n = strlen(g);
+    if (!strcasecmp(g, id)) {
+      like = g;
+      how = "with different case";
+      break;
+    }
+    if (n > best && !strncasecmp(g, id, n)) {
+      best = n;
+      like = g;
+      how = (id[n] == '_' && id[n + 1] >= 'a' && id[n + 1] <= 'z' && !id[n + 2])
+                ? "with a gold variant's suffix (submit one <id>.csv)"
+                : "with an extra suffix";
+    }
+  }
+  if (like)
+    fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an instance "
+                    "of this gold (looks like '%s' %s)\n", file, like, how);
+  else
+    fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an instance "
+                    "of this gold\n", file);
+}
+
+/* ---- output ---- */
+
+/* One CSV field as the sqlite3 shell's csv mode prints it. */
+static void print_shell_csv(FILE *f, const char *s) {
+  int quote = !*s || strchr(s, ',') != NULL;
+  for (const unsigned char *p = (const unsigned char *)s; *p && !quote; p++)
+    quote = *p < 0x20 || *p == ' ' || *p == '"' || *p == '\'' || *p >= 0x7f;
+  if (!quote) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void print_format(const char *format, const ev_item *it, size_t n) {
+  if (!strcmp(format, "csv")) {
+    fputs("instance_id,score,error_info\r\n", stdout);
+    for (size_t i = 0; i < n; i++) {
+      print_shell_csv(stdout, it[i].id);
+      printf(",%d,", it[i].score);
+      print_shell_csv(stdout, it[i].error_info);
+      fputs("\r\n", stdout);
+    }
+    return;
+  }
+  int lines = !strcmp(format, "jsonl");
+  if (!lines) fputs("[", stdout);
+  for (size_t i = 0; i < n; i++) {
+    json_t *o = json_pack("{s:s, s:i, s:s}", "instance_id", it[i].id, "score",
+                          it[i].score, "error_info", it[i].error_info);
+    char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT) : NULL;
+    if (lines)
+      printf("%s\n", s ? s : "null");
+    else
+      printf("%s\n%s", i ? "," : "", s ? s : "null");
+    free(s);
+    json_decref(o);
+  }
+  if (!lines) fputs("\n]\n", stdout);
+}
+
+/* The variant files of an instance, in the order tried, and whether it is
+** the single <id>.csv. */
+static int gold_files(sqlite3 *db, const char *gold, const char *flavor,
+                      const char *id, strlist *files, int *single) {
+  sqlite3_stmt *st;
+  *single = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT variant, path FROM gold_variants(?1, ?2) "
+                         "WHERE instance_id = ?3 ORDER BY variant_index",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(st, 1, gold, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, flavor, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *v = (const char *)sqlite3_column_text(st, 0);
+    const char *p = (const char *)sqlite3_column_text(st, 1);
+    const char *slash = p ? strrchr(p, '/') : NULL;
+    if (v && !*v) *single = 1;
+    sl_add(files, slash ? slash + 1 : (p ? p : ""));
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
+/* The official output and the correct-ids file. */
+static int print_official(sqlite3 *db, off_flavor fl, const char *flavor,
+                          int judging_lines, const char *result_dir,
+                          const char *gold, const ev_item *it, size_t n) {
+  if (judging_lines && db)
+    for (size_t i = 0; i < n; i++) {
+      if (strncmp(it[i].error_info, "Python Script Error:", 20) &&
+          strncmp(it[i].error_info, "Evaluation Error:", 17))
+        continue;
+      strlist files = {0};
+      int single = 0;
+      gold_files(db, gold, flavor, it[i].id, &files, &single);
+      off_print_judging_line(stdout, fl, it[i].id, it[i].error_info, gold,
+                             (const char *const *)files.v, files.n, single);
+      sl_free(&files);
+    }
+  const char **ids = malloc((n + 1) * sizeof *ids);
+  const char **ok = malloc((n + 1) * sizeof *ok);
+  int *scores = malloc((n + 1) * sizeof *scores);
+  if (!ids || !ok || !scores) {
+    free(ids);
+    free(ok);
+    free(scores);
+    cli_error("evaluate", "out of memory");
+    return CLI_FAILED;
+  }
+  size_t nok = 0;
+  for (size_t i = 0; i < n; i++) {
+    ids[i] = it[i].id;
+    scores[i] = it[i].score;
+    if (it[i].score == 1) ok[nok++] = it[i].id;
+  }
+  off_print_dict(stdout, ids, scores, n);
+  char r1[32], r2[32];
+  off_ratio((long)nok, (long)n, r1);
+  off_ratio((long)nok, 547, r2);
+  printf("Final score: %s, Correct examples: %zu, Total examples: %zu\n", r1,
+         nok, n);
+  printf("Real score: %s, Correct examples: %zu, Total examples: 547\n", r2,
+         nok);
+  int rc = CLI_OK;
+  char *path = off_ids_path(fl, result_dir);
+  FILE *f = path ? fopen(path, "w") : NULL;
+  if (!f) {
+    cli_error("evaluate", "cannot write the correct-ids file '%s': %s",
+              path ? path : "", strerror(errno));
+    rc = CLI_FAILED;
+  } else {
+    off_print_ids_csv(f, fl, ok, nok);
+    if (fclose(f)) {
+      cli_error("evaluate", "cannot write the correct-ids file '%s': %s", path,
+                strerror(errno));
+      rc = CLI_FAILED;
+    } else {
+      printf("Correct IDs saved to: %s\n", path);
+      if (fl == OFF_LITE) printf("TOTAL_GB_PROCESSED: %.5f GB\n", 0.0);
+    }
+  }
+  free(path);
+  free(ids);
+  free(ok);
+  free(scores);
+  return rc;
+}
+
+/* ---- sql mode: sql/evaluate_sql.sql's CSV ---- */
+
+/* Parses the shell's CSV (header, then instance_id,score,error_info) into
+** items. Returns the count, or -1. */
+static long parse_script_csv(char *text, ev_item **out) {
+  size_t cap = 64, n = 0;
+  ev_item *items = calloc(cap, sizeof *items);
+  if (!items) return -1;
+  char *p = text;
+  int row = 0;
+  while (*p) {
+    char *field[3] = {0, 0, 0};
+    int nf = 0;
+    for (;;) {
+      char *start = p, *o = p;
+      if (*p == '"') {
+        p++;
+        for (;;) {
+          if (!*p) break;
+          if (*p == '"' && p[1] == '"') {
+            *o++ = '"';
+            p += 2;
+          } else if (*p == '"') {
+            p++;
+            break;
+          } else {
+            *o++ = *p++;
+          }
+        }
+      } else {
+        while (*p && *p != ',' && *p != '\r' && *p != '\n') o++, p++;
+      }
+      char end = *p;
+      *o = 0;
+      if (nf < 3) field[nf++] = start;
+      if (end == ',') {
+        p++;
+        continue;
+      }
+      if (end == '\r') p++;
+      if (*p == '\n') p++;
+      break;
+    }
+    if (row++ == 0) continue; /* the header */
+    if (nf != 3) continue;
+    if (n == cap) {
+      ev_item *ni = realloc(items, (cap *= 2) * sizeof *ni);
+      if (!ni) break;
+      items = ni;
+    }
+    items[n].id = xstrdup(field[0]);
+    items[n].path = xstrdup("");
+    items[n].score = atoi(field[1]);
+    items[n].error_info = xstrdup(field[2]);
+    items[n].failure = NULL;
+    n++;
+  }
+  *out = items;
+  return (long)n;
+}
+
+/* ---- the command ---- */
+
+static const char usage[] =
+    "usage: spidereval evaluate --mode exec_result --result_dir RUN "
+    "--gold_dir GOLD [options]\n"
+    "The official Spider 2.0 verdicts, printed as the official evaluate.py "
+    "of the\ngold's flavour prints them; the correct-ids file written where "
+    "it writes it.\n";
+
+/* Counts the files of dir ending in ext; one example name into *example. */
+static size_t count_ext(const char *dir, const char *ext, strlist *names) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  size_t n = 0, ne = strlen(ext);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    int match = len >= ne && !strcmp(e->d_name + len - ne, ext);
+    if (ne ? match : 1) {
+      n++;
+      if (names) sl_add(names, e->d_name);
+    }
+  }
+  closedir(d);
+  if (names && names->n) qsort(names->v, names->n, sizeof *names->v, cmp_str);
+  return n;
+}
+
+static void free_items(ev_item *it, size_t n) {
+  if (!it) return;
+  for (size_t i = 0; i < n; i++) {
+    free(it[i].id);
+    free(it[i].path);
+    free(it[i].error_info);
+    free(it[i].failure);
+  }
+  free(it);
+}
+
+int cmd_evaluate(int argc, char **argv) {
+  const char *mode = "sql", *result_dir = "spider2sql_example_submit_result",
+             *gold = "gold", *timeout = "60", *max_workers = NULL,
+             *temp_dir = NULL, *flavor = NULL, *options = NULL,
+             *instances = "all", *databases = NULL, *tasks = NULL,
+             *format = "official", *verbose = NULL, *sql_debug = NULL;
+  cli_option opts[] = {
+      {"mode", 1, &mode, "exec_result (result CSVs) or sql (default, as the official script)"},
+      {"result_dir", 1, &result_dir, "the submission folder"},
+      {"gold_dir", 1, &gold, "the gold directory (default: gold)"},
+      {"flavor", 1, &flavor, "snow, lite or dbt (default: from the eval jsonl's name)"},
+      {"options", 1, &options, "spider_verdict options, e.g. 'strict pad'"},
+      {"instances", 1, &instances, "all (default) or spider2e"},
+      {"max_workers", 1, &max_workers, "threads (default: the number of cores)"},
+      {"format", 1, &format, "official (default), csv, json or jsonl"},
+      {"databases", 1, &databases, "sql mode: the folder of SQLite databases"},
+      {"tasks", 1, &tasks, "sql mode: the task jsonl naming each db"},
+      {"timeout", 1, &timeout, "sql mode: seconds per query (default 60)"},
+      {"temp_dir", 1, &temp_dir, "accepted, unused (the official script's)"},
+      {"is_sql_debug", 0, &sql_debug, "accepted, unused (the official script's)"},
+      {"verbose", 0, &verbose, "list the gold instances not submitted"},
+      {0, 0, 0, 0}};
+  const char *pos[1];
+  int npos;
+  int rc = cli_parse("evaluate", usage, argc, argv, opts, pos, 0, &npos);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  (void)temp_dir;
+  (void)sql_debug;
+  /* the command line */
+  int sql_mode = !strcmp(mode, "sql");
+  if (!sql_mode && strcmp(mode, "exec_result")) {
+    cli_error("evaluate", "--mode '%s': expected exec_result or sql", mode);
+    return CLI_USAGE;
+  }
+  if (flavor && strcmp(flavor, "snow") && strcmp(flavor, "lite") &&
+      strcmp(flavor, "dbt")) {
+    cli_error("evaluate", "--flavor '%s': expected snow, lite or dbt", flavor);
+    return CLI_USAGE;
+  }
+  if (strcmp(format, "official") && strcmp(format, "csv") &&
+      strcmp(format, "json") && strcmp(format, "jsonl")) {
+    cli_error("evaluate", "--format '%s': expected official, csv, json or jsonl",
+              format);
+    return CLI_USAGE;
+  }
+  if (strcmp(instances, "all") && strcmp(instances, "spider2e")) {
+    cli_error("evaluate", "--instances '%s': expected all or spider2e",
+              instances);
+    return CLI_USAGE;
+  }
+  long workers = sysconf(_SC_NPROCESSORS_ONLN);
+  if (max_workers) {
+    char *end;
+    workers = strtol(max_workers, &end, 10);
+    if (!*max_workers || *end || workers < 1 || workers > 1024) {
+      cli_error("evaluate", "--max_workers '%s': expected a number from 1 to "
+                            "1024", max_workers);
+      return CLI_USAGE;
+    }
+  }
+  if (workers < 1) workers = 1;
+  {
+    char *end;
+    long t = strtol(timeout, &end, 10);
+    if (!*timeout || *end || t < 1) {
+      cli_error("evaluate", "--timeout '%s': expected a number of seconds",
+                timeout);
+      return CLI_USAGE;
+    }
+  }
+  if (sql_mode && !databases) {
+    cli_error("evaluate", "--mode sql needs --databases DIR (the folder of "
+                          "SQLite databases the SQL runs on)");
+    return CLI_USAGE;
+  }
+  /* the inputs on disk */
+  if (!cli_is_dir(result_dir)) {
+    cli_error("evaluate", "--result_dir '%s': no such folder", result_dir);
+    return CLI_FAILED;
+  }
+  if (!cli_is_dir(gold)) {
+    cli_error("evaluate", "--gold_dir '%s': no such folder", gold);
+    return CLI_FAILED;
+  }
+  const char *gold_fl = cli_gold_flavor(gold);
+  if (!gold_fl) {
+    cli_error("evaluate", "--gold_dir '%s' has no eval jsonl "
+                          "(spider2snow_eval.jsonl, spider2lite_eval.jsonl): "
+                          "give the gold folder of Spider 2.0", gold);
+    return CLI_FAILED;
+  }
+  if (!flavor) flavor = gold_fl;
+  if (sql_mode && !cli_is_dir(databases)) {
+    cli_error("evaluate", "--databases '%s': no such folder", databases);
+    return CLI_FAILED;
+  }
+  off_flavor fl = !strcmp(flavor, "lite") ? OFF_LITE
+                  : !strcmp(flavor, "dbt") ? OFF_DBT : OFF_SNOW;
+  strlist csvs = {0};
+  size_t ncsv = count_ext(result_dir, ".csv", &csvs);
+  size_t nsql = count_ext(result_dir, ".sql", NULL);
+  sl_free(&csvs);
+  if (!sql_mode && !ncsv) {
+    if (nsql)
+      cli_error("evaluate", "--result_dir '%s' has no .csv file but %zu .sql "
+                            "files: use --mode sql (with --databases)",
+                result_dir, nsql);
+    else
+      cli_error("evaluate", "--result_dir '%s' has no .csv file (exec_result "
+                            "mode reads <instance_id>.csv files)", result_dir);
+    return CLI_FAILED;
+  }
+  if (sql_mode && !nsql) {
+    if (ncsv)
+      cli_error("evaluate", "--result_dir '%s' has no .sql file but %zu .csv "
+                            "files: use --mode exec_result", result_dir, ncsv);
+    else
+      cli_error("evaluate", "--result_dir '%s' has no .sql file (sql mode "
+                            "reads <instance_id>.sql files)", result_dir);
+    return CLI_FAILED;
+  }
+
+  char *err = NULL;
+  sqlite3 *db = open_db(&err);
+  if (!db) {
+    cli_error("evaluate", "cannot open a database: %s", err);
+    free(err);
+    return CLI_FAILED;
+  }
+  strlist gold_ids = {0}, excluded = {0}, files = {0}, file_ids = {0};
+  ev_item *items = NULL;
+  size_t n = 0;
+  rc = CLI_FAILED;
+  if (query_list(db, "SELECT instance_id FROM gold_instances(?1) WHERE in_eval "
+                     "ORDER BY instance_id", gold, NULL, &gold_ids, &err) ||
+      (!strcmp(instances, "spider2e") &&
+       query_list(db, "SELECT value ->> 'instance_id' FROM "
+                      "json_each(spider2e_excluded()) ORDER BY 1",
+                  NULL, NULL, &excluded, &err)) ||
+      query_list(db, "SELECT file FROM submission_files(?1, ?2) ORDER BY file",
+                 result_dir, sql_mode ? "sql" : "csv", &files, &err) ||
+      query_list(db, "SELECT instance_id FROM submission_files(?1, ?2) ORDER BY file",
+                 result_dir, sql_mode ? "sql" : "csv", &file_ids, &err)) {
+    cli_error("evaluate", "%s", err);
+    goto done;
+  }
+  /* the instances: submitted, in the eval jsonl, not excluded */
+  strlist chosen = {0};
+  for (size_t i = 0; i < file_ids.n; i++) {
+    const char *id = file_ids.v[i];
+    if (sl_has(&gold_ids, id) && !sl_has(&excluded, id))
+      sl_add(&chosen, id);
+    else
+      print_ignored(files.v[i], id, &gold_ids, &excluded);
+  }
+  if (chosen.n) qsort(chosen.v, chosen.n, sizeof *chosen.v, cmp_str);
+  for (size_t i = 0; i < chosen.n; i++) /* distinct */
+    if (!n || strcmp(chosen.v[i], chosen.v[n - 1])) {
+      char *t = chosen.v[n];
+      chosen.v[n] = chosen.v[i];
+      chosen.v[i] = t;
+      n++;
+    }
+  /* gold instances not submitted */
+  {
+    strlist missing = {0};
+    for (size_t i = 0; i < gold_ids.n; i++) {
+      const char *g = gold_ids.v[i];
+      if (sl_has(&excluded, g)) continue;
+      int found = 0;
+      for (size_t k = 0; k < n && !found; k++) found = !strcmp(chosen.v[k], g);
+      if (!found) sl_add(&missing, g);
+    }
+    if (missing.n) {
+      fprintf(stderr, "spidereval evaluate: note: %zu of the gold's %zu "
+                      "instances were not submitted%s", missing.n,
+              gold_ids.n - excluded.n, verbose ? ":" : " (--verbose lists them)");
+      for (size_t i = 0; verbose && i < missing.n; i++)
+        fprintf(stderr, " %s", missing.v[i]);
+      fputc('\n', stderr);
+    }
+    sl_free(&missing);
+  }
+  if (!n) {
+    cli_error("evaluate", "no file of --result_dir '%s' is an instance of "
+                          "--gold_dir '%s' (files are named <instance_id>.%s)",
+              result_dir, gold, sql_mode ? "sql" : "csv");
+    sl_free(&chosen);
+    goto done;
+  }
+  if (sql_mode) {
+    char *out = NULL;
+    char tmo[32];
+    snprintf(tmo, sizeof tmo, "%ld", strtol(timeout, NULL, 10));
+    cli_param params[] = {
+        {":submission", result_dir, 0}, {":gold", gold, 0},
+        {":databases", databases, 0},   {":tasks", tasks, 0},
+        {":timeout", tmo, 1},           {":flavor", flavor, 0},
+        {":options", options, 0},       {":instances", instances, 0},
+    };
+    sl_free(&chosen);
+    if (cli_run_script("evaluate", "evaluate_sql.sql", params,
+                       sizeof params / sizeof *params, -1, &out)) {
+      free(out);
+      goto done;
+    }
+    long got = parse_script_csv(out, &items);
+    free(out);
+    if (got < 0) {
+      cli_error("evaluate", "out of memory");
+      goto done;
+    }
+    n = (size_t)got;
+  } else {
+    items = calloc(n, sizeof *items);
+    char *opt = malloc(strlen(flavor) + (options ? strlen(options) : 0) + 2);
+    if (!items || !opt) {
+      free(opt);
+      sl_free(&chosen);
+      cli_error("evaluate", "out of memory");
+      goto done;
+    }
+    sprintf(opt, "%s %s", flavor, options ? options : "");
+    for (size_t i = 0; i < n; i++) {
+      items[i].id = chosen.v[i];
+      chosen.v[i] = NULL;
+      items[i].path = malloc(strlen(result_dir) + strlen(items[i].id) + 6);
+      if (items[i].path)
+        sprintf(items[i].path, "%s/%s.csv", result_dir, items[i].id);
+    }
+    sl_free(&chosen);
+    ev_work w = {items, n, gold, opt, 0, 0};
+    int nthreads = (size_t)workers < n ? (int)workers : (int)n;
+    if (run_threads(&w, nthreads, isatty(2))) {
+      free(opt);
+      cli_error("evaluate", "cannot start threads");
+      goto done;
+    }
+    free(opt);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+      if (items[i].failure) {
+        cli_error("evaluate", "%s: %s", items[i].id, items[i].failure);
+        bad++;
+      }
+    if (bad) goto done;
+  }
+  if (!n) {
+    cli_error("evaluate", "no file of --result_dir '%s' was evaluated", result_dir);
+    goto done;
+  }
+  if (strcmp(format, "official")) {
+    print_format(format, items, n);
+    rc = CLI_OK;
+  } else {
+    rc = print_official(db, fl, flavor, !sql_mode, result_dir, gold, items, n);
+  }
+done:
+  if (fflush(stdout)) {
+    cli_error("evaluate", "cannot write the output: %s", strerror(errno));
+    rc = CLI_FAILED;
+  }
+  free_items(items, n);
+  sl_free(&gold_ids);
+  sl_free(&excluded);
+  sl_free(&files);
+  sl_free(&file_ids);
+  sqlite3_close(db);
+  return rc;
+}

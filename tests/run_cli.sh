@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# The spidereval command (cli/):
+# - official output: `spidereval evaluate --mode exec_result --result_dir
+#   <run> --gold_dir gold` on every real run of ../shared/real prints what
+#   the official script of that flavour printed (../shared/real/
+#   official_output: the judging lines as a set, the score dict as a
+#   mapping, the score lines exactly) and writes the same correct-ids file
+#   (snow: as a set, in its thread-completion order; lite: exactly);
+#   spidereval's own dict is sorted;
+# - --format csv is byte for byte what sql/evaluate.sql prints; 1 and 4
+#   workers give identical output;
+# - each bad input: its exact one-line message and exit status;
+# - every script of sql/ runs from another directory, and one missing a
+#   required parameter stops with an error naming it;
+# - the fronts (report, compare, errors, diff, audit), --help, --version.
+# Prints "cli: N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+root=$(pwd)
+shared=$(cd "${1:-../shared}" && pwd)
+bin=$root/build/spidereval
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+check() { # name got want
+  if [ "$2" = "$3" ]; then ok; else
+    bad "$1"; diff <(printf '%s\n' "$3") <(printf '%s\n' "$2") | head -10; fi
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# ---- official output on every real run ----
+# the official stdout without tqdm's progress-bar text, one line each
+norm_official() {
+  tr '\r' '\n' <"$1" |
+    sed -E 's/Evaluating Exec Results: *[0-9]+%\|[^|]*\| *[0-9]+\/[0-9]+ \[[^]]*\] ?//g' |
+    grep -v '^[[:space:]]*$'
+}
+score_lines() { grep -E '^(Final score|Real score|Correct IDs saved to|TOTAL_GB_PROCESSED): '; }
+dict_map() { grep '^{' | tr -d '{}' | sed "s/, '/\n'/g" | sort; }
+judging() { grep -vE "^(\{|Final score: |Real score: |Correct IDs saved to: |TOTAL_GB_PROCESSED: )" | sort; }
+runs=0
+for flavor in snow lite; do
+  mkdir -p "$work/$flavor"
+  ln -s "$shared/spider2/$flavor/gold" "$work/$flavor/gold"
+  for out in "$shared/real/official_output/$flavor"/*.stdout.txt; do
+    run=$(basename "$out" .stdout.txt)
+    ln -s "$shared/real/$flavor/$run" "$work/$flavor/$run"
+    want=$(norm_official "$out")
+    got=$(cd "$work/$flavor" && "$bin" evaluate --mode exec_result \
+            --result_dir "$run" --gold_dir gold 2>"$work/stderr")
+    rc=$?
+    runs=$((runs + 1))
+    [ "$rc" -eq 0 ] || { bad "$flavor/$run: exit $rc: $(cat "$work/stderr")"; continue; }
+    check "$flavor/$run: score lines" "$(score_lines <<<"$got")" "$(score_lines <<<"$want")"
+    check "$flavor/$run: score dict" "$(dict_map <<<"$got")" "$(dict_map <<<"$want")"
+    check "$flavor/$run: judging lines" "$(judging <<<"$got")" "$(judging <<<"$want")"
+    # spidereval's dict is sorted by instance id (lite's is, too)
+    check "$flavor/$run: dict order" "$(grep '^{' <<<"$got" | tr -d '{}' | sed "s/, '/\n'/g" | LC_ALL=C sort -c 2>&1)" ""
+    [ "$flavor" = lite ] && check "$flavor/$run: dict line" "$(grep '^{' <<<"$got")" "$(grep '^{' <<<"$want")"
+    ids=$work/$flavor/$run.csv
+    [ "$flavor" = lite ] && ids=$work/$flavor/$run-ids.csv
+    wantids=$shared/real/official_output/$flavor/$run.ids.csv
+    if [ "$flavor" = lite ]; then
+      check "$flavor/$run: ids file" "$(cat "$ids")" "$(cat "$wantids")"
+    else
+      check "$flavor/$run: ids header" "$(head -1 "$ids")" "$(head -1 "$wantids")"
+      check "$flavor/$run: ids set" "$(tail -n +2 "$ids" | sort)" "$(tail -n +2 "$wantids" | sort)"
+    fi
+  done
+done
+echo "cli: official output compared on $runs real runs"
+
+# ---- --format csv is evaluate.sql's output; workers do not change it ----
+big=chaozwn__SPIDER2__infinisynapse-snow-final-HEAD
+for run in $big siyu-wu529__infinisynapse-spider2snow__infinisynapse; do
+  want=$(sqlite3 :memory: -cmd '.load build/spidereval' \
+    -cmd ".parameter set :submission '$shared/real/snow/$run'" \
+    -cmd ".parameter set :gold '$shared/spider2/snow/gold'" <sql/evaluate.sql | od -c)
+  got=$("$bin" evaluate --mode exec_result --result_dir "$shared/real/snow/$run" \
+          --gold_dir "$shared/spider2/snow/gold" --format csv 2>/dev/null | od -c)
+  check "csv = evaluate.sql: $run" "$got" "$want"
+done
+run=xxxbrem__results-log__reforce-o1-preview-lite-2.1
+want=$(sqlite3 :memory: -cmd '.load build/spidereval' \
+  -cmd ".parameter set :submission '$shared/real/lite/$run'" -cmd ".parameter set :flavor lite" \
+  -cmd ".parameter set :gold '$shared/spider2/lite/gold'" <sql/evaluate.sql | od -c)
+got=$("$bin" evaluate --mode exec_result --result_dir "$shared/real/lite/$run" \
+        --gold_dir "$shared/spider2/lite/gold" --format csv 2>/dev/null | od -c)
+check "csv = evaluate.sql: $run" "$got" "$want"
+one=$(cd "$work/snow" && "$bin" evaluate --mode exec_result --result_dir $big --gold_dir gold --max_workers 1 2>&1; cat $big.csv)
+four=$(cd "$work/snow" && "$bin" evaluate --mode exec_result --result_dir $big --gold_dir gold --max_workers 4 2>&1; cat $big.csv)
+check "1 vs 4 workers" "$four" "$one"
+for fmt in json jsonl; do
+  n=$("$bin" evaluate --mode exec_result --result_dir "$work/snow/$big" --gold_dir "$work/snow/gold" \
+        --format $fmt 2>/dev/null | grep -c '"instance_id"')
+  check "--format $fmt: one object per instance" "$n" 537
+done
+
+# ---- bad inputs: exact message and status ----
+mkdir -p "$work/bad/empty" "$work/bad/sqlonly" "$work/bad/other" "$work/bad/gold_nojsonl/exec_result" \
+         "$work/bad/named"
+echo 'SELECT 1' >"$work/bad/sqlonly/demo001.sql"
+echo 'a' >"$work/bad/other/zzz.csv"
+cp samples/submission/demo001.csv "$work/bad/named/DEMO001.csv"
+cp samples/submission/demo001.csv "$work/bad/named/demo002_a.csv"
+cp samples/submission/demo001.csv "$work/bad/named/demo003 .csv"
+cp samples/submission/demo001.csv "$work/bad/named/demo004.csv"
+expect() { # name want-status want-stderr command...
+  local name=$1 st=$2 msg=$3
+  shift 3
+  local err
+  err=$(cd "$work/bad" && "$@" 2>&1 >/dev/null)
+  local rc=$?
+  check "$name: status" "$rc" "$st"
+  check "$name: message" "$err" "$msg"
+}
+E="$bin evaluate --mode exec_result"
+G=$root/samples/gold
+expect "missing result folder" 1 "spidereval evaluate: --result_dir 'nope': no such folder" \
+  $E --result_dir nope --gold_dir "$G"
+expect "missing gold folder" 1 "spidereval evaluate: --gold_dir 'nogold': no such folder" \
+  $E --result_dir empty --gold_dir nogold
+expect "gold without eval jsonl" 1 "spidereval evaluate: --gold_dir 'gold_nojsonl' has no eval jsonl (spider2snow_eval.jsonl, spider2lite_eval.jsonl): give the gold folder of Spider 2.0" \
+  $E --result_dir empty --gold_dir gold_nojsonl
+expect "folder with no csv" 1 "spidereval evaluate: --result_dir 'empty' has no .csv file (exec_result mode reads <instance_id>.csv files)" \
+  $E --result_dir empty --gold_dir "$G"
+expect "folder of .sql in exec_result mode" 1 "spidereval evaluate: --result_dir 'sqlonly' has no .csv file but 1 .sql files: use --mode sql (with --databases)" \
+  $E --result_dir sqlonly --gold_dir "$G"
+expect "zero instances evaluated" 1 "spidereval evaluate: note: ignored 'zzz.csv': not an instance of this gold
+spidereval evaluate: note: 6 of the gold's 6 instances were not submitted (--verbose lists them)
+spidereval evaluate: no file of --result_dir 'other' is an instance of --gold_dir '$G' (files are named <instance_id>.csv)" \
+  $E --result_dir other --gold_dir "$G"
+expect "unknown option" 2 "spidereval evaluate: unknown option '--result-dir' (see spidereval evaluate --help)" \
+  $E --result-dir x
+expect "bad mode" 2 "spidereval evaluate: --mode 'csv': expected exec_result or sql" \
+  "$bin" evaluate --mode csv
+expect "bad flavor" 2 "spidereval evaluate: --flavor 'snowflake': expected snow, lite or dbt" \
+  $E --flavor snowflake
+expect "bad workers" 2 "spidereval evaluate: --max_workers '0': expected a number from 1 to 1024" \
+  $E --max_workers 0
+expect "bad format" 2 "spidereval evaluate: --format 'xml': expected official, csv, json or jsonl" \
+  $E --format xml
+expect "option without value" 2 "spidereval evaluate: option '--gold_dir' needs a value" \
+  $E --gold_dir
+expect "sql mode without databases" 2 "spidereval evaluate: --mode sql needs --databases DIR (the folder of SQLite databases the SQL runs on)" \
+  "$bin" evaluate --mode sql --result_dir sqlonly
+expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, report, compare, errors, diff or audit; see spidereval --help)" \
+  "$bin" evaluat
+expect "no command" 2 "$("$bin" --help)" "$bin"
+expect "report without run" 2 "spidereval report: no submission folder: give RUN or --result_dir (see spidereval report --help)" \
+  "$bin" report
+expect "compare one run" 2 "spidereval compare: give two or more submission folders (see spidereval compare --help)" \
+  "$bin" compare a
+expect "audit missing gold" 1 "spidereval audit: --gold_dir 'nogold': no such folder" \
+  "$bin" audit nogold
+# notes on stderr: files ignored and why, instances not submitted
+expect "ignored files" 0 "spidereval evaluate: note: ignored 'DEMO001.csv': not an instance of this gold (looks like 'demo001' with different case)
+spidereval evaluate: note: ignored 'demo002_a.csv': not an instance of this gold (looks like 'demo002' with a gold variant's suffix (submit one <id>.csv))
+spidereval evaluate: note: ignored 'demo003 .csv': not an instance of this gold (looks like 'demo003' with an extra suffix)
+spidereval evaluate: note: 5 of the gold's 6 instances were not submitted: demo001 demo002 demo003 demo005 demo006" \
+  $E --result_dir named --gold_dir "$G" --verbose
+check "no progress bar off a terminal" "$(cd "$work/snow" && "$bin" evaluate --mode exec_result --result_dir $big --gold_dir gold 2>&1 >/dev/null)" \
+  "spidereval evaluate: note: 10 of the gold's 547 instances were not submitted (--verbose lists them)"
+
+# ---- every script from another directory; missing parameters ----
+mkdir -p "$work/elsewhere"
+cd "$work/elsewhere"
+L=$root/build/spidereval
+S=$root/samples
+runsql() { # script params...
+  local s=$1
+  shift
+  sqlite3 :memory: -cmd ".load $L" "$@" <"$root/sql/$s" 2>&1
+}
+p_sub=(-cmd ".parameter set :submission '$S/submission'" -cmd ".parameter set :gold '$S/gold'")
+# (report_html.sql still reads sql/report.sql from the working directory;
+# `spidereval report --html` runs it from anywhere)
+for s in evaluate.sql report.sql errors.sql verdict_diff.sql; do
+  out=$(runsql $s "${p_sub[@]}")
+  rc=$?
+  check "$s from another directory: status" "$rc" 0
+  check "$s from another directory: no file error" "$(grep -c 'cannot open\|no such table' <<<"$out")" 0
+done
+out=$(runsql gold_audit.sql -cmd ".parameter set :gold '$S/gold'"); check "gold_audit.sql from another directory" "$?" 0
+out=$(runsql compare.sql -cmd ".parameter set :run_a '$S/submission'" -cmd ".parameter set :run_b '$S/submission'" \
+        -cmd ".parameter set :gold '$S/gold'"); check "compare.sql from another directory" "$?" 0
+out=$(runsql spider2e.sql); check "spider2e.sql from another directory" "$?" 0
+out=$(runsql taxonomies.sql); check "taxonomies.sql from another directory" "$?" 0
+printf 'instance_id,candidate_id,result_path\ndemo001,1,%s\ndemo001,2,%s\n' \
+  "$S/submission/demo001.csv" "$S/gold/exec_result/demo001.csv" >cand.csv
+out=$(runsql mbr.sql -cmd ".parameter set :candidates cand.csv"); check "mbr.sql from another directory" "$?" 0
+for s in evaluate.sql report.sql errors.sql verdict_diff.sql report_html.sql; do
+  out=$(runsql $s -cmd ".parameter set :submission '$S/submission'")
+  rc=$?
+  check "$s without :gold: status" "$rc" 1
+  check "$s without :gold: message" "$(grep -c "missing parameter :gold" <<<"$out")" 1
+done
+out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/empty'" -cmd ".parameter set :gold '$S/gold'")
+check "evaluate.sql on an empty folder" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/empty'"
+out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/sqlonly'" -cmd ".parameter set :gold '$S/gold'")
+check "evaluate.sql on a folder of .sql" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/sqlonly' (it holds .sql files: use sql/evaluate_sql.sql)"
+for s in evaluate_sql.sql gold_audit.sql mbr.sql selection_report.sql compare.sql; do
+  out=$(runsql $s)
+  check "$s without parameters: status" "$?" 1
+  check "$s without parameters: message" "$(grep -c "$s: missing parameter" <<<"$out")" 1
+done
+
+# ---- the fronts, from another directory ----
+out=$("$bin" report "$S/submission" --gold_dir "$S/gold"); rc=$?
+check "report: status" "$rc" 0
+check "report: totals" "$(grep -c 'correct / evaluated' <<<"$out")" 1
+"$bin" report "$S/submission" --gold_dir "$S/gold" --html page.html; rc=$?
+check "report --html: status" "$rc" 0
+check "report --html: a page" "$(grep -c '</html>' page.html)" 1
+out=$("$bin" compare "$S/submission" "$S/submission" --gold_dir "$S/gold"); check "compare: status" "$?" 0
+out=$("$bin" errors "$S/submission" --gold_dir "$S/gold"); check "errors: status" "$?" 0
+out=$("$bin" diff "$S/submission" --gold_dir "$S/gold"); check "diff: status" "$?" 0
+out=$("$bin" audit "$S/gold"); check "audit: status" "$?" 0
+check "--version" "$("$bin" --version)" "spidereval $(cat "$root/VERSION")"
+for c in evaluate report compare errors diff audit; do
+  out=$("$bin" $c --help); rc=$?
+  check "$c --help" "$rc:$(head -1 <<<"$out" | cut -d' ' -f1-3)" "0:usage: spidereval $c"
+done
+
+# ---- make install / uninstall ----
+dest=$work/dest
+make -s -C "$root" install DESTDIR="$dest" PREFIX=/opt/se >/dev/null 2>&1
+check "install: files" "$(cd "$dest/opt/se" && find . -type f | grep -v '/sql/' | sort | tr '\n' ' ')" \
+  "./bin/spidereval ./lib/spidereval.so ./share/man/man1/spidereval.1 "
+check "install: scripts" "$(ls "$dest/opt/se/share/spidereval/sql")" "$(ls "$root/sql")"
+out=$(cd / && "$dest/opt/se/bin/spidereval" audit "$S/gold" | head -1)
+check "installed command runs from /" "$out" "Gold variants per instance (instances in eval)"
+out=$(cd / && sqlite3 :memory: -cmd ".load $dest/opt/se/lib/spidereval" \
+  -cmd ".parameter set :submission '$S/submission'" -cmd ".parameter set :gold '$S/gold'" \
+  <"$dest/opt/se/share/spidereval/sql/evaluate.sql" | tail -1 | tr -d '\r')
+check "installed evaluate.sql runs from /" "$out" "demo005,0,\"Evaluation Error:EmptyDataError: No columns to parse from file\""
+make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/opt/se >/dev/null 2>&1
+check "uninstall" "$(find "$dest" -type f)" ""
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
