@@ -201,7 +201,9 @@ out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/empty'" -c
 check "evaluate.sql on an empty folder" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/empty'"
 out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/sqlonly'" -cmd ".parameter set :gold '$S/gold'")
 check "evaluate.sql on a folder of .sql" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/sqlonly' (it holds .sql files: use sql/evaluate_sql.sql)"
-for s in evaluate_sql.sql gold_audit.sql mbr.sql selection_report.sql compare.sql; do
+out=$(runsql mbr.sql)
+check "mbr.sql without parameters" "$?:$(grep -c 'mbr.sql: give :pool' <<<"$out")" "1:1"
+for s in evaluate_sql.sql gold_audit.sql selection_report.sql compare.sql; do
   out=$(runsql $s)
   check "$s without parameters: status" "$?" 1
   check "$s without parameters: message" "$(grep -c "$s: missing parameter" <<<"$out")" 1
