@@ -388,10 +388,10 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     opts[k++] = (cli_option){"limit", 1, &limit, "failures listed (default 50, 0: all)"};
     opts[k++] = (cli_option){"tasks", 1, &tasks, "the task jsonl (questions, difficulty)"};
   }
-  if (is_errors) {
+  if (is_errors || is_report)
     opts[k++] = (cli_option){"pred_sql", 1, &pred_sql, "the folder of the prediction's <id>.sql"};
+  if (is_errors)
     opts[k++] = (cli_option){"gold_tables", 1, &gold_tables, "a gold-tables jsonl"};
-  }
   const char *pos[1];
   int npos;
   int rc = cli_parse(cmd, usage, argc, argv, opts, pos, 1, &npos);
