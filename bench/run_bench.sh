@@ -228,3 +228,36 @@ for r in bird bird_f1 "bird_ves steps" spider "spider keep_distinct" livesql "li
 done
 peer_rate "bird_ves iterations=100" 50 exec
 for r in bird bird_f1 spider livesql; do peer_rate "$r" 20000 rows; done
+# 8. the spidereval command on a real run (537 result CSVs, official
+# output and correct-ids file) vs the same verdicts by sql/evaluate.sql in
+# the sqlite3 shell; 1 worker vs one per core. Best of 3, cold cache each
+# time (a new process).
+run=chaozwn__SPIDER2__infinisynapse-snow-final-HEAD
+if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
+  mkdir -p "$work/cli"
+  ln -s "$(cd "$shared/real/snow/$run" && pwd)" "$work/cli/$run"
+  ln -s "$(cd "$shared/spider2/snow/gold" && pwd)" "$work/cli/gold"
+  best() { # command...: the best wall time of 3 runs
+    local b=999 t0 t1
+    for _ in 1 2 3; do
+      t0=$(now)
+      "$@" >/dev/null 2>&1
+      t1=$(now)
+      b=$(awk -v b="$b" -v s="$(awk -v a="$t0" -v c="$t1" 'BEGIN { print c - a }')" 'BEGIN { print (s < b) ? s : b }')
+    done
+    echo "$b"
+  }
+  cores=$(nproc)
+  cli1=$(cd "$work/cli" && best "$here/build/spidereval" evaluate --mode exec_result --result_dir $run --gold_dir gold --max_workers 1)
+  clin=$(cd "$work/cli" && best "$here/build/spidereval" evaluate --mode exec_result --result_dir $run --gold_dir gold --max_workers "$cores")
+  script_eval() {
+    sqlite3 :memory: -cmd ".load $ext" -cmd ".parameter set :submission '$work/cli/$run'" \
+      -cmd ".parameter set :gold '$work/cli/gold'" <"$here/sql/evaluate.sql"
+  }
+  scr=$(best script_eval)
+  awk -v a="$cli1" -v b="$clin" -v c="$scr" -v n="$cores" 'BEGIN {
+    printf "spidereval evaluate on a real run (537 instances): %.2f s with 1 worker, %.2f s with %d (%.1fx); sql/evaluate.sql in sqlite3 %.2f s\n",
+      a, b, n, a / b, c }'
+else
+  echo "spidereval evaluate: build/spidereval or $shared/real/snow/$run missing, skipped"
+fi
