@@ -228,7 +228,7 @@ for r in bird bird_f1 "bird_ves steps" spider "spider keep_distinct" livesql "li
 done
 peer_rate "bird_ves iterations=100" 50 exec
 for r in bird bird_f1 spider livesql; do peer_rate "$r" 20000 rows; done
-# 8. the spidereval command on a real run (537 result CSVs, official
+# 9. the spidereval command on a real run (537 result CSVs, official
 # output and correct-ids file) vs the same verdicts by sql/evaluate.sql in
 # the sqlite3 shell; 1 worker vs one per core. Best of 3, cold cache each
 # time (a new process).
