@@ -21,7 +21,8 @@
 -- Optional:
 --   :out       folder to write the picks to, created when missing: for each
 --              instance the picked candidate's <instance_id>.csv (and .sql
---              when it has one), a submission sql/evaluate.sql scores as is
+--              when it has one), a submission sql/evaluate.sql scores as is;
+--              refused when it already holds results of other instances
 --   :method    'cluster' (default) or 'mbr'
 --   :columns   'aligned' (default: columns paired by content) or 'name'
 --   :decimals  round floats to N decimals (default 2), 'none' to keep them
@@ -82,6 +83,10 @@ BEGIN SELECT RAISE(ABORT, 'mbr.sql: give :pool (candidate folders <pool>-cand<N>
 INSERT INTO mbr_refuse SELECT 'method' WHERE coalesce(:method, 'cluster') NOT IN ('cluster', 'mbr');
 CREATE TEMP TRIGGER mbr_refuse_tasks BEFORE INSERT ON mbr_refuse WHEN new.what = 'tasks'
 BEGIN SELECT RAISE(ABORT, 'mbr.sql: :databases needs :tasks (the task jsonl naming each instance''s db)'); END;
+CREATE TEMP TRIGGER mbr_refuse_none BEFORE INSERT ON mbr_refuse WHEN new.what = 'none'
+BEGIN SELECT RAISE(ABORT, 'mbr.sql: no candidate folder (:pool matches no folder <pool>-cand<N>, or :candidates is an empty list)'); END;
+CREATE TEMP TRIGGER mbr_refuse_stale BEFORE INSERT ON mbr_refuse WHEN new.what = 'stale'
+BEGIN SELECT RAISE(ABORT, 'mbr.sql: :out holds results of instances not picked now (an older submission?): give a new or empty folder'); END;
 INSERT INTO mbr_refuse SELECT 'input' WHERE :pool IS NULL AND :candidates IS NULL;
 INSERT INTO mbr_refuse SELECT 'tasks' WHERE :databases IS NOT NULL AND :tasks IS NULL;
 -- candidate folders: :candidates as a JSON array, or :pool's <pool>-cand<N>
@@ -101,6 +106,10 @@ WHERE substr(f.name, 1, length(p.prefix)) = p.prefix
   AND length(f.name) > length(p.prefix)
   AND substr(f.name, length(p.prefix) + 1) NOT GLOB '*[^0-9]*'
   AND lsmode(f.mode) LIKE 'd%';
+
+INSERT INTO mbr_refuse SELECT 'none'
+WHERE NOT EXISTS (SELECT 1 FROM mbr_dirs)
+  AND (:pool IS NOT NULL OR (substr(ltrim(:candidates), 1, 1) = '[' AND json_valid(:candidates)));
 
 DROP TABLE IF EXISTS temp.mbr_cand;
 CREATE TEMP TABLE mbr_cand AS
@@ -193,6 +202,14 @@ FROM ranked WHERE rk = 1;
 -- the picks as a submission folder
 .output /dev/null
 SELECT writefile(:out, NULL, 16877) WHERE :out IS NOT NULL;
+-- never mix with another submission: every result already in :out must be
+-- one this run writes again
+.output stdout
+INSERT INTO mbr_refuse SELECT 'stale' FROM submission_files(coalesce(:out, '/')) AS f
+WHERE :out IS NOT NULL
+  AND f.instance_id NOT IN (SELECT instance_id FROM mbr_pick WHERE path IS NOT NULL)
+LIMIT 1;
+.output /dev/null
 SELECT writefile(:out || '/' || instance_id || '.csv', readfile(path))
 FROM mbr_pick WHERE :out IS NOT NULL AND path IS NOT NULL;
 SELECT writefile(:out || '/' || instance_id || '.sql', readfile(sql_path))

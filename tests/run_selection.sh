@@ -199,6 +199,15 @@ check "mbr.sql without candidates (message)" "$(echo "$msg" | grep -c 'mbr.sql: 
 msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$work/none'" \
   -cmd ".parameter set :method 'vote'" <sql/mbr.sql 2>&1)
 check "mbr.sql with an unknown :method (message)" "$(echo "$msg" | grep -c "mbr.sql: :method must be 'cluster' or 'mbr'")" "1"
+msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$work/none'" <sql/mbr.sql 2>&1)
+check "mbr.sql with a :pool matching no folder (message)" "$(echo "$msg" | grep -c 'mbr.sql: no candidate folder')" "1"
+# an :out holding another submission's results is refused, nothing written
+mkdir -p "$work/stale"
+printf 'x\n1\n' >"$work/stale/other.csv"
+msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool 'tests/fixtures/select/pool'" \
+  -cmd ".parameter set :out '$work/stale'" <sql/mbr.sql 2>&1)
+check "mbr.sql refuses an :out with other results (message)" "$(echo "$msg" | grep -c 'mbr.sql: :out holds results of instances not picked now')" "1"
+check "mbr.sql refuses an :out with other results (files)" "$(ls "$work/stale" | tr '\n' ' ')" "other.csv "
 rm -rf "$work"
 echo "selection: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
