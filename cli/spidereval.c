@@ -222,6 +222,16 @@ static char *sql_quote(const char *s) {
 
 int cli_run_script(const char *cmd, const char *name, const cli_param *params,
                    size_t nparams, int out_fd, char **captured) {
+  for (size_t i = 0; i < nparams; i++) {
+    const char *v = params[i].value;
+    if (!v || !params[i].is_int) continue;
+    size_t k = 0;
+    while (v[k] >= '0' && v[k] <= '9') k++;
+    if (!k || v[k] || k > 9) {
+      cli_error(cmd, "--%s '%s': expected a whole number", params[i].name + 1, v);
+      return CLI_USAGE;
+    }
+  }
   char *bundle = bundle_path();
   if (!bundle) {
     cli_error(cmd, "cannot find the spidereval bundle (spidereval.so next "
@@ -494,6 +504,61 @@ static int cmd_compare(int argc, char **argv) {
   return rc;
 }
 
+static int cmd_select(int argc, char **argv) {
+  static const char usage[] =
+      "usage: spidereval select CAND_DIR CAND_DIR ... [--out DIR] [options]\n"
+      "       spidereval select --pool PREFIX [--out DIR] [options]\n"
+      "One answer per instance among sampled candidates (candidate folders, or\n"
+      "PREFIX-cand0, PREFIX-cand1, ...), written as a submission folder with\n"
+      "--out (sql/mbr.sql). Prints instance_id,candidate_id,cluster_size,\n"
+      "candidates,mbr_score.\n";
+  const char *pool = NULL, *out = NULL, *method = NULL, *columns = NULL,
+             *decimals = NULL, *options = NULL, *equivalence = NULL,
+             *databases = NULL, *tasks = NULL, *timeout = NULL;
+  cli_option opts[] = {
+      {"pool", 1, &pool, "candidate folders PREFIX-cand<N>"},
+      {"out", 1, &out, "write the picks to this folder"},
+      {"method", 1, &method, "cluster (default) or mbr"},
+      {"columns", 1, &columns, "aligned (default) or name"},
+      {"decimals", 1, &decimals, "round floats to N decimals (default 2), none"},
+      {"options", 1, &options, "more result_similarity options"},
+      {"equivalence", 1, &equivalence, "result_equivalent options, e.g. rtol=1e-6"},
+      {"databases", 1, &databases, "SQL candidates: the SQLite databases"},
+      {"tasks", 1, &tasks, "SQL candidates: the task jsonl naming each db"},
+      {"timeout", 1, &timeout, "SQL candidates: seconds per query (default 60)"},
+      {0, 0, 0, 0}};
+  const char *pos[64];
+  int npos;
+  int rc = cli_parse("select", usage, argc, argv, opts, pos, 64, &npos);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (!pool && npos < 1) {
+    cli_error("select", "give candidate folders or --pool PREFIX (see "
+                        "spidereval select --help)");
+    return CLI_USAGE;
+  }
+  for (int i = 0; i < npos; i++)
+    if (need_dir("select", "candidate folder", pos[i])) return CLI_FAILED;
+  char *cands = NULL;
+  if (npos) {
+    json_t *a = json_array();
+    for (int i = 0; i < npos; i++) json_array_append_new(a, json_string(pos[i]));
+    cands = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+  }
+  cli_param params[] = {
+      {":pool", pool, 0},         {":candidates", cands, 0},
+      {":out", out, 0},           {":method", method, 0},
+      {":columns", columns, 0},   {":decimals", decimals, 0},
+      {":options", options, 0},   {":equivalence", equivalence, 0},
+      {":databases", databases, 0}, {":tasks", tasks, 0},
+      {":timeout", timeout, 1},
+  };
+  rc = cli_run_script("select", "mbr.sql", params,
+                      sizeof params / sizeof *params, -1, NULL);
+  free(cands);
+  return rc;
+}
+
 static int cmd_report(int argc, char **argv) {
   return cmd_run_script(
       argc, argv, "report", "report.sql",
@@ -525,6 +590,7 @@ static const struct {
 } commands[] = {
     {"evaluate", cmd_evaluate, "the official verdicts, printed as evaluate.py prints them"},
     {"report", cmd_report, "a report: totals, difficulty, outcomes, failures (--html)"},
+    {"select", cmd_select, "one answer per instance among candidates (MBR, clusters)"},
     {"errors", cmd_errors, "why the failures failed, per error taxonomy"},
     {"compare", cmd_compare, "runs side by side: gained, lost, McNemar's test"},
     {"diff", cmd_diff, "official vs corrected verdicts"},
@@ -562,6 +628,6 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (!strcmp(c, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   cli_error(NULL, "unknown command '%s' (expected evaluate, report, "
-                  "compare, errors, diff or audit; see spidereval --help)", c);
+                  "compare, select, errors, diff or audit; see spidereval --help)", c);
   return CLI_USAGE;
 }

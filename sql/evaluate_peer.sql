@@ -30,6 +30,9 @@
 --                 error_info per question, in order.
 -- Run from the repository root.
 .bail on
+SELECT spidereval_error('evaluate_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"') WHERE :predictions IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"') WHERE :dev IS NULL AND :gold IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"') WHERE :databases IS NULL;
 .mode csv
 .headers on
 CREATE TEMP TABLE peer_preds AS

@@ -146,7 +146,7 @@ expect "option without value" 2 "spidereval evaluate: option '--gold_dir' needs 
   $E --gold_dir
 expect "sql mode without databases" 2 "spidereval evaluate: --mode sql needs --databases DIR (the folder of SQLite databases the SQL runs on)" \
   "$bin" evaluate --mode sql --result_dir sqlonly
-expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, report, compare, errors, diff or audit; see spidereval --help)" \
+expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, report, compare, select, errors, diff or audit; see spidereval --help)" \
   "$bin" evaluat
 expect "no command" 2 "$("$bin" --help)" "$bin"
 expect "report without run" 2 "spidereval report: no submission folder: give RUN or --result_dir (see spidereval report --help)" \
@@ -203,7 +203,7 @@ out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/sqlonly'" 
 check "evaluate.sql on a folder of .sql" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/sqlonly' (it holds .sql files: use sql/evaluate_sql.sql)"
 out=$(runsql mbr.sql)
 check "mbr.sql without parameters" "$?:$(grep -c 'mbr.sql: give :pool' <<<"$out")" "1:1"
-for s in evaluate_sql.sql gold_audit.sql selection_report.sql compare.sql; do
+for s in evaluate_sql.sql gold_audit.sql selection_report.sql compare.sql evaluate_peer.sql; do
   out=$(runsql $s)
   check "$s without parameters: status" "$?" 1
   check "$s without parameters: message" "$(grep -c "$s: missing parameter" <<<"$out")" 1
@@ -221,10 +221,37 @@ out=$("$bin" errors "$S/submission" --gold_dir "$S/gold"); check "errors: status
 out=$("$bin" diff "$S/submission" --gold_dir "$S/gold"); check "diff: status" "$?" 0
 out=$("$bin" audit "$S/gold"); check "audit: status" "$?" 0
 check "--version" "$("$bin" --version)" "spidereval $(cat "$root/VERSION")"
-for c in evaluate report compare errors diff audit; do
+for c in evaluate report compare select errors diff audit; do
   out=$("$bin" $c --help); rc=$?
   check "$c --help" "$rc:$(head -1 <<<"$out" | cut -d' ' -f1-3)" "0:usage: spidereval $c"
 done
+
+# ---- --mode sql (sql/evaluate_sql.sql) and select (sql/mbr.sql) ----
+mkdir -p "$work/sqlmode"
+cp -r "$root/tests/fixtures/sub_shop" "$work/sqlmode/run"
+ln -s "$root/tests/fixtures/gold_shop" "$work/sqlmode/gold"
+out=$(cd "$work/sqlmode" && "$bin" evaluate --mode sql --result_dir run --gold_dir gold \
+        --databases "$root/build/samples" --tasks "$root/tests/fixtures/shop_tasks.jsonl" 2>&1)
+check "--mode sql: status" "$?" 0
+check "--mode sql: output" "$out" "{'shop001': 1, 'shop002': 1, 'shop003': 0}
+Final score: 0.6666666666666666, Correct examples: 2, Total examples: 3
+Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
+Correct IDs saved to: run.csv"
+check "--mode sql: ids file" "$(cat "$work/sqlmode/run.csv")" "output
+shop001
+shop002"
+F=$root/tests/fixtures/select
+"$bin" select --pool "$F/pool" --out "$work/picked" >"$work/sel.out" 2>&1
+check "select --pool: status" "$?" 0
+out=$(tr -d '\r' <"$work/sel.out")
+check "select --pool: picks" "$(sed -n 2p <<<"$out")" "q1,1,3,5,3.75"
+check "select --out: a submission" "$(ls "$work/picked" | head -2 | tr '\n' ' ')" "q1.csv q1.sql "
+"$bin" select "$F/pool-cand0" "$F/pool-cand1" >"$work/sel.out" 2>&1
+check "select folders" "$?:$(tr -d '\r' <"$work/sel.out" | sed -n 2p)" "0:q1,0,1,2,1.25"
+expect "select without candidates" 2 "spidereval select: give candidate folders or --pool PREFIX (see spidereval select --help)" \
+  "$bin" select
+expect "a number option that is not one" 2 "spidereval report: --limit 'abc': expected a whole number" \
+  "$bin" report "$root/samples/submission" --gold_dir "$root/samples/gold" --limit abc
 
 # ---- make install / uninstall ----
 dest=$work/dest
