@@ -20,10 +20,10 @@ CORE_SRC := ext/pynum.c ext/typed_table.c ext/table_compare.c ext/table_cache.c 
             ext/similarity.c ext/sql_text.c ext/sql_scan.c ext/hardcoded.c \
             ext/answer_match.c ext/schema_graph.c \
             ext/result_csv.c ext/doc_parse.c ext/result_diff.c \
-            ext/equivalence.c ext/peer_rules.c
+            ext/equivalence.c ext/peer_rules.c ext/bounded_text.c
 EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c \
             ext/select_funcs.c ext/sql_funcs.c ext/agent_tools.c \
-            ext/dialect_doc.c ext/peer_metrics.c ext/script_funcs.c
+            ext/dialect_doc.c ext/peer_metrics.c ext/script_funcs.c ext/sandbox.c
 HDRS     := $(wildcard ext/*.h)
 BUILD    := build
 
@@ -126,6 +126,8 @@ asan: $(SAMPLE_DB) $(DB_FIXTURES)
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_sql_tests.sh
 	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_doc_tests.sh
+	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_hostile.sh
 
 format:
 	clang-format -i ext/*.c ext/*.h tests/*.c

@@ -98,6 +98,8 @@
 #include "result_csv.h"
 #include "result_diff.h"
 #include "sql_text.h"
+#include "sandbox.h"
+#include "bounded_text.h"
 #include "table_compare.h"
 SQLITE_EXTENSION_INIT3
 
@@ -571,52 +573,23 @@ static void chunk_clear(chunk_buf *c, size_t nvals) {
 }
 
 /*
-** Run sql read-only on the database file db_path, as the official
+** Run sql on the sandboxed connection c (sb_start done), as the official
 ** evaluator does (one statement; its result written chunk by chunk as
-** pandas would), into out. Returns 0, or 1 with *err (sqlite3_malloc'd)
-** when the SQL failed (the database's message), or -1 on out of memory.
-** *nrows counts the data rows.
+** pandas would), into out. Returns 0, or 1 when the SQL failed or hit a
+** bound (sb_errmsg(c) says why), or -1 on out of memory. *nrows counts the
+** data rows. Text that is not UTF-8 fails as Python's sqlite3 fails on it.
 */
-static int run_to_csv(const char *db_path, const char *sql, double timeout,
-                      rc_text *out, sqlite3_int64 *nrows, char **err) {
+static int run_to_csv(sb_conn *c, const char *sql, rc_text *out,
+                      sqlite3_int64 *nrows, char **err) {
   *nrows = 0;
   *err = NULL;
-  sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
-  se_timer g;
   chunk_buf cb = {NULL, NULL, 0};
-  int ncols = 0;
-  int rc = sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL);
-  if (rc != SQLITE_OK) {
-    *err = sqlite3_mprintf("cannot open database '%s': %s", db_path,
-                           db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    sqlite3_close(db);
-    return *err ? 1 : -1;
-  }
-  se_timer_start(&g, timeout);
-  sqlite3_progress_handler(db, 1000, se_timer_check, &g);
-  const char *tail = NULL;
-  rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
+  int ncols = 0, rc;
   int result = 0;
-  if (rc != SQLITE_OK || !st) {
-    if (rc != SQLITE_OK)
-      *err = g.timed_out ? sqlite3_mprintf("timeout after %g s", timeout)
-                         : sqlite3_mprintf("%s", sqlite3_errmsg(db));
-    else
-      *err = sqlite3_mprintf("the SQL holds no statement");
-    result = *err ? 1 : -1;
+  if (sb_prepare(c, sql, &st) != SQLITE_OK) {
+    result = sb_failed(c) == SB_NOMEM ? -1 : 1;
     goto done;
-  }
-  {
-    /* Python's sqlite3 refuses a second statement (comments are fine) */
-    sqlite3_stmt *next = NULL;
-    if (tail && *tail &&
-        (sqlite3_prepare_v2(db, tail, -1, &next, NULL) != SQLITE_OK || next)) {
-      sqlite3_finalize(next);
-      *err = sqlite3_mprintf("You can only execute one statement at a time.");
-      result = *err ? 1 : -1;
-      goto done;
-    }
   }
   ncols = sqlite3_column_count(st);
   {
@@ -625,7 +598,7 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
       result = -1;
       goto done;
     }
-    for (int c = 0; c < ncols; c++) names[c] = sqlite3_column_name(st, c);
+    for (int k = 0; k < ncols; k++) names[k] = sqlite3_column_name(st, k);
     rc_header(out, names, (size_t)ncols);
     free(names);
   }
@@ -636,36 +609,47 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
     result = -1;
     goto done;
   }
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
     rv_value *row = cb.v + cb.n * (size_t)ncols;
     char **own = cb.owned + cb.n * (size_t)ncols;
-    for (int c = 0; c < ncols; c++) {
-      rv_value *x = &row[c];
+    for (int k = 0; k < ncols; k++) {
+      rv_value *x = &row[k];
       memset(x, 0, sizeof *x);
-      switch (sqlite3_column_type(st, c)) {
+      switch (sqlite3_column_type(st, k)) {
         case SQLITE_INTEGER:
           x->type = RV_INT;
-          x->i = sqlite3_column_int64(st, c);
+          x->i = sqlite3_column_int64(st, k);
           break;
         case SQLITE_FLOAT:
           x->type = RV_FLOAT;
-          x->f = sqlite3_column_double(st, c);
+          x->f = sqlite3_column_double(st, k);
           break;
         case SQLITE_TEXT:
         case SQLITE_BLOB: {
-          int blob = sqlite3_column_type(st, c) == SQLITE_BLOB;
-          const void *p = blob ? sqlite3_column_blob(st, c)
-                               : (const void *)sqlite3_column_text(st, c);
-          size_t n = (size_t)sqlite3_column_bytes(st, c);
-          own[c] = malloc(n + 1);
-          if (!own[c]) {
+          int blob = sqlite3_column_type(st, k) == SQLITE_BLOB;
+          const void *p = blob ? sqlite3_column_blob(st, k)
+                               : (const void *)sqlite3_column_text(st, k);
+          size_t n = (size_t)sqlite3_column_bytes(st, k);
+          if (!blob && !bt_utf8_valid(p, n)) {
+            /* Python's sqlite3 cannot return it */
+            char *t = bt_utf8_escape(p, n > 60 ? 60 : n);
+            const char *name = sqlite3_column_name(st, k);
+            *err = sqlite3_mprintf("Could not decode to UTF-8 column '%s' "
+                                   "with text '%s'",
+                                   name ? name : "", t ? t : "");
+            free(t);
+            result = *err ? 1 : -1;
+            goto done;
+          }
+          own[k] = malloc(n + 1);
+          if (!own[k]) {
             result = -1;
             goto done;
           }
-          if (n) memcpy(own[c], p, n);
-          own[c][n] = 0;
+          if (n) memcpy(own[k], p, n);
+          own[k][n] = 0;
           x->type = blob ? RV_BLOB : RV_TEXT;
-          x->s = own[c];
+          x->s = own[k];
           x->n = n;
           break;
         }
@@ -676,27 +660,42 @@ static int run_to_csv(const char *db_path, const char *sql, double timeout,
     if (++cb.n == RC_CHUNK_ROWS) {
       rc_chunk(out, cb.v, cb.n, (size_t)ncols);
       chunk_clear(&cb, nvals);
+      if (sb_check(c) != SQLITE_OK) break;
     }
     if (out->nomem) {
       result = -1;
       goto done;
     }
   }
-  if (cb.n) rc_chunk(out, cb.v, cb.n, (size_t)ncols);
-  if (rc != SQLITE_DONE) {
-    *err = g.timed_out ? sqlite3_mprintf("timeout after %g s", timeout)
-                       : sqlite3_mprintf("%s", sqlite3_errmsg(db));
-    result = *err ? 1 : -1;
-  } else if (out->nomem) {
-    result = -1;
+  if (sb_failed(c) != SB_OK) {
+    result = sb_failed(c) == SB_NOMEM ? -1 : 1;
+    goto done;
   }
+  if (cb.n) rc_chunk(out, cb.v, cb.n, (size_t)ncols);
+  if (out->nomem) result = -1;
+  else if (sb_check(c) != SQLITE_OK) result = 1;
 done:
-  if (cb.owned) chunk_clear(&cb, (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1));
+  if (result == 1 && !*err) {
+    *err = sqlite3_mprintf("%s", sb_errmsg(c) ? sb_errmsg(c) : "error");
+    if (!*err) result = -1;
+  }
+  if (cb.owned)
+    chunk_clear(&cb, (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1));
   free(cb.v);
   free(cb.owned);
   sqlite3_finalize(st);
-  sqlite3_close(db);
   return result;
+}
+
+/* Open db_path in the sandbox and start the bound: NULL with *err (an
+** execution error: the database cannot be opened) or a connection. */
+static sb_conn *open_sandbox(const char *db_path, const sb_limits *lim,
+                             char **err) {
+  sb_conn *c = NULL;
+  *err = NULL;
+  if (sb_open(db_path, &c, err) != SQLITE_OK) return NULL;
+  sb_start(c, lim);
+  return c;
 }
 
 /* The timeout argument (seconds), or -1 with an error set. */
@@ -719,23 +718,43 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
     return;
   double timeout = timeout_arg(ctx, argc, argv, 2, "sql_result_csv");
   if (timeout < 0) return;
+  sb_limits lim;
+  sb_limits_init(&lim, timeout);
+  /* options: 'null' (a failed query gives NULL) and the caps */
+  int quiet = 0, len;
+  const char *opts = argc > 3 ? (const char *)sqlite3_value_text(argv[3]) : NULL;
+  for (const char *w = se_next_word(opts, &len); w;
+       w = se_next_word(w + len, &len)) {
+    if (len == 4 && !strncmp(w, "null", 4)) {
+      quiet = 1;
+      continue;
+    }
+    if (sb_limits_option(&lim, w, len) == 1) continue;
+    fail(ctx, sqlite3_mprintf("sql_result_csv: bad option '%.*s' (options: "
+                              "null, maxrows=N, maxbytes=N, maxmem=N)",
+                              len, w));
+    return;
+  }
   rc_text out = {NULL, 0, 0, 0};
   sqlite3_int64 nrows = 0;
   char *err = NULL;
-  int r = run_to_csv((const char *)sqlite3_value_text(argv[0]),
-                     (const char *)sqlite3_value_text(argv[1]), timeout, &out,
-                     &nrows, &err);
+  int r = 1;
+  sb_conn *c = open_sandbox((const char *)sqlite3_value_text(argv[0]), &lim,
+                            &err);
+  if (c)
+    r = run_to_csv(c, (const char *)sqlite3_value_text(argv[1]), &out, &nrows,
+                   &err);
+  sb_close(c);
   if (r < 0) {
     free(out.s);
+    sqlite3_free(err);
     sqlite3_result_error_nomem(ctx);
     return;
   }
   if (r > 0) {
     free(out.s);
-    int quiet = argc > 3 && sqlite3_value_text(argv[3]) &&
-                !strcmp((const char *)sqlite3_value_text(argv[3]), "null");
     if (quiet) sqlite3_result_null(ctx); /* a failed candidate, not an error */
-    else fail(ctx, sqlite3_mprintf("sql_result_csv: %s", err));
+    else fail(ctx, sqlite3_mprintf("sql_result_csv: %s", err ? err : "?"));
     sqlite3_free(err);
     return;
   }
@@ -755,6 +774,8 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   ** this function's own option; 'corrected' turns it on too */
   const char *opts = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
   int empty_ok = 0;
+  sb_limits lim;
+  sb_limits_init(&lim, 60);
   sqlite3_str *rest = sqlite3_str_new(0);
   int len;
   for (const char *w = se_next_word(opts, &len); w;
@@ -764,6 +785,15 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
       continue;
     }
     if (len == 9 && !strncmp(w, "corrected", 9)) empty_ok = 1;
+    int cap = sb_limits_option(&lim, w, len);
+    if (cap < 0) {
+      sqlite3_free(sqlite3_str_finish(rest));
+      fail(ctx, sqlite3_mprintf("sql_verdict: bad value in '%.*s' (a "
+                                "non-negative integer)",
+                                len, w));
+      return;
+    }
+    if (cap) continue;
     sqlite3_str_appendf(rest, "%.*s ", len, w);
   }
   char *rest_s = sqlite3_str_finish(rest);
@@ -771,7 +801,9 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   char *err = parse_options("sql_verdict", rest_s ? rest_s : "", &o);
   sqlite3_free(rest_s);
   if (err) {
-    fail(ctx, sqlite3_mprintf("%s; sql_verdict also takes emptyok", err));
+    fail(ctx, sqlite3_mprintf("%s; sql_verdict also takes emptyok, "
+                              "maxrows=N, maxbytes=N, maxmem=N",
+                              err));
     sqlite3_free(err);
     return;
   }
@@ -793,6 +825,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
                               id, gold_dir));
     return;
   }
+  lim.timeout = timeout;
   rc_text out = {NULL, 0, 0, 0};
   sqlite3_int64 nrows = 0;
   char *xerr = NULL;
@@ -803,14 +836,19 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  int r = run_to_csv(db_path, fenced, timeout, &out, &nrows, &xerr);
+  int r = 1;
+  sb_conn *c = open_sandbox(db_path, &lim, &xerr);
+  if (c) r = run_to_csv(c, fenced, &out, &nrows, &xerr);
   free(fenced);
   if (r < 0) {
+    sb_close(c);
     free(out.s);
+    sqlite3_free(xerr);
     sqlite3_result_error_nomem(ctx);
     return;
   }
   if (r > 0) {
+    sb_close(c);
     char *info = sqlite3_mprintf("Execution Error: %s", xerr);
     verdict_result(ctx, 0, info, 0, gi->nvariants);
     sqlite3_free(info);
@@ -819,6 +857,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   if (nrows == 0 && !empty_ok) {
+    sb_close(c);
     verdict_result(ctx, 0, "No data found for the specified query.", 0,
                    gi->nvariants);
     free(out.s);
@@ -828,6 +867,17 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   char *perr = NULL;
   tt_error te = tt_parse(out.s ? out.s : "", out.n, &pred, &perr);
   free(out.s);
+  /* reading the CSV back counts against the time limit */
+  if (sb_check(c) != SQLITE_OK) {
+    char *info = sqlite3_mprintf("Execution Error: %s", sb_errmsg(c));
+    sb_close(c);
+    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    sqlite3_free(info);
+    free(perr);
+    tt_free(pred);
+    return;
+  }
+  sb_close(c);
   if (te != TT_OK) {
     /* what pandas would raise reading the written CSV back (a result
     ** without columns cannot be read: EmptyDataError) */

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The hostile battery (issue 12, docs/security.md): every attack of
+# model-written SQL, submitted databases and submission folders, and what
+# must hold afterwards (no file created, no crash, the other verdicts
+# unchanged, the time within its bound). Also run by `make asan` with the
+# sanitized build (SE_EXT).
+# Usage: tests/run_hostile.sh [shared-dir]
+set -u
+cd "$(dirname "$0")/.."
+EXT=${SE_EXT:-build/spidereval}
+DB=build/samples/shop.sqlite
+GOLD=tests/fixtures/gold_shop
+work=build/hostile
+rm -rf "$work"
+mkdir -p "$work"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+# expect NAME PATTERN OUTPUT: OUTPUT must match PATTERN (grep -E)
+expect() {
+  if printf '%s\n' "$3" | grep -qE -- "$2"; then ok; else
+    bad "$1: wanted /$2/, got:"; printf '%s\n' "$3" | head -5
+  fi
+}
+q() { sqlite3 -bail :memory: -cmd ".load $EXT" "$@" 2>&1; }
+# the verdict's error_info for SQL run on the shop database (shop001)
+verdict() {
+  q "SELECT sql_verdict('$DB', '$(printf '%s' "$1" | sed "s/'/''/g")', '$GOLD', 'shop001', ${2:-''}, ${3:-60}) ->> 'error_info'"
+}
+# seconds since the epoch, with fractions
+now() { date +%s.%N; }
+# within NAME START LIMIT: the time since START is below LIMIT seconds
+within() {
+  local el
+  el=$(echo "$(now) - $2" | bc)
+  if [ "$(echo "$el < $3" | bc)" = 1 ]; then ok; else bad "$1: took $el s (bound $3 s)"; fi
+}
+good_verdict="SELECT city, count(*) FROM customers GROUP BY 1"
+# after every attack, in the same process, an honest verdict is unchanged
+honest="SELECT sql_verdict('$DB', '$good_verdict', '$GOLD', 'shop001', 'lite') ->> 'score'"
+
+# --- files written from the read-only path
+out=$(verdict "VACUUM INTO '$work/vacuum.db'")
+expect "vacuum into" "^Execution Error: not allowed in the sandbox" "$out"
+[ ! -e "$work/vacuum.db" ] && ok || bad "vacuum into created $work/vacuum.db"
+out=$(verdict "ATTACH '$work/attached.db' AS x")
+expect "attach" "not allowed in the sandbox: ATTACH" "$out"
+[ ! -e "$work/attached.db" ] && ok || bad "attach created a file"
+for s in "BEGIN" "BEGIN IMMEDIATE" "SAVEPOINT a" "CREATE TEMP VIEW v AS SELECT 1" \
+         "CREATE TEMP TABLE t(x)" "DELETE FROM orders" "INSERT INTO orders DEFAULT VALUES" \
+         "ANALYZE" "REINDEX" "DROP TABLE orders"; do
+  out=$(verdict "$s")
+  expect "refused: $s" "^Execution Error: not allowed in the sandbox" "$out"
+done
+[ ! -e "$DB-journal" ] && ok || bad "a journal beside the database"
+
+# --- functions that touch the process
+out=$(verdict "SELECT fts3_tokenizer('simple', x'4141414141414141')")
+expect "fts3_tokenizer" "not allowed in the sandbox: function fts3_tokenizer" "$out"
+out=$(verdict "SELECT hex(fts3_tokenizer('simple'))")
+expect "fts3_tokenizer leak" "not allowed in the sandbox: function fts3_tokenizer" "$out"
+out=$(verdict "SELECT load_extension('/tmp/x.so')")
+expect "load_extension" "not allowed in the sandbox: function load_extension" "$out"
+
+# --- process-wide PRAGMAs; the process keeps working afterwards
+for p in "PRAGMA hard_heap_limit=100000" "PRAGMA soft_heap_limit=100000" \
+         "PRAGMA temp_store_directory='$work'" "PRAGMA writable_schema=1" \
+         "PRAGMA case_sensitive_like=1" "PRAGMA query_only=0" "PRAGMA integrity_check"; do
+  out=$(q "SELECT sql_verdict('$DB', '$(printf '%s' "$p" | sed "s/'/''/g")', '$GOLD', 'shop001') ->> 'error_info'" "$honest")
+  expect "pragma: $p" "not allowed in the sandbox: PRAGMA" "$out"
+  expect "pragma: $p, then an honest verdict" "^1$" "$out"
+done
+out=$(verdict "PRAGMA table_info(orders)")
+expect "read-only pragma allowed" "^Result Error" "$out"
+
+# --- time: one expensive operation, prepare, many rows
+long="printf('%.*c', 4000000, 'a')"
+t0=$(now)
+out=$(verdict "SELECT $long LIKE '%' || printf('%.*c', 20000, 'a') || 'b'" "''" 1)
+expect "like" "^Execution Error: timeout after 1 s" "$out"
+within "like" "$t0" 3
+t0=$(now)
+out=$(verdict "SELECT $long GLOB '*' || printf('%.*c', 20000, 'a') || 'b'" "''" 1)
+expect "glob" "^Execution Error: timeout after 1 s" "$out"
+within "glob" "$t0" 3
+t0=$(now)
+out=$(verdict "SELECT length(trim($long, printf('%.*c', 20000, 'b') || 'a'))" "''" 1)
+expect "trim" "^Execution Error: timeout after 1 s" "$out"
+within "trim" "$t0" 3
+t0=$(now)
+out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT length(replace(replace(replace($long, 'a', 'aa'), 'a', 'aa'), 'aaaa', 'b')) FROM c" "''" 1)
+expect "replace rows" "^Execution Error: timeout after 1 s" "$out"
+within "replace rows" "$t0" 3
+t0=$(now)
+cte=$(awk 'BEGIN { printf "WITH c0 AS (SELECT 1 AS x)"; for (i = 1; i < 80000; i++) printf ", c%d AS (SELECT x FROM c%d)", i, i - 1; printf " SELECT x FROM c79999" }')
+printf '%s' "$cte" >"$work/cte.sql"
+out=$(q "SELECT sql_verdict('$DB', CAST(readfile('$work/cte.sql') AS TEXT), '$GOLD', 'shop001', '', 1) ->> 'error_info'")
+expect "80,000 CTEs" "^Execution Error: statement too long" "$out"
+within "80,000 CTEs" "$t0" 3
+t0=$(now)
+head -c 999000 "$work/cte.sql" | sed -E 's/, c[0-9]*( AS \(SELECT x FROM c[0-9]*\)?)?$//' >"$work/cte1m.sql"
+printf ' SELECT 1' >>"$work/cte1m.sql"
+out=$(q "SELECT sql_verdict('$DB', CAST(readfile('$work/cte1m.sql') AS TEXT), '$GOLD', 'shop001', '', 1) ->> 'error_info'")
+expect "CTEs within the SQL length limit" "^(Execution Error: timeout|Result Error)" "$out"
+within "CTEs within the SQL length limit" "$t0" 8
+t0=$(now)
+out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c" "''" 1)
+expect "endless rows" "^Execution Error: (timeout after 1 s|result larger than)" "$out"
+within "endless rows" "$t0" 3
+
+# --- memory and result size
+out=$(verdict "SELECT zeroblob(999999999)")
+expect "zeroblob" "^Execution Error: string or blob too big" "$out"
+out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100) SELECT zeroblob(1000000) FROM c" "'maxbytes=50000000'")
+expect "maxbytes" "^Execution Error: result larger than 50000000 bytes" "$out"
+out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100) SELECT x FROM c" "'maxrows=10'")
+expect "maxrows" "^Execution Error: result larger than 10 rows" "$out"
+out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT x, randomblob(200) FROM c ORDER BY 2" "'maxmem=50000000'")
+expect "maxmem" "^Execution Error: memory limit of 50000000 bytes exceeded" "$out"
+out=$(q "SELECT sql_result_csv('$DB', 'SELECT 1', 1, 'maxrows=x')")
+expect "bad cap" "sql_result_csv: bad option 'maxrows=x'" "$out"
+
+# --- the deadline-aware functions agree with SQLite's own on many inputs
+cat >"$work/cases.sql" <<'EOF'
+CREATE TABLE w(s);
+INSERT INTO w VALUES ('a'), ('A'), ('_'), ('%'), ('*'), ('?'), ('['), (']'), ('^'),
+  ('-'), ('\'), ('é'), ('É'), ('x'), (''), ('ab'), (char(0x10348)), (CAST(x'c3' AS TEXT)),
+  (CAST(x'80' AS TEXT)), (CAST(x'e282' AS TEXT)), ('[a-c]'), ('[^a]'), ('[]]'), ('z');
+CREATE TABLE c AS
+  SELECT a.s || b.s AS p FROM w a, w b UNION ALL SELECT a.s || b.s || a.s FROM w a, w b;
+CREATE TABLE e(esc);
+INSERT INTO e VALUES ('\'), ('%'), ('_'), ('a'), ('é');
+EOF
+rm -f "$work/cases.db"
+sqlite3 "$work/cases.db" <"$work/cases.sql"
+funcs="SELECT count(*), sum(a.p LIKE b.p), sum(a.p GLOB b.p), sum(instr(a.p, b.p)),
+  sum(length(replace(a.p, b.p, 'xy'))), sum(length(trim(a.p, b.p))),
+  sum(length(ltrim(a.p, b.p))), sum(length(rtrim(a.p, b.p))),
+  sum(instr(CAST(a.p AS BLOB), CAST(b.p AS BLOB))),
+  sum(a.p LIKE b.p ESCAPE '\'), sum(a.p LIKE b.p ESCAPE '%'), sum(a.p LIKE b.p ESCAPE '_'),
+  sum(a.p LIKE b.p ESCAPE 'é'), group_concat(hex(replace(a.p, b.p, '')), '') IS NOT NULL
+  FROM c a, c b"
+funcs_one=$(printf '%s' "$funcs" | tr '\n' ' ')
+want=$(sqlite3 "$work/cases.db" "$funcs_one" 2>&1)
+got=$(q "SELECT sql_result_csv('$work/cases.db', '$(printf '%s' "$funcs_one" | sed "s/'/''/g")', 600)" | tail -2 | tr ',' '|')
+if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "bounded functions differ: $want vs $got"; fi
+
+# --- nothing escaped: no new files beside the database, the process alive
+out=$(q "$honest")
+expect "honest verdict at the end" "^1$" "$out"
+ls build/samples | grep -qvE '^shop\.sqlite(\.spidereval-index)?$' && bad "new files in build/samples: $(ls build/samples)" || ok
+
+echo "hostile: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
