@@ -30,7 +30,9 @@ verdict() {
 }
 # seconds since the epoch, with fractions
 now() { date +%s.%N; }
-# within NAME START LIMIT: the time since START is below LIMIT seconds
+# within NAME START LIMIT: the time since START is below LIMIT seconds (the
+# timeouts are 1 s; LIMIT leaves room for a loaded machine, while the
+# unbounded cases take minutes)
 within() {
   local el
   el=$(echo "$(now) - $2" | bc)
@@ -79,35 +81,35 @@ long="printf('%.*c', 4000000, 'a')"
 t0=$(now)
 out=$(verdict "SELECT $long LIKE '%' || printf('%.*c', 20000, 'a') || 'b'" "''" 1)
 expect "like" "^Execution Error: timeout after 1 s" "$out"
-within "like" "$t0" 3
+within "like" "$t0" 10
 t0=$(now)
 out=$(verdict "SELECT $long GLOB '*' || printf('%.*c', 20000, 'a') || 'b'" "''" 1)
 expect "glob" "^Execution Error: timeout after 1 s" "$out"
-within "glob" "$t0" 3
+within "glob" "$t0" 10
 t0=$(now)
 out=$(verdict "SELECT length(trim($long, printf('%.*c', 20000, 'b') || 'a'))" "''" 1)
 expect "trim" "^Execution Error: timeout after 1 s" "$out"
-within "trim" "$t0" 3
+within "trim" "$t0" 10
 t0=$(now)
 out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT length(replace(replace(replace($long, 'a', 'aa'), 'a', 'aa'), 'aaaa', 'b')) FROM c" "''" 1)
 expect "replace rows" "^Execution Error: timeout after 1 s" "$out"
-within "replace rows" "$t0" 3
+within "replace rows" "$t0" 10
 t0=$(now)
 cte=$(awk 'BEGIN { printf "WITH c0 AS (SELECT 1 AS x)"; for (i = 1; i < 80000; i++) printf ", c%d AS (SELECT x FROM c%d)", i, i - 1; printf " SELECT x FROM c79999" }')
 printf '%s' "$cte" >"$work/cte.sql"
 out=$(q "SELECT sql_verdict('$DB', CAST(readfile('$work/cte.sql') AS TEXT), '$GOLD', 'shop001', '', 1) ->> 'error_info'")
 expect "80,000 CTEs" "^Execution Error: statement too long" "$out"
-within "80,000 CTEs" "$t0" 3
+within "80,000 CTEs" "$t0" 10
 t0=$(now)
 head -c 999000 "$work/cte.sql" | sed -E 's/, c[0-9]*( AS \(SELECT x FROM c[0-9]*\)?)?$//' >"$work/cte1m.sql"
 printf ' SELECT 1' >>"$work/cte1m.sql"
 out=$(q "SELECT sql_verdict('$DB', CAST(readfile('$work/cte1m.sql') AS TEXT), '$GOLD', 'shop001', '', 1) ->> 'error_info'")
 expect "CTEs within the SQL length limit" "^(Execution Error: timeout|Result Error)" "$out"
-within "CTEs within the SQL length limit" "$t0" 8
+within "CTEs within the SQL length limit" "$t0" 10
 t0=$(now)
 out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c" "''" 1)
 expect "endless rows" "^Execution Error: (timeout after 1 s|result larger than)" "$out"
-within "endless rows" "$t0" 3
+within "endless rows" "$t0" 10
 
 # --- memory and result size
 out=$(verdict "SELECT zeroblob(999999999)")
