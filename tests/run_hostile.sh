@@ -91,7 +91,7 @@ out=$(verdict "SELECT length(trim($long, printf('%.*c', 20000, 'b') || 'a'))" "'
 expect "trim" "^Execution Error: timeout after 1 s" "$out"
 within "trim" "$t0" 10
 t0=$(now)
-out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT length(replace(replace(replace($long, 'a', 'aa'), 'a', 'aa'), 'aaaa', 'b')) FROM c" "''" 1)
+out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT length(replace(replace(replace($long || x, 'a', 'aa'), 'a', 'aa'), 'aaaa', 'b')) FROM c" "''" 1)
 expect "replace rows" "^Execution Error: timeout after 1 s" "$out"
 within "replace rows" "$t0" 10
 t0=$(now)
