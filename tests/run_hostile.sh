@@ -38,6 +38,7 @@ within() {
   el=$(echo "$(now) - $2" | bc)
   if [ "$(echo "$el < $3" | bc)" = 1 ]; then ok; else bad "$1: took $el s (bound $3 s)"; fi
 }
+samples_before=$(ls build/samples)
 good_verdict="SELECT city, count(*) FROM customers GROUP BY 1"
 # after every attack, in the same process, an honest verdict is unchanged
 honest="SELECT sql_verdict('$DB', '$good_verdict', '$GOLD', 'shop001', 'lite') ->> 'score'"
@@ -151,7 +152,7 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "bounded functions 
 # --- nothing escaped: no new files beside the database, the process alive
 out=$(q "$honest")
 expect "honest verdict at the end" "^1$" "$out"
-ls build/samples | grep -qvE '^shop\.sqlite(\.spidereval-index)?$' && bad "new files in build/samples: $(ls build/samples)" || ok
+[ "$(ls build/samples)" = "$samples_before" ] && ok || bad "new files beside the database: $(ls build/samples)"
 
 echo "hostile: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
