@@ -139,6 +139,15 @@ static const double pow10_table[309] = {
     1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
 };
 
+/* A 32-bit pattern as the two's-complement int it is in C on every
+** platform pandas ships for (the cast itself is implementation-defined). */
+_Static_assert(sizeof(int) == 4, "pandas' C int is 32 bits");
+static int wrap_int32(uint32_t u) {
+  return u <= (uint32_t)INT32_MAX ? (int)u
+                                  : (int)(u - (uint32_t)INT32_MAX - 1u) +
+                                        INT32_MIN;
+}
+
 /* precise_xstrtod with decimal='.', sci='E', no thousands separator,
 ** skip_trailing=1. Returns the value; sets *error on ERANGE; *endp. */
 static double precise_xstrtod(const char *str, const char **endp, int *error,
@@ -197,16 +206,19 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
     } else if (*p == '+') {
       p++;
     }
-    int nd = 0, n = 0;
+    /* pandas accumulates up to 17 exponent digits in a C int and adds
+    ** them to the exponent, both wrapping modulo 2^32 where pandas runs
+    ** (1e4294967297 is 10.0, 5e2147483648 is 0.0): the same arithmetic,
+    ** done unsigned so that it is defined. */
+    int nd = 0;
+    uint32_t n = 0;
     while (nd < max_digits && is_digit_ascii(*p)) {
-      /* pandas accumulates in an int; 17 digits can overflow it. Keep the
-      ** arithmetic defined and saturate far beyond any meaningful range. */
-      if (n < 100000000) n = n * 10 + (*p - '0');
-      else n = 1000000000;
+      n = n * 10u + (uint32_t)(*p - '0');
       nd++;
       p++;
     }
-    exponent = eneg ? exponent - n : exponent + n;
+    exponent = wrap_int32(eneg ? (uint32_t)exponent - n
+                               : (uint32_t)exponent + n);
     if (nd == 0) p--;
   }
   if (exponent > 308) {

@@ -180,7 +180,7 @@ typedef struct {
   size_t pd_lines_base, pd_lines_cap;
   int nomem;
   /* where tk_feed resumes */
-  int state, started;
+  int state;
   uint64_t pos;            /* absolute offset of the next byte */
   uint64_t call_start;     /* pandas' datapos of the current call */
   size_t next_limit;       /* line count at which the current call ends */
@@ -204,15 +204,18 @@ static int pd_overflow(tokenizer *t) {
   return -1;
 }
 
+/* The token stream always has a NUL after its end (a word whose own NUL
+** pandas failed to push, see end_field, ends there at the latest). */
 static int push_char(tokenizer *t, char c) {
   if (t->stream_len - t->pd_stream_base >= t->pd_stream_cap)
     return pd_overflow(t);
-  if (t->stream_len + 1 > t->stream_cap &&
-      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + 1, 1)) {
+  if (t->stream_len + 2 > t->stream_cap &&
+      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + 2, 1)) {
     t->nomem = 1;
     return -1;
   }
   t->stream[t->stream_len++] = c;
+  t->stream[t->stream_len] = 0;
   return 0;
 }
 
@@ -220,23 +223,39 @@ static int push_char(tokenizer *t, char c) {
 static int push_run(tokenizer *t, const char *p, size_t run) {
   if (t->stream_len - t->pd_stream_base + run > t->pd_stream_cap)
     return pd_overflow(t);
-  if (t->stream_len + run > t->stream_cap &&
-      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + run, 1)) {
+  if (t->stream_len + run + 1 > t->stream_cap &&
+      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + run + 1,
+              1)) {
     t->nomem = 1;
     return -1;
   }
   memcpy(t->stream + t->stream_len, p, run);
   t->stream_len += run;
+  t->stream[t->stream_len] = 0;
   return 0;
 }
 
+/* pandas' end_field: the word array must have room (else its overflow
+** error), but a failed push of the terminating NUL is ignored: when the
+** stream is exactly full the word is recorded without its NUL and runs on
+** into whatever is written next (after the stream grows at the next
+** tokenizer call). A NUL is kept after the stream's end so that such a
+** word always ends. */
 static int end_field(tokenizer *t) {
   if (t->nwords - t->pd_words_base >= t->pd_words_cap) return pd_overflow(t);
   if (t->word_start > UINT32_MAX) {
     t->err = tt_msgf("token storage beyond 4 GiB (the limit of one file)");
     return -1;
   }
-  if (push_char(t, 0)) return -1;
+  if (t->stream_len + 2 > t->stream_cap &&
+      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + 2, 1)) {
+    t->nomem = 1;
+    return -1;
+  }
+  if (t->stream_len - t->pd_stream_base < t->pd_stream_cap) {
+    t->stream[t->stream_len++] = 0;
+    t->stream[t->stream_len] = 0;
+  }
   if (tk_grow((void **)&t->words, &t->words_cap, t->nwords + 1,
               sizeof(uint32_t))) {
     t->nomem = 1;
@@ -264,12 +283,18 @@ static int ensure_line_slot(tokenizer *t) {
   return 0;
 }
 
+static void pd_make_space(tokenizer *t, size_t nbytes);
+
+/* pandas' end_line. Its line count is the lines it holds: after each
+** low_memory chunk only the chunk's last row stays (line 0), so the first
+** line after a chunk boundary is never checked for too many fields, just
+** as the first data line is not. A short line is padded with empty fields
+** after make_stream_space grows the buffers for them. */
 static int end_line(tokenizer *t) {
   int64_t fields = t->line_fields[t->lines];
   int64_t ex_fields = -1;
-  /* lines dropped by a streaming read still count; the line before is
-  ** always kept */
-  uint64_t lines = t->lines + t->lines_dropped;
+  /* the line before is always kept, also by a streaming read */
+  uint64_t lines = t->lines - t->pd_lines_base;
   if (t->lines > 0) ex_fields = t->line_fields[t->lines - 1];
   if (!(lines <= 1) && fields > ex_fields) {
     t->file_lines++;
@@ -281,6 +306,7 @@ static int end_line(tokenizer *t) {
     return -1;
   }
   if (lines >= 1 && fields < ex_fields) {
+    pd_make_space(t, (size_t)(ex_fields - fields));
     while (fields < ex_fields) {
       if (end_field(t)) return -1;
       fields++;
@@ -323,14 +349,22 @@ static void pd_make_space(tokenizer *t, size_t nbytes) {
                             nbytes);
 }
 
-/* pandas' parser_consume_rows after a chunk: only the last line stays. */
+/* pandas' parser_consume_rows after a chunk: only the last line stays.
+** The characters it drops end after the last dropped word as strlen sees
+** it, which is where the kept line starts unless that word lost its NUL
+** (end_field); then they run to the next NUL (pandas' offsets then point
+** before its stream, which is undefined; the base stays within ours). */
 static void pd_consume_chunk(tokenizer *t) {
   if (t->lines == 0) return;
   size_t last = t->lines - 1;
+  size_t dropped = t->line_start[last]; /* words before the kept line */
+  if (dropped > t->pd_words_base) {
+    size_t w = t->words[dropped - 1];
+    size_t end = w + strlen(t->stream + w) + 1;
+    t->pd_stream_base = end < t->stream_len ? end : t->stream_len;
+  }
   t->pd_lines_base = last;
-  t->pd_words_base = t->line_start[last];
-  t->pd_stream_base =
-      t->pd_words_base < t->nwords ? t->words[t->pd_words_base] : t->stream_len;
+  t->pd_words_base = dropped;
 }
 
 /* pandas' low_memory chunk: the largest power of two below 2^20/width.
@@ -347,12 +381,14 @@ static size_t chunk_lines_for(size_t width) {
 
 /* Start tokenizing: the first byte fed will be at offset 0. */
 static int tk_begin(tokenizer *t) {
-  if (ensure_line_slot(t)) {
+  if (ensure_line_slot(t) ||
+      (!t->stream_cap && tk_grow((void **)&t->stream, &t->stream_cap, 1, 1))) {
     t->nomem = 1;
     return -1;
   }
   t->line_start[0] = 0;
   t->line_fields[0] = 0;
+  t->stream[0] = 0;
   t->chunk_lines = chunk_lines_for(1);
   /* parser_init: STREAM_INIT_SIZE 32, word and line arrays 32 / 10 */
   t->pd_stream_cap = 32;
@@ -377,17 +413,18 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
   uint64_t len = off + n;       /* the buffer's end */
   int state = t->state;
   uint64_t i = t->pos;
-  if (!t->started) {
-    t->started = 1;
-    if (n >= 3 && (unsigned char)blk[0] == 0xEF &&
-        (unsigned char)blk[1] == 0xBB && (unsigned char)blk[2] == 0xBF)
-      i = 3;
-    t->call_start = i;
-    pd_make_space(t, (size_t)(len - i));
-  } else if (n > 0) {
+  if (n > 0) {
     /* a new buffer: pandas starts a new call at its first byte */
-    if (off > t->call_start) t->call_start = off;
+    t->call_start = off;
     pd_make_space(t, (size_t)(len - t->call_start));
+    /* CHECK_FOR_BOM: every call made while no line has ended (not even a
+    ** blank one) skips a UTF-8 BOM where it starts */
+    if (t->file_lines == 0 && len - i >= 3 &&
+        (unsigned char)data[i] == 0xEF && (unsigned char)data[i + 1] == 0xBB &&
+        (unsigned char)data[i + 2] == 0xBF) {
+      i += 3;
+      t->call_start = i;
+    }
   }
 
 #define SAVE() (t->state = state, t->pos = i)
@@ -407,7 +444,9 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
       t->next_limit = t->lines + t->chunk_lines;                          \
     }                                                                     \
     t->call_start = (resume);                                             \
-    pd_make_space(t, (size_t)(len - t->call_start));                      \
+    /* the next call; at the buffer's end it starts with the next buffer */ \
+    if (t->call_start < len)                                              \
+      pd_make_space(t, (size_t)(len - t->call_start));                    \
   }
 #define END_LINE()      \
   if (end_line(t)) {    \
@@ -604,7 +643,7 @@ static void tk_drop_lines(tokenizer *t, size_t d) {
   if (d == 0 || d >= t->lines) return;
   size_t w = t->line_start[d];
   size_t s = t->words[w]; /* line d is complete: it has a word */
-  memmove(t->stream, t->stream + s, t->stream_len - s);
+  memmove(t->stream, t->stream + s, t->stream_len - s + 1); /* and the NUL */
   t->stream_len -= s;
   t->word_start -= s;
   for (size_t k = w; k < t->nwords; k++) t->words[k - w] = t->words[k] - (uint32_t)s;

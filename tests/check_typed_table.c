@@ -428,6 +428,131 @@ START_TEST(test_text_buffers) {
 }
 END_TEST
 
+/* Rules of pandas' C parser found on a held-out adversarial corpus (issue
+** 14), each with its minimal file; outcomes as pandas 1.5.3 gives them. */
+static tt_table *read_ok(const char *data, size_t n, const char *label) {
+  tt_table *t = NULL;
+  char *err = NULL;
+  tt_error e = tt_parse(data, n, &t, &err);
+  ck_assert_msg(e == TT_OK, "%s: %s %s", label, tt_error_name(e),
+                err ? err : "");
+  free(err);
+  expect_stream_equal(data, n, label);
+  return t;
+}
+
+static void expect_cell(const tt_table *t, int c, int64_t r, const char *want,
+                        const char *label) {
+  char buf[80];
+  pv_cell v = tt_cell(&t->cols[c], r);
+  tc_cell_text(&v, 0, buf, sizeof buf);
+  char got[100];
+  snprintf(got, sizeof got, "%s %s", pv_kind_name((pv_kind)v.kind), buf);
+  ck_assert_msg(!strcmp(got, want), "%s: row %lld col %d: got %s, want %s",
+                label, (long long)r, c, got, want);
+}
+
+START_TEST(test_pandas_limits) {
+  /* 1. exponent digits wrap modulo 2^32 (the converter's C int) */
+  static const char exp_csv[] = "h\n9E4294967296\n";
+  tt_table *t = read_ok(exp_csv, sizeof exp_csv - 1, "exponent wrap");
+  char *got = render(t);
+  ck_assert_str_eq(got, "h:float64[float 9.0]");
+  free(got);
+  tt_free(t);
+
+  /* 2. a row shorter than the header: make_stream_space grows the buffers
+  ** before the padding, no "Buffer overflow caught" */
+  static const char pad1[] = ",,,,,,\n9";
+  t = read_ok(pad1, sizeof pad1 - 1, "short row after 7 names");
+  got = render(t);
+  ck_assert_str_eq(got, "Unnamed: 0:int64[int 9] Unnamed: 1:float64[nan nan] "
+                        "Unnamed: 2:float64[nan nan] Unnamed: 3:float64[nan nan] "
+                        "Unnamed: 4:float64[nan nan] Unnamed: 5:float64[nan nan] "
+                        "Unnamed: 6:float64[nan nan]");
+  free(got);
+  tt_free(t);
+  static const char pad2[] = "a,b,c,d,e\n1\n1\n1\n1\n";
+  t = read_ok(pad2, sizeof pad2 - 1, "header wider than the rows");
+  got = render(t);
+  ck_assert_str_eq(got, "a:int64[int 1|int 1|int 1|int 1] "
+                        "b:float64[nan nan|nan nan|nan nan|nan nan] "
+                        "c:float64[nan nan|nan nan|nan nan|nan nan] "
+                        "d:float64[nan nan|nan nan|nan nan|nan nan] "
+                        "e:float64[nan nan|nan nan|nan nan|nan nan]");
+  free(got);
+  tt_free(t);
+
+  /* 3. a BOM at the start of a later tokenizer buffer is skipped while no
+  ** line has ended: the second name is the quoted "x\n" */
+  size_t n;
+  char *b = filled(&n, "", BLK - 1, 'y', ",\xef\xbb\xbf\"x\n\"\n9,9\n", 12);
+  t = read_ok(b, n, "BOM at the second buffer");
+  ck_assert_int_eq(t->ncols, 2);
+  ck_assert_uint_eq(strlen(t->cols[0].name), BLK - 1);
+  ck_assert_str_eq(t->cols[1].name, "x\n");
+  expect_cell(t, 1, 0, "int 9", "BOM at the second buffer");
+  tt_free(t);
+  /* ... but not once a line (even a blank one) has ended: then the quote
+  ** inside the field is literal and the last one opens a string */
+  b[0] = '\n';
+  expect_error(b, n, TT_ERR_PARSER,
+               "Error tokenizing data. C error: EOF inside string starting at "
+               "row 2",
+               "BOM after a blank line");
+  free(b);
+
+  /* 4. end_field ignores a failed push of the NUL when the stream is
+  ** exactly full: a re-read loop runs to the line limit of the chunk */
+  static const char full[] = ",x\r\t5\r ,";
+  t = read_ok(full, sizeof full - 1, "stream exactly full");
+  ck_assert_int_eq(t->nrows, 262145);
+  ck_assert_int_eq(t->cols[0].dtype, TT_OBJECT);
+  expect_cell(t, 0, 0, "nan nan", "stream exactly full");
+  expect_cell(t, 1, 0, "str 'x'", "stream exactly full");
+  expect_cell(t, 0, 1, "float 5.0", "stream exactly full");
+  expect_cell(t, 0, 262144, "str ' '", "stream exactly full");
+  tt_free(t);
+  /* the buffer overflow itself is still raised */
+  static const char over[] =
+      "a\rInfinity\r0x1F\r18446744073709551616\r 3 \r\r\r1\rnan\r007\r";
+  expect_error(over, sizeof over - 1, TT_ERR_PARSER,
+               "Error tokenizing data. C error: Buffer overflow caught - "
+               "possible malformed input file.",
+               "re-read loop overflow");
+}
+END_TEST
+
+/* pandas checks a line for too many fields against the lines it holds:
+** after a low_memory chunk it holds only the chunk's last row, so the
+** first line after a chunk boundary may be longer (its extra fields are
+** ignored, and the lines after it are padded to it). Width 2: chunks of
+** 262144 rows. */
+START_TEST(test_chunk_boundary_width) {
+  for (int k = 0; k < 2; k++) {
+    size_t rows = 262144 - (size_t)k, n = 0;
+    char *b = malloc(rows * 4 + 32);
+    n += (size_t)sprintf(b, "a,b\n");
+    for (size_t r = 0; r < rows; r++, n += 4) memcpy(b + n, "1,2\n", 4);
+    n += (size_t)sprintf(b + n, "3,4,5\n6,7\n");
+    if (k == 0) {
+      tt_table *t = read_ok(b, n, "longer line after a chunk");
+      ck_assert_int_eq(t->nrows, 262146);
+      ck_assert_int_eq(t->cols[1].dtype, TT_INT64);
+      expect_cell(t, 1, 262144, "int 4", "longer line after a chunk");
+      expect_cell(t, 1, 262145, "int 7", "longer line after a chunk");
+      tt_free(t);
+    } else {
+      expect_error(b, n, TT_ERR_PARSER,
+                   "Error tokenizing data. C error: Expected 2 fields in line "
+                   "262145, saw 3",
+                   "longer line inside a chunk");
+    }
+    free(b);
+  }
+}
+END_TEST
+
 /* A file changed between the two passes is an error, not mixed rows. */
 START_TEST(test_stream_changed) {
   char path[] = "/tmp/spidereval_stream_XXXXXX";
@@ -465,6 +590,8 @@ Suite *suite_typed_table(void) {
   tcase_add_test(tc, test_stream_equals_read);
   tcase_add_test(tc, test_stream_changed);
   tcase_add_test(tc, test_text_buffers);
+  tcase_add_test(tc, test_pandas_limits);
+  tcase_add_test(tc, test_chunk_boundary_width);
   suite_add_tcase(s, tc);
   return s;
 }

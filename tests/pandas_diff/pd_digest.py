@@ -1,0 +1,60 @@
+"""How pandas reads each CSV, in tt_dump's format (see README.md).
+
+/usr/bin/python3 pd_digest.py [-v] FILE...  (Debian's python3-pandas 1.5.3)
+
+One line a file: FILE, OK, ncols, nrows, dtypes, digest (FNV-1a over the
+column names and every cell's Python type and str()), or FILE, ERR, the
+exception's name and message. Cells are read per column (Series.tolist()),
+so the digest checks the reader, not the frame-to-values step.
+"""
+import sys
+
+import pandas as pd
+
+MASK = (1 << 64) - 1
+START = 1469598103934665603
+
+
+def fnv(h, data):
+    for b in data:
+        h = ((h ^ b) * 1099511628211) & MASK
+    return h
+
+
+def kind(x):
+    if isinstance(x, bool):
+        return "b"
+    if isinstance(x, int):
+        return "i"
+    if isinstance(x, float):
+        return "n" if x != x else "f"
+    return "s"
+
+
+def main(argv):
+    verbose = bool(argv) and argv[0] == "-v"
+    for path in argv[1:] if verbose else argv:
+        try:
+            df = pd.read_csv(path)
+        except Exception as e:  # the outcome compared is the exception
+            msg = " ".join(str(e).replace("\t", " ").split("\n")).rstrip(" ")
+            print(f"{path}\tERR\t{type(e).__name__}\t{msg}", flush=True)
+            continue
+        h = START
+        nrows = len(df)
+        for c, name in enumerate(df.columns):
+            ch = START
+            for r, x in enumerate(df.iloc[:, c].tolist()):
+                k, s = kind(x), str(x)
+                ch = fnv(ch, (k + s + "\n").encode("utf-8", "surrogatepass"))
+                if verbose:
+                    print(f"{path}\tcell\t{c}\t{r}\t{k}\t{s}")
+            h = fnv(h, str(name).encode("utf-8", "surrogatepass") + b"\0")
+            h = fnv(h, f"{ch:016x}".encode())
+        dtypes = ",".join(str(t) for t in df.dtypes)
+        print(f"{path}\tOK\t{len(df.columns)}\t{nrows}\t{dtypes}\t{h:016x}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
