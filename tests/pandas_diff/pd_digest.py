@@ -7,9 +7,16 @@ column names and every cell's Python type and str()), or FILE, ERR, the
 exception's name and message. Cells are read per column (Series.tolist()),
 so the digest checks the reader, not the frame-to-values step.
 """
+import signal
 import sys
 
 import pandas as pd
+
+TIMEOUT = 300  # seconds a file may take (a few adversarial files are slow)
+
+
+def on_alarm(signum, frame):
+    raise TimeoutError("pandas took more than %d s" % TIMEOUT)
 
 MASK = (1 << 64) - 1
 START = 1469598103934665603
@@ -33,10 +40,14 @@ def kind(x):
 
 def main(argv):
     verbose = bool(argv) and argv[0] == "-v"
+    signal.signal(signal.SIGALRM, on_alarm)
     for path in argv[1:] if verbose else argv:
         try:
+            signal.alarm(TIMEOUT)
             df = pd.read_csv(path)
+            signal.alarm(0)
         except Exception as e:  # the outcome compared is the exception
+            signal.alarm(0)
             msg = " ".join(str(e).replace("\t", " ").split("\n")).rstrip(" ")
             print(f"{path}\tERR\t{type(e).__name__}\t{msg}", flush=True)
             continue
