@@ -185,6 +185,15 @@ typedef struct {
   uint64_t call_start;     /* pandas' datapos of the current call */
   size_t next_limit;       /* line count at which the current call ends */
   uint64_t lines_dropped;  /* lines dropped before line 0 (streaming) */
+  /* pandas converts the header when line 2 ends and each chunk when its
+  ** last line ends; a word that lost its NUL (end_field) reads what the
+  ** stream holds at that moment and ends at its end. Once a NUL has been
+  ** lost, the stream length at every later line limit is kept (absolute
+  ** line count at the limit, stream offset) to cut such words there. */
+  int nul_lost;
+  uint64_t *hz_line;
+  size_t *hz_off;
+  size_t nhz, hz_cap;
 } tokenizer;
 
 static int tk_grow(void **p, size_t *cap, size_t need, size_t elem) {
@@ -255,6 +264,8 @@ static int end_field(tokenizer *t) {
   if (t->stream_len - t->pd_stream_base < t->pd_stream_cap) {
     t->stream[t->stream_len++] = 0;
     t->stream[t->stream_len] = 0;
+  } else {
+    t->nul_lost = 1;
   }
   if (tk_grow((void **)&t->words, &t->words_cap, t->nwords + 1,
               sizeof(uint32_t))) {
@@ -322,6 +333,49 @@ static int end_line(tokenizer *t) {
   t->line_start[t->lines] = t->line_start[t->lines - 1] + (size_t)fields;
   t->line_fields[t->lines] = 0;
   return 0;
+}
+
+/* Keep the stream length at this line limit (see nul_lost). */
+static int tk_horizon_add(tokenizer *t) {
+  if (t->nhz == t->hz_cap) {
+    size_t cap = t->hz_cap ? t->hz_cap * 2 : 8;
+    uint64_t *l = realloc(t->hz_line, cap * sizeof *l);
+    if (l) t->hz_line = l;
+    size_t *o = realloc(t->hz_off, cap * sizeof *o);
+    if (o) t->hz_off = o;
+    if (!l || !o) return -1;
+    t->hz_cap = cap;
+  }
+  t->hz_line[t->nhz] = t->lines + t->lines_dropped;
+  t->hz_off[t->nhz++] = t->stream_len;
+  return 0;
+}
+
+/* While words pandas converted when the line count reached end_line are
+** read: a NUL at the stream length of that moment (undone by tk_uncut). */
+typedef struct {
+  size_t at;
+  char saved;
+  int active;
+} tk_cut;
+
+static tk_cut tk_cut_at(tokenizer *t, uint64_t end_line) {
+  tk_cut c = {0, 0, 0};
+  for (size_t k = t->nhz; k-- > 0;)
+    if (t->hz_line[k] == end_line) {
+      if (t->hz_off[k] < t->stream_len) {
+        c.at = t->hz_off[k];
+        c.saved = t->stream[c.at];
+        c.active = 1;
+        t->stream[c.at] = 0;
+      }
+      break;
+    }
+  return c;
+}
+
+static void tk_uncut(tokenizer *t, tk_cut c) {
+  if (c.active) t->stream[c.at] = c.saved;
 }
 
 #define TK_BLOCK 262144
@@ -435,6 +489,11 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
   }
 #define LIMIT_CHECK(resume)                                               \
   if (t->lines == t->next_limit) {                                        \
+    if (t->nul_lost && tk_horizon_add(t)) {                               \
+      t->nomem = 1;                                                       \
+      SAVE();                                                             \
+      return -1;                                                          \
+    }                                                                     \
     if (t->lines + t->lines_dropped == 2) {                               \
       /* header and first row read; the first chunk holds B rows */       \
       t->chunk_lines = chunk_lines_for((size_t)t->line_fields[1]);        \
@@ -654,6 +713,8 @@ static void tk_drop_lines(tokenizer *t, size_t d) {
   }
   t->lines -= d;
   t->lines_dropped += d;
+  for (size_t k = 0; k < t->nhz; k++)
+    t->hz_off[k] = t->hz_off[k] >= s ? t->hz_off[k] - s : 0;
   t->next_limit -= d;
   t->pd_lines_base -= d;
   t->pd_words_base -= w;
@@ -661,6 +722,8 @@ static void tk_drop_lines(tokenizer *t, size_t d) {
 }
 
 static void tokenizer_free(tokenizer *t) {
+  free(t->hz_line);
+  free(t->hz_off);
   free(t->words);
   free(t->line_start);
   free(t->line_fields);
@@ -672,7 +735,7 @@ static void tokenizer_free(tokenizer *t) {
 
 /* Infer one chunk of one column: rows [r0, r1) of field index col.
 ** Fills cells[0..r1-r0) and returns the chunk dtype. */
-static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
+static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
                             size_t r1, pv_cell *cells) {
 #define WORD(r) (t->stream + t->words[t->line_start[(r)] + col])
   size_t r;
@@ -799,6 +862,16 @@ static tt_dtype infer_chunk(const tokenizer *t, size_t col, size_t r0,
   }
   return TT_OBJECT;
 #undef WORD
+}
+
+/* infer_words on the words as pandas sees them when it converts the chunk
+** (see nul_lost). */
+static tt_dtype infer_chunk(tokenizer *t, size_t col, size_t r0, size_t r1,
+                            pv_cell *cells) {
+  tk_cut cut = tk_cut_at(t, r1 + t->lines_dropped);
+  tt_dtype d = infer_words(t, col, r0, r1, cells);
+  tk_uncut(t, cut);
+  return d;
 }
 
 /* numpy concatenate promotion of two chunk dtypes. */
@@ -1139,12 +1212,16 @@ static tt_error header_shape(const tokenizer *t, uint64_t lines,
 
 /* The first ncols names of the header (line 0) as pandas renames them: a
 ** malloc'd array of malloc'd strings, NULL on out of memory. */
-static char **header_names(const tokenizer *t, size_t ncols) {
+static char **header_names(tokenizer *t, size_t ncols) {
   char **names = calloc(ncols ? ncols : 1, sizeof(char *));
   if (!names) return NULL;
+  tk_cut cut = tk_cut_at(t, 2); /* pandas reads it when line 2 ends */
   for (size_t c = 0; c < ncols; c++)
-    if (!(names[c] = dup_str(t->stream + t->words[t->line_start[0] + c])))
+    if (!(names[c] = dup_str(t->stream + t->words[t->line_start[0] + c]))) {
+      tk_uncut(t, cut);
       goto fail;
+    }
+  tk_uncut(t, cut);
   if (make_names(names, ncols)) goto fail;
   return names;
 fail:
@@ -1497,7 +1574,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   /* keep only the text of string cells: numbers need no source text */
   {
     size_t need = arena_bytes(t->cols, ncols, nrows);
-    if (need < tk.stream_len / 2) {
+    if (need < tk.stream_len / 2 || tk.nhz) { /* nhz: strs must be cut */
       t->arena = strs_to_arena(t->cols, ncols, nrows, tk.stream, need);
       if (!t->arena) goto nomem;
       t->mem_bytes = need;

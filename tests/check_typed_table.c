@@ -513,6 +513,19 @@ START_TEST(test_pandas_limits) {
   expect_cell(t, 0, 1, "float 5.0", "stream exactly full");
   expect_cell(t, 0, 262144, "str ' '", "stream exactly full");
   tt_free(t);
+  /* the word that lost its NUL is read when pandas converts its chunk: up
+  ** to the stream's end then (this chunk's last row is empty, not the
+  ** '\t' written after it; pandas reads one byte past its buffer there,
+  ** which holds 0 in a fresh process) */
+  static const char lost[] = ",\r\r 7,\t5\r,\r\t,";
+  t = read_ok(lost, sizeof lost - 1, "NUL lost at a chunk's end");
+  ck_assert_int_eq(t->nrows, 524289);
+  ck_assert_int_eq(t->cols[1].dtype, TT_FLOAT64);
+  expect_cell(t, 0, 262144, "float 7.0", "NUL lost at a chunk's end");
+  expect_cell(t, 0, 524287, "nan nan", "NUL lost at a chunk's end");
+  expect_cell(t, 1, 524287, "nan nan", "NUL lost at a chunk's end");
+  expect_cell(t, 0, 524288, "str '\t'", "NUL lost at a chunk's end");
+  tt_free(t);
   /* the buffer overflow itself is still raised */
   static const char over[] =
       "a\rInfinity\r0x1F\r18446744073709551616\r 3 \r\r\r1\rnan\r007\r";
