@@ -25,6 +25,9 @@ full    short strings of the tokenizer's special characters (bare CR,
 chunk   lines longer or shorter than the line before at, before and after
         the low_memory chunk boundary (pandas checks the field count only
         against the rows it still holds), with and without index columns.
+mix     short strings over a wider alphabet (NUL, BOM, signs, exponent
+        letters, non-ASCII), some after a name that ends near the first
+        buffer boundary.
 
 Run pd_digest.py and tt_dump over DIR and compare (see README.md).
 """
@@ -133,8 +136,21 @@ def chunk_file(rng):
     return "\n".join(lines) + "\n"
 
 
+def mix_file(rng):
+    """Short strings over a wider alphabet (NUL, BOM, signs, exponents),
+    sometimes pushed across the first buffer boundary by a long name."""
+    alpha = [",", "\r", "\n", " ", "\t", "5", "e", "-", '"', "\0", "\ufeff",
+             "x", "\u00e9"]
+    weights = [6, 4, 3, 3, 2, 3, 1, 1, 2, 1, 1, 1, 1]
+    head = ""
+    if rng.random() < 0.3:
+        head = "n" * (BUF - rng.randint(0, 6))
+    body = "".join(rng.choices(alpha, weights, k=rng.randint(2, 24)))
+    return head + body
+
+
 FAMILIES = {"exp": exp_file, "short": short_file, "bom": bom_file,
-            "full": full_file, "chunk": chunk_file}
+            "full": full_file, "chunk": chunk_file, "mix": mix_file}
 
 
 def main(argv):
