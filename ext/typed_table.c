@@ -495,9 +495,14 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
       return -1;                                                          \
     }                                                                     \
     if (t->lines + t->lines_dropped == 2) {                               \
-      /* header and first row read; the first chunk holds B rows */       \
+      /* header and first row read; the first chunk holds B rows (with   \
+      ** B = 1 it is complete: pandas converts it without a call) */      \
       t->chunk_lines = chunk_lines_for((size_t)t->line_fields[1]);        \
       t->next_limit = t->lines + t->chunk_lines - 1;                      \
+      if (t->chunk_lines == 1) {                                          \
+        pd_consume_chunk(t);                                              \
+        t->next_limit = t->lines + 1;                                     \
+      }                                                                   \
     } else {                                                              \
       pd_consume_chunk(t);                                                \
       t->next_limit = t->lines + t->chunk_lines;                          \
