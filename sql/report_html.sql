@@ -31,7 +31,7 @@
 -- side with the compared gold columns and the differing cells marked,
 -- result_diff's evidence, the error category, the gold variant that
 -- matched). The filters, the sort and the open instance live in the
--- address (#outcome=fail&cat=...&err=...&diff=Hard&q=text&sort=2&open=ID).
+-- address (#outcome=fail&cat=...&err=...&diff=Hard&runs=gained&q=text&sort=2&open=ID).
 -- Footer: spidereval version, flavour, options and date. Run from the
 -- repository root.
 .bail on
@@ -67,6 +67,7 @@ WITH v AS (
   SELECT v.*, e.missing_tables,
          CASE WHEN e.instance_id IS NOT NULL THEN e.diff
               WHEN gold_path IS NOT NULL AND columns_error IS NULL
+                   AND instr(v.error_info, 'gold variant ''' || gold_path || ''' cannot be read') = 0
               THEN result_diff(pred_path, gold_path, coalesce(cond_cols, '[]'), ignore_order,
                                coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) END AS diff
   FROM v LEFT JOIN temp.error_evidence AS e USING (instance_id)
@@ -80,7 +81,9 @@ FROM d;
 DROP TABLE IF EXISTS temp.html_tables;
 CREATE TEMP TABLE html_tables AS
 SELECT instance_id,
-       CASE WHEN gold_path IS NOT NULL THEN json_object(
+       -- a gold variant that cannot be read (the verdict names it) is not shown
+       CASE WHEN gold_path IS NOT NULL
+                 AND instr(error_info, 'gold variant ''' || gold_path || ''' cannot be read') = 0 THEN json_object(
          'cols', (SELECT json_group_array(name) FROM (SELECT name FROM result_columns(gold_path) ORDER BY col)),
          'n', (SELECT max(rows) FROM result_columns(gold_path)),
          'rows', (SELECT json_group_array(json(r)) FROM (
@@ -216,14 +219,23 @@ rows AS (
   SELECT group_concat(
            '<tr data-id="' || instance_id || '" data-score="' || score || '" data-difficulty="' || difficulty ||
            '" data-category="' || replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
-           '" data-err="' || replace(coalesce(error_category, ''), '"', '&quot;') || '"><td><a href="#open=' ||
+           '" data-err="' || replace(coalesce(error_category, ''), '"', '&quot;') ||
+           CASE WHEN (SELECT n FROM runs) >= 2 THEN '" data-runs="' ||
+             (SELECT CASE WHEN min(score) = max(score) THEN 'agree'
+                          WHEN h.score = 1 THEN 'lost' ELSE 'gained' END
+              FROM compare_verdicts AS cv WHERE cv.instance_id = h.instance_id) ELSE '' END ||
+           '"><td><a href="#open=' ||
            instance_id || '">' || instance_id || '</a></td><td>' || difficulty ||
            '</td><td>' || iif(score = 1, 'pass', 'fail') || '</td><td>' ||
            replace(replace(coalesce(error_category, ''), '&', '&amp;'), '<', '&lt;') || '</td><td>' ||
            replace(replace(replace(CASE WHEN length(error_info) > 160 THEN substr(error_info, 1, 159) || '…'
                                         ELSE coalesce(error_info, '') END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') ||
+           CASE WHEN (SELECT n FROM runs) >= 2 THEN '</td><td>' ||
+             (SELECT group_concat(run || ':' || iif(score = 1, 'pass', iif(submitted, 'fail', 'missing')), ' ')
+              FROM (SELECT * FROM compare_verdicts AS cv WHERE cv.instance_id = h.instance_id ORDER BY run))
+           ELSE '' END ||
            '</td></tr>', char(10)) AS s
-  FROM (SELECT * FROM html_instances ORDER BY instance_id)),
+  FROM (SELECT * FROM html_instances ORDER BY instance_id) AS h),
 opts AS (
   SELECT (SELECT group_concat('<option>' || replace(replace(category, '&', '&amp;'), '<', '&lt;') || '</option>', '')
           FROM (SELECT DISTINCT category FROM report_verdicts ORDER BY 1)) AS cats,
@@ -278,11 +290,13 @@ footer { margin-top: 2em; color: #777; font-size: 12px; }
 <label>category <select id="f-cat"><option value="">all</option>' || coalesce((SELECT cats FROM opts), '') || '</select></label>
 <label>error category <select id="f-err"><option value="">all</option>' || coalesce((SELECT errs FROM opts), '') || '</select></label>
 <label>difficulty <select id="f-diff"><option value="">all</option>' || coalesce((SELECT diffs FROM opts), '') || '</select></label>
-<label>search <input id="f-q" type="search" placeholder="id or question"></label>
+' || CASE WHEN (SELECT n FROM runs) >= 2 THEN '<label>against the other runs <select id="f-runs"><option value="">all</option><option value="gained">gained (A fails, another run passes)</option><option value="lost">lost (A passes, another run fails)</option><option value="agree">same verdict in every run</option></select></label>
+' ELSE '' END || '<label>search <input id="f-q" type="search" placeholder="id or question"></label>
 <span id="shown"></span>
 </div>
 <div id="detail" hidden></div>
-<table id="instances"><thead><tr><th>instance</th><th>difficulty</th><th>verdict</th><th>error category</th><th>reason</th></tr></thead>
+<table id="instances"><thead><tr><th>instance</th><th>difficulty</th><th>verdict</th><th>error category</th><th>reason</th>' ||
+  CASE WHEN (SELECT n FROM runs) >= 2 THEN '<th>verdict per run</th>' ELSE '' END || '</tr></thead>
 <tbody>
 ' || coalesce((SELECT s FROM rows), '') || '
 </tbody></table>
@@ -295,6 +309,7 @@ var DATA = JSON.parse(document.getElementById("data").textContent);
 var body = document.querySelector("#instances tbody");
 var ROWS = Array.prototype.slice.call(body.rows);
 var F = { outcome: "f-outcome", cat: "f-cat", err: "f-err", diff: "f-diff", q: "f-q" };
+if (document.getElementById("f-runs")) F.runs = "f-runs";
 var state = { sort: null, desc: false, open: null };
 function el(tag, text, cls) {
   var e = document.createElement(tag);
@@ -324,11 +339,12 @@ function writeHash() {
 function filter() {
   var o = document.getElementById("f-outcome").value, c = document.getElementById("f-cat").value,
       e = document.getElementById("f-err").value, d = document.getElementById("f-diff").value,
-      q = document.getElementById("f-q").value.toLowerCase(), n = 0;
+      q = document.getElementById("f-q").value.toLowerCase(), n = 0,
+      g = F.runs ? document.getElementById("f-runs").value : "";
   ROWS.forEach(function (r) {
     var id = r.dataset.id, x = DATA[id];
     var ok = (!o || (o === "pass") === (r.dataset.score === "1")) && (!c || r.dataset.category === c) &&
-             (!e || r.dataset.err === e) && (!d || r.dataset.difficulty === d) &&
+             (!e || r.dataset.err === e) && (!d || r.dataset.difficulty === d) && (!g || r.dataset.runs === g) &&
              (!q || id.toLowerCase().indexOf(q) >= 0 || (x.q || "").toLowerCase().indexOf(q) >= 0);
     r.hidden = !ok;
     if (ok) n++;

@@ -122,6 +122,18 @@ SQL
 
 run_case samples basic samples/submission samples/gold
 
+# a gold variant that cannot be read: the page is still written, that
+# instance without a gold table, the other with both
+bad=tests/fixtures/report/bad_gold
+sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :submission '$bad/submission'" \
+  -cmd ".parameter set :gold '$bad/gold'" <sql/report_html.sql >"$work/bad.html" 2>&1
+check "unreadable gold: page written" "$(tail -1 "$work/bad.html")" "</body></html>"
+sed -n 's/.*<script type="application\/json" id="data">\(.*\)<\/script>.*/\1/p' "$work/bad.html" >"$work/bad.json"
+check "unreadable gold: tables shown" \
+  "$(sqlite3 :memory: "SELECT group_concat(key || ':' || (value ->> 'gold' IS NOT NULL) || (value ->> 'pred' IS NOT NULL), ' ')
+                       FROM json_each(CAST(readfile('$work/bad.json') AS TEXT))" 2>&1)" \
+  "x1:01 x2:11"
+
 reforce="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final"
 reforce4o="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final"
 reforce_sql="$shared/real/sql/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final"
@@ -150,8 +162,13 @@ if [ -d "$reforce" ] && [ -n "$chrome" ]; then
 SELECT group_concat(run || ' ' || c || ' ' || n, ' ') FROM (
   SELECT run, sum(score) AS c, sum(submitted) AS n FROM compare_verdicts GROUP BY run ORDER BY run);
 SELECT run_a || run_b || ' ' || a_only || ' ' || b_only || ' ' || printf('%.6g', p_value) FROM compare_pairs;
+SELECT count(DISTINCT instance_id) FROM compare_moves WHERE change = 'lost' AND instance_id IN (
+  SELECT instance_id FROM compare_verdicts WHERE run = 'A' AND submitted);
 SQL
 )
+  lost=$(echo "$want" | sed -n 3p); want=$(echo "$want" | sed -n 1,2p)
+  check "reforce: #runs=lost shows compare.sql's lost instances" \
+    "$(headless --dump-dom "$URL#runs=lost" | grep -o '<span id="shown" data-shown="[0-9]*"' | grep -o '[0-9]*')" "$lost"
   got=$( { grep -o '<tr data-run="[A-Z]" data-correct="[0-9]*" data-evaluated="[0-9]*"' "$HTML" |
              sed -E 's/.*data-run="([A-Z])" data-correct="([0-9]*)" data-evaluated="([0-9]*)"/\1 \2 \3/' | sort | tr '\n' ' ' | sed 's/ $//'; echo;
            grep -o '<tr data-pair="[A-Z]*" data-b="[0-9]*" data-c="[0-9]*" data-p="[^"]*"' "$HTML" |
