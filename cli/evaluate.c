@@ -146,7 +146,9 @@ static void draw_bar(size_t done, size_t n, double elapsed) {
   fflush(stderr);
 }
 
-/* Runs the verdicts on nthreads threads; the bar when show_bar. */
+/* Runs the verdicts on nthreads threads; on a terminal (show_bar), the
+** bar once the run has taken bar_after seconds (1 by default;
+** $SPIDEREVAL_BAR_AFTER changes it, for the tests). */
 static int run_threads(ev_work *w, int nthreads, int show_bar) {
   pthread_t *t = calloc((size_t)nthreads, sizeof *t);
   if (!t) return -1;
@@ -157,20 +159,19 @@ static int run_threads(ev_work *w, int nthreads, int show_bar) {
     free(t);
     return -1;
   }
+  const char *env = getenv("SPIDEREVAL_BAR_AFTER");
+  double bar_after = env && *env ? atof(env) : 1.0;
   double t0 = now_seconds();
-  int drawn = 0;
   while (atomic_load(&w->done) < w->n) {
     struct timespec ts = {0, 100 * 1000 * 1000};
     nanosleep(&ts, NULL);
     double el = now_seconds() - t0;
-    if (show_bar && el >= 1.0) {
-      draw_bar(atomic_load(&w->done), w->n, el);
-      drawn = 1;
-    }
+    if (show_bar && el >= bar_after) draw_bar(atomic_load(&w->done), w->n, el);
   }
   for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
-  if (drawn) {
-    draw_bar(w->n, w->n, now_seconds() - t0);
+  double el = now_seconds() - t0;
+  if (show_bar && el >= bar_after) {
+    draw_bar(w->n, w->n, el);
     fputc('\n', stderr);
   }
   free(t);

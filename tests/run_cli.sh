@@ -161,6 +161,13 @@ spidereval evaluate: note: ignored 'demo002_a.csv': not an instance of this gold
 spidereval evaluate: note: ignored 'demo003 .csv': not an instance of this gold (looks like 'demo003' with an extra suffix)
 spidereval evaluate: note: 5 of the gold's 6 instances were not submitted: demo001 demo002 demo003 demo005 demo006" \
   $E --result_dir named --gold_dir "$G" --verbose
+# on a terminal (script(1) gives one): the bar once a run takes longer
+# than SPIDEREVAL_BAR_AFTER seconds (1 by default)
+if command -v script >/dev/null; then
+  tty_run() { script -qec "$1 $bin evaluate --mode exec_result --result_dir '$root/samples/submission' --gold_dir '$root/samples/gold' --format csv >/dev/null" /dev/null | tr '\r' '\n' | grep -a 'Evaluating' | tail -1 | sed 's/ \[[0-9]*s\]$//'; }
+  check "progress bar on a terminal" "$(tty_run SPIDEREVAL_BAR_AFTER=0)" "Evaluating: 100% |##############################| 5/5"
+  check "no progress bar for a run shorter than the threshold" "$(tty_run SPIDEREVAL_BAR_AFTER=30)" ""
+fi
 check "no progress bar off a terminal" "$(cd "$work/snow" && "$bin" evaluate --mode exec_result --result_dir $big --gold_dir gold 2>&1 >/dev/null)" \
   "spidereval evaluate: note: 10 of the gold's 547 instances were not submitted (--verbose lists them)"
 
