@@ -113,6 +113,8 @@
 
 #include "pynum.h"
 #include "schema_graph.h"
+#include "sandbox.h"
+#include "bounded_text.h"
 #include "spidereval.h"
 #include "typed_table.h"
 SQLITE_EXTENSION_INIT3
@@ -133,7 +135,8 @@ typedef struct tool_db {
   ino_t ino;
   off_t size;
   struct timespec mtime;
-  sqlite3 *data;  /* read-only */
+  sb_conn *sb;    /* the sandboxed connection (sandbox.h) */
+  sqlite3 *data;  /* its handle: reads only, under sb's bound */
   sqlite3 *index; /* where the _spidereval_* tables are */
   struct tool_db *next;
 } tool_db;
@@ -143,10 +146,32 @@ typedef struct {
   tool_db *dbs; /* most recently used first */
 } tools_ctx;
 
+/* Every tool call runs under a fresh bound (the schema and data of the
+** database are untrusted: a recursive view must not hang a tool). */
+#define TOOL_TIMEOUT tool_timeout()
+/* 60 s, or the environment's SPIDEREVAL_TOOL_TIMEOUT (seconds, > 0). */
+static double tool_timeout(void) {
+  const char *e = getenv("SPIDEREVAL_TOOL_TIMEOUT");
+  double t = e ? atof(e) : 0;
+  return t > 0 && t <= 86400 ? t : 60;
+}
+static void tool_bound(tool_db *d, double timeout) {
+  sb_limits lim;
+  sb_limits_init(&lim, timeout);
+  sb_start(d->sb, &lim);
+}
+
+/* The message of a failed read on d->data: the sandbox's (timeout, cap)
+** when it stopped the statement, else SQLite's. */
+static const char *data_errmsg(tool_db *d) {
+  return sb_failed(d->sb) != SB_OK && sb_errmsg(d->sb) ? sb_errmsg(d->sb)
+                                                       : sqlite3_errmsg(d->data);
+}
+
 static void tool_db_free(tool_db *d) {
   if (!d) return;
   if (d->index && d->index != d->data) sqlite3_close(d->index);
-  sqlite3_close(d->data);
+  sb_close(d->sb);
   free(d->path);
   free(d);
 }
@@ -207,6 +232,7 @@ static tool_db *get_db(tools_ctx *t, sqlite3 *caller, const char *arg,
         d->mtime.tv_nsec == st.st_mtim.tv_nsec) {
       d->next = t->dbs; /* most recent first */
       t->dbs = d;
+      tool_bound(d, TOOL_TIMEOUT);
       return d;
     }
     tool_db_free(d); /* changed on disk: open again */
@@ -222,15 +248,15 @@ static tool_db *get_db(tools_ctx *t, sqlite3 *caller, const char *arg,
   d->ino = st.st_ino;
   d->size = st.st_size;
   d->mtime = st.st_mtim;
-  int rc = sqlite3_open_v2(path, &d->data, SQLITE_OPEN_READONLY, NULL);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_exec(d->data, "SELECT count(*) FROM sqlite_schema", 0, 0, 0);
-  if (rc != SQLITE_OK) {
-    *err = msgf("%s: cannot open database '%s': %s", fn, path,
-                d->data ? sqlite3_errmsg(d->data) : sqlite3_errstr(rc));
+  char *oerr = NULL;
+  if (sb_open(path, &d->sb, &oerr) != SQLITE_OK) {
+    *err = msgf("%s: %s", fn, oerr ? oerr : "out of memory");
+    sqlite3_free(oerr);
     tool_db_free(d);
     return NULL;
   }
+  d->data = sb_db(d->sb);
+  tool_bound(d, TOOL_TIMEOUT);
   d->next = t->dbs;
   t->dbs = d;
   /* keep a few open */
@@ -412,8 +438,36 @@ static int infer_edges(sqlite3 *ix, col_stat *cs, int n, int *edge_no,
 
 /* Build the index tables in ix (which has the data as schema src, or
 ** reads it as main when src is "main"). 0 or an SQLite code. */
+static int build_index_bounded(sqlite3 *ix, const char *src,
+                               const char *source_path, const tool_db *d,
+                               char **err);
+
+/* Building reads the untrusted database on a connection that writes the
+** index: its views and triggers may only use innocuous functions (no
+** fts3_tokenizer), and the build has a time limit (a recursive view must
+** not hang it). */
+#define INDEX_BUILD_TIMEOUT (10 * tool_timeout())
 static int build_index(sqlite3 *ix, const char *src, const char *source_path,
                        const tool_db *d, char **err) {
+  sqlite3_db_config(ix, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+  sqlite3_db_config(ix, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
+  sqlite3_db_config(ix, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)0);
+  se_timer g;
+  se_timer_start(&g, INDEX_BUILD_TIMEOUT);
+  sqlite3_progress_handler(ix, 1000, se_timer_check, &g);
+  int rc = build_index_bounded(ix, src, source_path, d, err);
+  sqlite3_progress_handler(ix, 0, NULL, NULL);
+  if (rc != SQLITE_OK && g.timed_out) {
+    sqlite3_free(*err);
+    *err = msgf("timeout after %g s", INDEX_BUILD_TIMEOUT);
+    sqlite3_exec(ix, "ROLLBACK", 0, 0, 0);
+  }
+  return rc;
+}
+
+static int build_index_bounded(sqlite3 *ix, const char *src,
+                               const char *source_path, const tool_db *d,
+                               char **err) {
   sqlite3_stmt *tabs = NULL, *cols = NULL, *ins = NULL, *fts = NULL,
                *stat = NULL, *fk = NULL, *edge = NULL, *pkq = NULL;
   col_stat *cs = NULL;
@@ -862,6 +916,18 @@ static void set_text(rowset *r, cell *c, const char *s, int n) {
     return;
   }
   if (n < 0) n = (int)strlen(s);
+  if (!bt_utf8_valid(s, (size_t)n)) {
+    /* output is valid UTF-8: bad bytes written as \xNN */
+    char *e = bt_utf8_escape(s, (size_t)n);
+    if (!e) {
+      r->nomem = 1;
+      c->type = SQLITE_NULL;
+      return;
+    }
+    set_text(r, c, e, -1);
+    free(e);
+    return;
+  }
   c->s = malloc((size_t)n + 1);
   if (!c->s) {
     r->nomem = 1;
@@ -962,6 +1028,17 @@ static void jt_put(jtext *j, const char *s, size_t n) {
 static void jt_lit(jtext *j, const char *s) { jt_put(j, s, strlen(s)); }
 
 static void jt_string(jtext *j, const char *s, size_t n) {
+  if (!bt_utf8_valid(s, n)) {
+    /* output is valid UTF-8: bad bytes written as \xNN */
+    char *e = bt_utf8_escape(s, n);
+    if (!e) {
+      j->nomem = 1;
+      return;
+    }
+    jt_string(j, e, strlen(e));
+    free(e);
+    return;
+  }
   jt_put(j, "\"", 1);
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
@@ -1641,7 +1718,7 @@ static int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     *err = msgf("%s: out of memory", fn);
     rc = SQLITE_NOMEM;
   } else if (rc != SQLITE_DONE) {
-    *err = msgf("%s: %s", fn, sqlite3_errmsg(d->data));
+    *err = msgf("%s: %s", fn, data_errmsg(d));
   } else {
     rc = SQLITE_OK;
   }
@@ -1668,31 +1745,17 @@ static int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
       return SQLITE_ERROR;
     }
   }
-  se_timer g;
-  se_timer_start(&g, timeout);
-  sqlite3_progress_handler(d->data, 1000, se_timer_check, &g);
+  /* one read-only statement in the sandbox: no state survives the call */
+  tool_bound(d, timeout);
   sqlite3_stmt *st = NULL;
-  const char *tail = NULL;
-  int rc = sqlite3_prepare_v2(d->data, sql, -1, &st, &tail);
-  if (rc != SQLITE_OK || !st) {
-    *err = rc != SQLITE_OK ? msgf("%s: %s", fn, sqlite3_errmsg(d->data))
-                           : msgf("%s: no SQL statement", fn);
-    sqlite3_progress_handler(d->data, 0, NULL, NULL);
-    return SQLITE_ERROR;
-  }
-  sqlite3_stmt *next = NULL;
-  if (tail && *tail &&
-      (sqlite3_prepare_v2(d->data, tail, -1, &next, NULL) != SQLITE_OK ||
-       next)) {
-    sqlite3_finalize(next);
-    sqlite3_finalize(st);
-    sqlite3_progress_handler(d->data, 0, NULL, NULL);
-    *err = msgf("%s: only one statement can be run", fn);
+  if (sb_prepare(d->sb, sql, &st) != SQLITE_OK) {
+    *err = msgf("%s: %s", fn, sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
     return SQLITE_ERROR;
   }
   int nc = sqlite3_column_count(st);
   sqlite3_int64 r = 0;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  int rc;
+  while ((rc = sb_step(d->sb, st)) == SQLITE_ROW) {
     for (int c = 0; c < nc; c++) {
       cell *row = new_row(out);
       if (!row) break;
@@ -1708,14 +1771,12 @@ static int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     *err = msgf("%s: out of memory", fn);
     rc = SQLITE_NOMEM;
   } else if (rc != SQLITE_DONE) {
-    *err = g.timed_out ? msgf("%s: timeout after %g s", fn, timeout)
-                       : msgf("%s: %s", fn, sqlite3_errmsg(d->data));
+    *err = msgf("%s: %s", fn, sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
     rc = SQLITE_ERROR;
   } else {
     rc = SQLITE_OK;
   }
   sqlite3_finalize(st);
-  sqlite3_progress_handler(d->data, 0, NULL, NULL);
   return rc;
 }
 
@@ -1760,6 +1821,12 @@ static int jsonlLines(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     set_text(out, &row[1], line, (int)n);
   }
   free(line);
+  /* a read error is not the end of the file: the list would be cut */
+  if (rc == SQLITE_OK && ferror(f)) {
+    *err = msgf("%s: cannot read '%s' after line %lld", fn, path,
+                (long long)no);
+    rc = SQLITE_ERROR;
+  }
   fclose(f);
   if (rc == SQLITE_OK && out->nomem) {
     *err = msgf("%s: out of memory", fn);
@@ -1987,64 +2054,45 @@ static sqlite3_module toolModule = {
 /* ------------------------------------------------------- execute_sql */
 
 
-/* Run sql on the read-only connection db: JSON text (malloc'd) with
-** columns, rows, truncated and error; NULL on out of memory. */
-static char *se_execute_json(sqlite3 *db, const char *sql, sqlite3_int64 max_rows,
+/* Run sql in the sandbox of d: JSON text (malloc'd) with columns, rows,
+** truncated and error; NULL on out of memory. */
+static char *se_execute_json(tool_db *d, const char *sql, sqlite3_int64 max_rows,
                              double timeout) {
   jtext cols = {NULL, 0, 0, 0}, rows = {NULL, 0, 0, 0}, res = {NULL, 0, 0, 0};
   char *err = NULL;
   int truncated = 0;
   sqlite3_stmt *st = NULL;
-  const char *tail = NULL;
-  se_timer g;
-  se_timer_start(&g, timeout);
+  tool_bound(d, timeout);
   jt_lit(&cols, "[");
   jt_lit(&rows, "[");
-  sqlite3_progress_handler(db, 1000, se_timer_check, &g);
-  int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
-  if (rc != SQLITE_OK) {
-    err = g.timed_out ? msgf("timeout: still running after %g s", timeout)
-                      : msgf("%s", sqlite3_errmsg(db));
-  } else if (!st) {
-    err = msgf("no SQL statement");
+  if (sb_prepare(d->sb, sql, &st) != SQLITE_OK) {
+    err = msgf("%s", sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
   } else {
-    /* comments after the statement are fine, another statement is not */
-    sqlite3_stmt *next = NULL;
-    if (tail && *tail &&
-        (sqlite3_prepare_v2(db, tail, -1, &next, NULL) != SQLITE_OK || next))
-      err = msgf("only one statement can be run; found more after '%.*s'",
-                 (int)(tail - sql) > 60 ? 60 : (int)(tail - sql), sql);
-    sqlite3_finalize(next);
-    if (!err && !sqlite3_stmt_readonly(st))
-      err = msgf("only read-only statements can be run");
-    if (!err) {
-      int nc = sqlite3_column_count(st);
-      for (int k = 0; k < nc; k++) {
-        const char *cn = sqlite3_column_name(st, k);
-        if (k) jt_lit(&cols, ",");
-        jt_string(&cols, cn ? cn : "", cn ? strlen(cn) : 0);
-      }
-      sqlite3_int64 n = 0;
-      while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == max_rows) {
-          truncated = 1;
-          break;
-        }
-        jt_lit(&rows, n ? ",[" : "[");
-        for (int k = 0; k < nc; k++) {
-          if (k) jt_lit(&rows, ",");
-          jt_cell(&rows, st, k);
-        }
-        jt_lit(&rows, "]");
-        n++;
-      }
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        err = g.timed_out ? msgf("timeout: still running after %g s", timeout)
-                          : msgf("%s", sqlite3_errmsg(db));
+    int nc = sqlite3_column_count(st);
+    for (int k = 0; k < nc; k++) {
+      const char *cn = sqlite3_column_name(st, k);
+      if (k) jt_lit(&cols, ",");
+      jt_string(&cols, cn ? cn : "", cn ? strlen(cn) : 0);
     }
+    sqlite3_int64 n = 0;
+    int rc;
+    while ((rc = sb_step(d->sb, st)) == SQLITE_ROW) {
+      if (n == max_rows) {
+        truncated = 1;
+        break;
+      }
+      jt_lit(&rows, n ? ",[" : "[");
+      for (int k = 0; k < nc; k++) {
+        if (k) jt_lit(&rows, ",");
+        jt_cell(&rows, st, k);
+      }
+      jt_lit(&rows, "]");
+      n++;
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+      err = msgf("%s", sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
   }
   sqlite3_finalize(st);
-  sqlite3_progress_handler(db, 0, NULL, NULL);
   jt_lit(&cols, "]");
   jt_lit(&rows, "]");
   jt_lit(&res, "{\"columns\":");
@@ -2092,7 +2140,7 @@ static void executeSqlFunc(sqlite3_context *ctx, int argc,
       goto fail;
     }
   }
-  char *s = se_execute_json(d->data, sql, max_rows, timeout);
+  char *s = se_execute_json(d, sql, max_rows, timeout);
   if (!s) {
     sqlite3_result_error_nomem(ctx);
     return;

@@ -86,6 +86,7 @@
 **   100x. Pure: SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS.
 */
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +167,9 @@ static void fail(sqlite3_context *ctx, char *msg) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  sqlite3_result_error(ctx, msg, -1);
+  char *clean = bt_utf8_escape(msg, strlen(msg));
+  sqlite3_result_error(ctx, clean ? clean : msg, -1);
+  free(clean);
   sqlite3_free(msg);
 }
 
@@ -331,7 +334,10 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
                            char variant, int nvariants) {
   sqlite3_str *s = sqlite3_str_new(0);
   sqlite3_str_appendf(s, "{\"score\":%d,\"error_info\":", score);
-  append_json_string(s, info ? info : "");
+  /* valid UTF-8 whatever the files held: bad bytes as \xNN */
+  char *clean = info ? bt_utf8_escape(info, strlen(info)) : NULL;
+  append_json_string(s, clean ? clean : info ? info : "");
+  free(clean);
   sqlite3_str_appendf(s, ",\"variant\":");
   if (score) {
     char l[2] = {variant, 0};
@@ -351,6 +357,29 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
 static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                              tt_table *pred, const gold_instance *gi,
                              const tc_options *opts);
+
+/* Why the prediction file path must not be read (an Evaluation Error,
+** sqlite3_malloc'd), or NULL: a symbolic link, or the very file (inode) of
+** one of the gold variants. An honest submission is neither; the official
+** script would follow the link (the one deliberate difference). */
+static char *refuse_link(const char *path, const gold_instance *gi) {
+  struct stat st;
+  if (!path || lstat(path, &st) != 0) return NULL; /* read errors later */
+  if (S_ISLNK(st.st_mode))
+    return sqlite3_mprintf("Evaluation Error: the prediction '%s' is a "
+                           "symbolic link (refused)",
+                           path);
+  if (st.st_nlink < 2) return NULL;
+  for (int v = 0; v < gi->nvariants; v++) {
+    struct stat gs;
+    if (stat(gi->variant_paths[v], &gs) == 0 && gs.st_dev == st.st_dev &&
+        gs.st_ino == st.st_ino)
+      return sqlite3_mprintf("Evaluation Error: the prediction '%s' is the "
+                             "gold file '%s' itself (a hard link; refused)",
+                             path, gi->variant_paths[v]);
+  }
+  return NULL;
+}
 
 static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv) {
@@ -385,18 +414,25 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
                               id, gold_dir));
     return;
   }
-  /* 1. the prediction */
+  /* 1. the prediction (never a link to another file: docs/security.md) */
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
+    char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]), gi);
+    if (refused) {
+      verdict_result(ctx, 0, refused, 0, gi->nvariants);
+      sqlite3_free(refused);
+      return;
+    }
+  }
   table_arg pa;
   table_arg_read(cache, argv[0], &pa);
   tc_read pr = pa.r;
   if (!pr.table && is_resource_error(pr.error)) {
-    /* a limit of this machine, not a property of the file: no verdict */
-    char *name = table_arg_name(argv[0]);
-    fail(ctx, sqlite3_mprintf("spider_verdict: cannot read prediction %s: "
-                              "%s: %s",
-                              name, tt_error_name(pr.error),
-                              pr.message ? pr.message : ""));
-    sqlite3_free(name);
+    /* too large for this machine: this instance scores 0, the run goes on */
+    char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
+                                 tt_error_name(pr.error),
+                                 pr.message ? pr.message : "");
+    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    sqlite3_free(info);
   } else if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_error_name(pr.error),

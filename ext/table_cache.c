@@ -518,7 +518,14 @@ static gold_index *gold_load(const char *dir, char **err) {
       }
     }
     free(line);
+    /* a read error is not the end of the file: the list would be cut */
+    int read_error = ferror(f);
     fclose(f);
+    if (read_error) {
+      *err = tt_msgf("eval jsonl '%s' cannot be read after line %d",
+                     g->eval_path, lineno);
+      goto fail;
+    }
   } else {
     /* no eval jsonl: every instance with a gold file (<x>_a.csv is a
     ** variant of x), all columns, row order kept */

@@ -149,6 +149,69 @@ want=$(sqlite3 "$work/cases.db" "$funcs_one" 2>&1)
 got=$(q "SELECT sql_result_csv('$work/cases.db', '$(printf '%s' "$funcs_one" | sed "s/'/''/g")', 600)" | tail -2 | tr ',' '|')
 if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "bounded functions differ: $want vs $got"; fi
 
+# --- agent tools: no state from one call to the next, bounded on hostile content
+x() { q "SELECT execute_sql('$DB', '$(printf '%s' "$1" | sed "s/'/''/g")', 100, ${2:-10}) ->> 'error'"; }
+orders=$(q "SELECT execute_sql('$DB', 'SELECT count(*) FROM orders') ->> '\$.rows[0][0]'")
+out=$(q "SELECT execute_sql('$DB', 'CREATE TEMP VIEW orders AS SELECT 1') ->> 'error'" \
+        "SELECT execute_sql('$DB', 'SELECT count(*) FROM orders') ->> '\$.rows[0][0]'")
+expect "temp view refused" "^not allowed in the sandbox" "$out"
+expect "no temp view shadows a table" "^$orders\$" "$(printf '%s\n' "$out" | tail -1)"
+out=$(q "SELECT count(*) FROM query_result('$DB', 'CREATE TEMP VIEW orders AS SELECT 1')")
+expect "query_result: temp view refused" "query_result: not allowed in the sandbox" "$out"
+out=$(q "SELECT execute_sql('$DB', 'BEGIN IMMEDIATE') ->> 'error'" \
+        "SELECT execute_sql('$DB', 'SELECT 1') ->> 'error'")
+expect "no lock held" "^not allowed in the sandbox: transactions" "$out"
+out=$(x "ATTACH '/etc/passwd' AS p")
+expect "execute_sql attach" "^not allowed in the sandbox: ATTACH" "$out"
+out=$(x "PRAGMA query_only = 0")
+expect "execute_sql pragma" "^not allowed in the sandbox: PRAGMA" "$out"
+rm -f "$work/hostile.db"
+sqlite3 "$work/hostile.db" "CREATE TABLE t(a); INSERT INTO t VALUES (1);
+  CREATE VIRTUAL TABLE f USING fts4(body);
+  CREATE VIEW forever AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c;
+  CREATE VIEW tok AS SELECT hex(fts3_tokenizer('simple')) AS p;"
+out=$(q "SELECT execute_sql('$work/hostile.db', 'SELECT fts3_tokenizer(''simple'')') ->> 'error'")
+expect "fts3_tokenizer where an FTS table exists" "not allowed in the sandbox: function fts3_tokenizer" "$out"
+out=$(q "SELECT execute_sql('$work/hostile.db', 'SELECT * FROM tok') ->> 'error'")
+expect "fts3_tokenizer in a view" "(not allowed in the sandbox|unsafe use of fts3_tokenizer)" "$out"
+t0=$(now)
+out=$(q "SELECT execute_sql('$work/hostile.db', 'SELECT * FROM forever', 10, 1) ->> 'error'")
+expect "recursive view, execute_sql" "^timeout after 1 s" "$out"
+within "recursive view, execute_sql" "$t0" 10
+t0=$(now)
+out=$(SPIDEREVAL_TOOL_TIMEOUT=1 q "SELECT json FROM sample_rows('$work/hostile.db', 'forever', 1)")
+expect "recursive view, sample_rows" "sample_rows: timeout after 1 s" "$out"
+within "recursive view, sample_rows" "$t0" 10
+t0=$(now)
+rm -f "$work/hostile.db.spidereval-index"
+out=$(SPIDEREVAL_TOOL_TIMEOUT=0.5 q "SELECT count(*) FROM table_info('$work/hostile.db', 't')")
+expect "recursive view, agent index" "timeout after 5 s" "$out"
+within "recursive view, agent index" "$t0" 20
+
+# --- submission folders: links are refused; output is valid UTF-8; read errors
+mkdir -p "$work/sub"
+ln -s "$(pwd)/$GOLD/exec_result/shop001.csv" "$work/sub/shop001.csv"
+ln -s /etc/shadow "$work/sub/shop002.csv"
+ln "$GOLD/exec_result/shop003.csv" "$work/sub/shop003.csv" 2>/dev/null || cp "$GOLD/exec_result/shop003.csv" "$work/sub/shop003.csv"
+out=$(q "SELECT instance_id || ' ' || (spider_verdict(path, '$GOLD', instance_id) ->> 'score') || ' ' || (spider_verdict(path, '$GOLD', instance_id) ->> 'error_info') FROM submission_files('$work/sub') ORDER BY 1")
+expect "symlink to the gold" "^shop001 0 Evaluation Error: the prediction .* is a symbolic link" "$out"
+expect "symlink to /etc/shadow" "^shop002 0 Evaluation Error: the prediction .* is a symbolic link" "$out"
+if [ "$(stat -c %i "$work/sub/shop003.csv")" = "$(stat -c %i "$GOLD/exec_result/shop003.csv")" ]; then
+  expect "hard link to the gold" "^shop003 0 Evaluation Error: the prediction .* is the gold file" "$out"
+else ok; fi
+rm -f "$work/sub/shop003.csv"
+printf 'a\n\xff\xfe\n' >"$work/sub/shop003.csv"
+out=$(q "SELECT spider_verdict('$work/sub/shop003.csv', '$GOLD', 'shop003')")
+if printf '%s' "$out" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then ok; else bad "error_info is not UTF-8: $out"; fi
+printf 'CREATE TABLE t(s); INSERT INTO t VALUES (CAST(x%s AS TEXT));' "'61ff62'" | sqlite3 "$work/bad_utf8.db"
+out=$(q "SELECT execute_sql('$work/bad_utf8.db', 'SELECT s FROM t')" "SELECT value FROM query_result('$work/bad_utf8.db', 'SELECT s FROM t')")
+if printf '%s' "$out" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then ok; else bad "agent output is not UTF-8: $out"; fi
+expect "bad bytes escaped" 'a\\\\?xffb' "$out"
+out=$(q "SELECT sql_verdict('$work/bad_utf8.db', 'SELECT s FROM t', '$GOLD', 'shop001') ->> 'error_info'")
+expect "non-UTF-8 result text, as Python's sqlite3" "^Execution Error: Could not decode to UTF-8 column 's' with text 'a.xffb'" "$out"
+out=$(q "SELECT count(*) FROM jsonl_lines('$work/sub')")
+expect "jsonl read error" "jsonl_lines: cannot read '$work/sub' after line 0" "$out"
+
 # --- nothing escaped: no new files beside the database, the process alive
 out=$(q "$honest")
 expect "honest verdict at the end" "^1$" "$out"
