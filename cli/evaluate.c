@@ -651,10 +651,19 @@ int cmd_evaluate(int argc, char **argv) {
   strlist chosen = {0};
   for (size_t i = 0; i < file_ids.n; i++) {
     const char *id = file_ids.v[i];
-    if (sl_has(&gold_ids, id) && !sl_has(&excluded, id))
+    const char *file = files.v[i];
+    size_t n_id = strlen(id);
+    /* lite lists Path(file).stem: "bq001.old.csv" is "bq001.old" */
+    int lite_other = fl == OFF_LITE && !sql_mode &&
+                     strcmp(file + n_id, ".csv") != 0;
+    if (lite_other)
+      fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an "
+                      "instance of this gold (lite reads its name as '%.*s')\n",
+              file, (int)(strlen(file) - 4), file);
+    else if (sl_has(&gold_ids, id) && !sl_has(&excluded, id))
       sl_add(&chosen, id);
     else
-      print_ignored(files.v[i], id, &gold_ids, &excluded);
+      print_ignored(file, id, &gold_ids, &excluded);
   }
   if (chosen.n) qsort(chosen.v, chosen.n, sizeof *chosen.v, cmp_str);
   for (size_t i = 0; i < chosen.n; i++) /* distinct */

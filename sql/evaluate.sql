@@ -37,7 +37,10 @@ WITH judged AS MATERIALIZED (
          progress(spider_verdict(s.path, :gold, s.instance_id,
                                  coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
                   'evaluate', coalesce(:progress, 0)) AS v
-  FROM submission_files(:submission) AS s
+  -- each instance once (sf001.csv and sf001.old.csv both name sf001); lite
+  -- takes the name before .csv (Path.stem: bq001.old.csv is 'bq001.old')
+  FROM (SELECT DISTINCT instance_id, path FROM submission_files(:submission)
+        WHERE coalesce(:flavor, 'snow') <> 'lite' OR file = instance_id || '.csv') AS s
   WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold)
                           WHERE in_eval OR NOT EXISTS (
                             SELECT 1 FROM gold_instances(:gold) WHERE in_eval))

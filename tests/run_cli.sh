@@ -161,6 +161,20 @@ spidereval evaluate: note: ignored 'demo002_a.csv': not an instance of this gold
 spidereval evaluate: note: ignored 'demo003 .csv': not an instance of this gold (looks like 'demo003' with an extra suffix)
 spidereval evaluate: note: 5 of the gold's 6 instances were not submitted: demo001 demo002 demo003 demo005 demo006" \
   $E --result_dir named --gold_dir "$G" --verbose
+# lite lists Path(file).stem: 'demo003.old.csv' is not demo003 (snow's
+# split('.') makes it demo003, read as demo003.csv: FileNotFoundError)
+mkdir -p "$work/bad/dotted"
+cp samples/submission/demo001.csv "$work/bad/dotted/demo001.csv"
+cp samples/submission/demo003.csv "$work/bad/dotted/demo003.old.csv"
+for fl in snow lite; do
+  want=$(cd "$work/bad" && sqlite3 :memory: -cmd ".load $root/build/spidereval" -cmd ".parameter set :submission dotted" \
+           -cmd ".parameter set :gold '$G'" -cmd ".parameter set :flavor $fl" <"$root/sql/evaluate.sql" | cut -d, -f1 | tr -d '\r' | tr '\n' ' ')
+  got=$(cd "$work/bad" && $E --result_dir dotted --gold_dir "$G" --flavor $fl --format csv 2>/dev/null | cut -d, -f1 | tr -d '\r' | tr '\n' ' ')
+  check "$fl listing of dotted names: spidereval = evaluate.sql" "$got" "$want"
+done
+check "lite evaluates demo001 only" "$want" "instance_id demo001 "
+check "lite ignores demo003.old.csv" "$(cd "$work/bad" && $E --result_dir dotted --gold_dir "$G" --flavor lite --format csv 2>&1 >/dev/null | head -1)" \
+  "spidereval evaluate: note: ignored 'demo003.old.csv': not an instance of this gold (lite reads its name as 'demo003.old')"
 # on a terminal (script(1) gives one): the bar once a run takes longer
 # than SPIDEREVAL_BAR_AFTER seconds (1 by default)
 if command -v script >/dev/null; then
