@@ -111,8 +111,15 @@ parity: all
 test: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
 	@./tests/run_all.sh $(SHARED)
 
-bench: all
+bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
 	@./bench/run_bench.sh $(SHARED)
+
+# The sandbox's overhead per query (bench/sandbox_bench.c).
+$(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c $(HDRS)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -o $@ \
+	  bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c \
+	  $(shell pkg-config --libs sqlite3) -lpthread
 
 # The Check suites, then the SQL golden tests and the documentation examples
 # with a sanitized build of the bundle loaded into sqlite3 (libasan

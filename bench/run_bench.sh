@@ -261,3 +261,16 @@ if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
 else
   echo "spidereval evaluate: build/spidereval or $shared/real/snow/$run missing, skipped"
 fi
+
+# 10. the sandbox: a tiny query per call against an open plain read-only
+#     connection (bench/sandbox_bench.c), and sql_verdict on it
+if [ -x "$here/build/sandbox_bench" ] && [ -f "$here/build/samples/shop.sqlite" ]; then
+  "$here/build/sandbox_bench" "$here/build/samples/shop.sqlite" 20000
+  t0=$(now)
+  sqlite3 :memory: -cmd ".load $ext" "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
+    SELECT count(sql_verdict('$here/build/samples/shop.sqlite', 'SELECT 1 AS n', '$here/tests/fixtures/gold_shop', 'shop003')) FROM c" >/dev/null
+  t1=$(now)
+  awk -v t0="$t0" -v t1="$t1" 'BEGIN { printf "sql_verdict on a tiny query: %.1f us per verdict (5000 in one statement)\n", (t1 - t0) / 5000 * 1e6 }'
+else
+  echo "sandbox: build/sandbox_bench missing, skipped"
+fi

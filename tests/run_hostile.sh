@@ -212,6 +212,16 @@ expect "non-UTF-8 result text, as Python's sqlite3" "^Execution Error: Could not
 out=$(q "SELECT count(*) FROM jsonl_lines('$work/sub')")
 expect "jsonl read error" "jsonl_lines: cannot read '$work/sub' after line 0" "$out"
 
+# --- spider2_database: one CREATE TABLE per DDL row, nothing else runs
+mkdir -p "$work/ddl"
+cp samples/shop/customers.json "$work/ddl/"
+{ echo 'table_name,DDL'
+  echo "customers,\"CREATE TABLE customers(customer_id INTEGER); COMMIT; ATTACH '$work/ddl_evil.db' AS e; CREATE TABLE e.t(x)\""
+  echo "evil,\"ATTACH '$work/ddl_evil2.db' AS e\""; } >"$work/ddl/DDL.csv"
+out=$(q "SELECT spider2_database('$work/ddl', '$work/ddl_out.db')")
+[ ! -e "$work/ddl_evil.db" ] && [ ! -e "$work/ddl_evil2.db" ] && ok || bad "spider2_database ran DDL beyond one CREATE: $(ls $work)"
+expect "spider2_database: the bad row is an error, the good one rebuilt from JSON" "(cannot create table 'evil'|rewritten)" "$out"
+
 # --- nothing escaped: no new files beside the database, the process alive
 out=$(q "$honest")
 expect "honest verdict at the end" "^1$" "$out"
