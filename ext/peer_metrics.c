@@ -20,6 +20,7 @@
 **
 ** rules: a rule set and its options, words separated by spaces or commas:
 **   bird              BIRD EX (mini_dev = DAMO-ConvAI): set(pred) == set(gold)
+**     bag               better: duplicates count (multiset equality)
 **   bird_f1           BIRD Soft-F1 (positional row pairing)
 **   bird_ves          BIRD R-VES reward (0 when incorrect; 0.25 .. 1.25)
 **     iterations=N      timed runs of each query (default 100, upstream's)
@@ -29,9 +30,14 @@
 **   spider            test-suite EX (exec_eval.py eval_exec_match)
 **     keep_distinct     upstream's --keep_distinct
 **     pipeline          evaluation.py's line step first ('value' -> '1')
-**     order / noorder   (rows_verdict only) whether row order matters
+**     order / noorder   force whether row order matters (rows_verdict:
+**                       default noorder)
+**     toplevel_order    better: order matters when the outer query has
+**                       ORDER BY (not a subquery, literal or comment)
+**     nosortkey         better: no sort-key quick test (1 and 1.0 match)
 **   livesql           LiveSQLBench-SQLite, default test case, unordered
 **     order             conditions.order = true
+**     empty_ok          better: two empty results match
 **     skip_raw          test_case_default alone, without the raw run of
 **                       the prediction that the instance evaluation does
 **
@@ -70,6 +76,10 @@ typedef struct {
   int order;                   /* spider rows form: -1 unset; livesql */
   int skip_raw;                /* livesql */
   int steps, iterations;       /* bird_ves */
+  int bag;                     /* bird: multiset equality */
+  int toplevel_order;          /* spider: ORDER BY of the outer query */
+  int nosortkey;               /* spider: no sort-key quick test */
+  int empty_ok;                /* livesql: two empty results match */
   char *canon;                 /* the rules as parsed, for the output */
 } pm_rules;
 
@@ -120,7 +130,15 @@ static char *parse_rules(const char *fn, const char *text, pm_rules *r) {
       ok = !seen_order;
       seen_order = 1;
       r->order = 0;
-    } else if (r->kind == PM_LIVESQL && WORD("skip_raw"))
+    } else if (r->kind == PM_BIRD && WORD("bag"))
+      ok = r->bag = 1;
+    else if (r->kind == PM_SPIDER && WORD("toplevel_order"))
+      ok = r->toplevel_order = 1;
+    else if (r->kind == PM_SPIDER && WORD("nosortkey"))
+      ok = r->nosortkey = 1;
+    else if (r->kind == PM_LIVESQL && WORD("empty_ok"))
+      ok = r->empty_ok = 1;
+    else if (r->kind == PM_LIVESQL && WORD("skip_raw"))
       ok = r->skip_raw = 1;
     else if (r->kind == PM_BIRD_VES && WORD("steps"))
       ok = r->steps = 1;
@@ -430,11 +448,13 @@ static int judge_rows(const pm_rules *r, const pr_table *pred,
   switch (r->kind) {
     case PM_BIRD:
     case PM_BIRD_VES: {
-      int ok = pr_bird_ex(pred, gold);
+      int ok = r->bag ? pr_bird_ex_bag(pred, gold) : pr_bird_ex(pred, gold);
       if (ok < 0) return -1;
       v->has_score = 1;
       v->score = ok;
-      if (!ok) set_error(v, sqlite3_mprintf("result mismatch: set(pred) != set(gold)"));
+      if (!ok)
+        set_error(v, sqlite3_mprintf(r->bag ? "result mismatch: the rows differ as multisets"
+                                            : "result mismatch: set(pred) != set(gold)"));
       return 0;
     }
     case PM_BIRD_F1: {
@@ -446,7 +466,7 @@ static int judge_rows(const pm_rules *r, const pr_table *pred,
       return 0;
     }
     case PM_SPIDER: {
-      int ok = pr_ts_result_eq(gold, pred, order_matters);
+      int ok = pr_ts_result_eq_opt(gold, pred, order_matters, !r->nosortkey);
       if (ok < 0) return -1;
       v->has_score = 1;
       v->score = ok;
@@ -456,7 +476,9 @@ static int judge_rows(const pm_rules *r, const pr_table *pred,
       return 0;
     }
     case PM_LIVESQL: {
-      int ok = pr_lsb_compare(pred, gold, r->order == 1);
+      int ok = r->empty_ok && pred->nrows == 0 && gold->nrows == 0
+                   ? 1
+                   : pr_lsb_compare(pred, gold, r->order == 1);
       if (ok < 0) return -1;
       v->has_score = 1;
       v->score = ok;
@@ -693,7 +715,9 @@ static int run_spider(sqlite3 *db, const pm_rules *r, sql_arg pred,
     free(gp);
     gp = a;
   }
-  int order_matters = r->order >= 0 ? r->order : pr_ts_order_matters(gp);
+  int order_matters = r->order >= 0 ? r->order
+                      : r->toplevel_order ? pr_toplevel_order_by(gp)
+                                          : pr_ts_order_matters(gp);
   char *gy = pr_ts_replace_cur_year(gp), *py = pr_ts_replace_cur_year(pp);
   if (!gy || !py) {
     free(gy);
@@ -1009,6 +1033,12 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
   char *msg = parse_rules("rows_verdict", rules_text ? rules_text : "", &r);
   if (msg) {
     fail(ctx, msg);
+    return;
+  }
+  if (r.toplevel_order) {
+    sqlite3_free(r.canon);
+    fail(ctx, sqlite3_mprintf("rows_verdict: toplevel_order reads the gold SQL: "
+                              "use order or noorder"));
     return;
   }
   if (r.kind == PM_BIRD_VES) {

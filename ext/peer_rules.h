@@ -43,6 +43,9 @@ int pr_value_eq(const rv_value *a, const rv_value *b);
 /* EX: set(pred) == set(gold), rows as tuples. */
 int pr_bird_ex(const pr_table *pred, const pr_table *gold);
 
+/* The `bag` option: multiset equality (duplicates count). */
+int pr_bird_ex_bag(const pr_table *pred, const pr_table *gold);
+
 /* Soft-F1 of mini_dev's calculate_f1_score, summed in Python's order. */
 double pr_bird_f1(const pr_table *pred, const pr_table *gold);
 
@@ -100,6 +103,17 @@ int pr_utf8_valid(const char *s, size_t n);
 */
 int pr_ts_result_eq(const pr_table *gold, const pr_table *pred,
                     int order_matters);
+
+/* The same; quick_test 0 skips the sort-key quick test (the `nosortkey`
+** option: Python-equal values of different types, 1 and 1.0, then match
+** as the permutation search intends). */
+int pr_ts_result_eq_opt(const pr_table *gold, const pr_table *pred,
+                        int order_matters, int quick_test);
+
+/* The `toplevel_order` option: 1 when the outermost query has ORDER BY
+** (outside parentheses, string literals, quoted names and comments; any
+** spaces or comments between the words). */
+int pr_toplevel_order_by(const char *sql);
 
 /* ---- LiveSQLBench ------------------------------------------------------ */
 

@@ -152,6 +152,26 @@ START_TEST(test_ts_result_eq) {
 }
 END_TEST
 
+START_TEST(test_better_options) {
+  ck_assert(pr_toplevel_order_by("SELECT a FROM t ORDER  BY a"));
+  ck_assert(pr_toplevel_order_by("SELECT a FROM t order /* x */\nby a"));
+  ck_assert(!pr_toplevel_order_by("SELECT a FROM (SELECT a FROM t ORDER BY a)"));
+  ck_assert(!pr_toplevel_order_by("SELECT a FROM t WHERE n = 'Border Bypass'"));
+  ck_assert(!pr_toplevel_order_by("SELECT a AS \"order by\" FROM t -- order by"));
+  ck_assert(!pr_toplevel_order_by("SELECT rank() OVER (ORDER BY a) FROM t"));
+  ck_assert(!pr_toplevel_order_by("SELECT border, by FROM t"));
+  rv_value g[] = {I(1), I(1), I(2)}, p[] = {I(1), I(2), I(2)};
+  pr_table tg = T(g, 3, 1), tp = T(p, 3, 1);
+  ck_assert_int_eq(pr_bird_ex(&tp, &tg), 1);
+  ck_assert_int_eq(pr_bird_ex_bag(&tp, &tg), 0);
+  ck_assert_int_eq(pr_bird_ex_bag(&tg, &tg), 1);
+  rv_value g2[] = {I(1), F(1.5)}, p2[] = {F(1.0), F(1.5)};
+  pr_table a = T(g2, 1, 2), b = T(p2, 1, 2);
+  ck_assert_int_eq(pr_ts_result_eq_opt(&a, &b, 0, 1), 0);
+  ck_assert_int_eq(pr_ts_result_eq_opt(&a, &b, 0, 0), 1);
+}
+END_TEST
+
 START_TEST(test_utf8_ignore) {
   char buf[16];
   size_t n = pr_utf8_drop_invalid("A\xff" "B\xe2\x82", 5, buf);
@@ -216,6 +236,7 @@ Suite *suite_peer_rules(void) {
   tcase_add_test(tc, test_ts_remove_distinct);
   tcase_add_test(tc, test_ts_text_steps);
   tcase_add_test(tc, test_ts_result_eq);
+  tcase_add_test(tc, test_better_options);
   tcase_add_test(tc, test_utf8_ignore);
   tcase_add_test(tc, test_lsb_preprocess);
   tcase_add_test(tc, test_round2);

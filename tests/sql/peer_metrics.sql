@@ -28,3 +28,8 @@ SELECT 'rows blob', rows_verdict('[[{"blob": "31"}]]', '[["1"]]', 'spider') ->> 
 SELECT 'rows badtext', rows_verdict('[[{"badtext": "41ff42"}]]', '[["AB"]]', 'bird');
 SELECT 'rows inf', rows_verdict('[[{"real": "inf"}]]', '[[{"real": "inf"}]]', 'livesql order') ->> 'score';
 SELECT 'rows empty', rows_verdict('[]', '[]', 'livesql') ->> 'score', rows_verdict('[]', '[]', 'bird') ->> 'score';
+-- the better behaviours, as named options
+SELECT 'bird bag', exec_verdict('build/samples/peers.sqlite', 'SELECT dept FROM emp', 'SELECT DISTINCT dept FROM emp', 'bird bag');
+SELECT 'spider toplevel_order', exec_verdict('build/samples/peers.sqlite', 'SELECT name FROM emp ORDER BY id DESC', 'SELECT name FROM emp WHERE dept IS NOT ''order by''', 'spider toplevel_order') ->> 'score';
+SELECT 'spider nosortkey', exec_verdict('build/samples/peers.sqlite', 'SELECT 1.0, 1.5', 'SELECT 1, 1.5', 'spider nosortkey') ->> 'score';
+SELECT 'livesql empty_ok', exec_verdict('build/samples/peers.sqlite', 'SELECT name FROM emp WHERE 0', 'SELECT name FROM emp WHERE 0', 'livesql empty_ok') ->> 'score';
