@@ -15,9 +15,10 @@
 --   :dev          the dev JSON: an array of objects with db_id, the gold
 --                 SQL in "SQL" (BIRD) or "query" (Spider), and an optional
 --                 "difficulty" (simple / moderate / challenging).
---   :gold         optional: a gold file of "SQL<TAB>db_id" lines (BIRD's
---                 and Spider's dev_gold.sql); when given it supplies the
---                 gold SQL and db_id, and :dev only the difficulty.
+--   :gold         a gold file of "SQL<TAB>db_id" lines (BIRD's and
+--                 Spider's dev_gold.sql): when given, its lines are the
+--                 questions (gold SQL and db_id) and :dev, optional then,
+--                 only gives the difficulty. :dev or :gold is required.
 --   :databases    the folder holding <db_id>/<db_id>.sqlite.
 --   :rules        exec_verdict rules (default 'bird'): bird, bird_f1,
 --                 bird_ves [steps] [iterations=N], spider [keep_distinct]
@@ -33,6 +34,13 @@
 SELECT spidereval_error('evaluate_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"') WHERE :predictions IS NULL;
 SELECT spidereval_error('evaluate_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"') WHERE :dev IS NULL AND :gold IS NULL;
 SELECT spidereval_error('evaluate_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"') WHERE :databases IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: cannot read ' || p || ' ''' || f || '''')
+  FROM (SELECT ':predictions' AS p, :predictions AS f UNION ALL SELECT ':dev', :dev
+        UNION ALL SELECT ':gold', :gold)
+  WHERE f IS NOT NULL AND readfile(f) IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: :dev ''' || :dev || ''' is not a JSON array of questions')
+  WHERE :dev IS NOT NULL
+    AND json_type(CASE WHEN json_valid(CAST(readfile(:dev) AS TEXT)) THEN CAST(readfile(:dev) AS TEXT) END) IS NOT 'array';
 .mode csv
 .headers on
 CREATE TEMP TABLE peer_preds AS
@@ -66,7 +74,7 @@ CREATE TEMP TABLE peer_dev AS
   SELECT CAST(key AS INTEGER) AS idx, value ->> 'db_id' AS db_id,
          coalesce(value ->> 'SQL', value ->> 'query') AS gold_sql,
          value ->> 'difficulty' AS difficulty
-  FROM json_each(CAST(readfile(:dev) AS TEXT));
+  FROM json_each(coalesce(CAST(readfile(:dev) AS TEXT), '[]'));
 CREATE TEMP TABLE peer_gold AS
   WITH RECURSIVE lines(i, line, rest) AS (
     SELECT -1, NULL, CAST(readfile(:gold) AS TEXT) || char(10) WHERE :gold IS NOT NULL
@@ -83,7 +91,13 @@ CREATE TEMP TABLE peer_verdicts AS
     SELECT d.idx, coalesce(g.db_id, d.db_id) AS db_id, d.difficulty,
            coalesce(g.gold_sql, d.gold_sql) AS gold_sql, p.pred_sql
     FROM peer_dev AS d LEFT JOIN peer_gold AS g USING (idx)
-    LEFT JOIN peer_preds AS p USING (idx))
+    LEFT JOIN peer_preds AS p USING (idx)
+    WHERE :gold IS NULL
+    UNION ALL -- with :gold, its lines are the questions
+    SELECT g.idx, g.db_id, d.difficulty, g.gold_sql, p.pred_sql
+    FROM peer_gold AS g LEFT JOIN peer_dev AS d USING (idx)
+    LEFT JOIN peer_preds AS p USING (idx)
+    WHERE :gold IS NOT NULL)
   SELECT idx, db_id, difficulty,
          -- the score as JSON prints it (Soft-F1 keeps every digit)
          CASE WHEN json_type(v, '$.score') = 'null' THEN NULL ELSE v -> '$.score' END AS score,

@@ -142,6 +142,13 @@ run_eval() {
   echo "== bird_ves steps report"
   run_eval -cmd ".parameter set :predictions $F/predict_dev.json" -cmd ".parameter set :dev $F/dev.json" \
     -cmd ".parameter set :rules 'bird_ves steps'" -cmd ".parameter set :report 1"
+  echo "== errors: a missing parameter, an unreadable file, a dev that is not an array"
+  run_eval -cmd ".parameter set :dev $F/dev.json"
+  run_eval -cmd ".parameter set :predictions $F/nope.json" -cmd ".parameter set :dev $F/dev.json"
+  run_eval -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :dev $F/pred_lines.sql"
+  echo "== unknown rules"
+  run_eval -cmd ".parameter set :predictions $F/predict_dev.json" -cmd ".parameter set :dev $F/dev.json" \
+    -cmd ".parameter set :rules 'birdie'"
 } >"$work/evaluate_peer.out"
 if diff "$work/evaluate_peer.out" "$F/evaluate_peer.expected" >"$work/evaluate_peer.diff"; then
   echo "evaluate_peer: 1 passed, 0 failed"
