@@ -50,8 +50,13 @@
 **   cap). Pure.
 **
 ** The one deliberate difference: predictions that write (DML, DDL) are
-** refused (score 0, error_info 'refused: ...'); upstream BIRD runs them,
+** refused by the sandbox (score 0, error_info 'pred: refused: ...');
+** upstream BIRD runs them,
 ** in the same transaction as the gold, and DDL persists in the file.
+**
+** Every query runs through the sandbox (sandbox.h, docs/security.md):
+** read-only, the time bound, memory and result-byte caps; connections are
+** cached per database file.
 **
 ** exec_verdict reads database files: SQLITE_DIRECTONLY.
 */
@@ -63,6 +68,7 @@
 
 #include "peer_rules.h"
 #include "pynum.h"
+#include "sandbox.h"
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
 
@@ -238,9 +244,9 @@ static const char *lstrip_sql(const char *p) {
   return NULL;
 }
 
-/* A statement timer around one run. */
+/* The sandbox's bound of each query run. */
 typedef struct {
-  se_timer timer;
+  sb_limits sb;
   double seconds;
 } run_limits;
 
@@ -253,7 +259,7 @@ typedef struct {
 ** write are refused. Returns 0, 1 with *err (sqlite3_malloc'd) for an
 ** execution error, -1 on OOM. *steps gets the VM steps when not NULL.
 */
-static int py_fetchall(sqlite3 *db, const char *sql, int sql_bytes,
+static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
                        text_mode mode, int64_t keep, run_limits *lim,
                        fetched *out, char **err, sqlite3_int64 *steps) {
   memset(out, 0, sizeof *out);
@@ -263,34 +269,37 @@ static int py_fetchall(sqlite3 *db, const char *sql, int sql_bytes,
     *err = sqlite3_mprintf("the query contains a null character");
     return *err ? 1 : -1;
   }
+  sqlite3 *db = sb_db(c);
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
-  se_timer_start(&lim->timer, lim->seconds);
-  sqlite3_progress_handler(db, 1000, se_timer_check, &lim->timer);
+  sb_start(c, &lim->sb);
+  /* Python's view of the text first: a blank statement gives no rows,
+  ** anything but spaces and comments after the first is refused. Then
+  ** the sandbox prepares it for the run. */
   int rc = sqlite3_prepare_v2(db, sql, sql_bytes + 1, &st, &tail);
+  int blank = rc == SQLITE_OK && !st;
+  int second = rc == SQLITE_OK && st && tail && lstrip_sql(tail);
+  sqlite3_finalize(st);
+  st = NULL;
   int result = 0;
-  if (rc != SQLITE_OK) {
-    *err = lim->timer.timed_out
-               ? sqlite3_mprintf("timeout after %g s", lim->seconds)
-               : sqlite3_mprintf("%s", sqlite3_errmsg(db));
-    result = *err ? 1 : -1;
-    goto done;
-  }
-  if (tail && lstrip_sql(tail)) {
+  if (blank) goto done;
+  if (second) {
     *err = sqlite3_mprintf("You can only execute one statement at a time.");
     result = *err ? 1 : -1;
     goto done;
   }
-  if (!st) goto done; /* blank: no rows */
-  if (!sqlite3_stmt_readonly(st)) {
-    *err = sqlite3_mprintf("refused: the statement writes to the database "
-                           "(spidereval runs SQL read-only)");
+  if (sb_prepare(c, sql, &st) != SQLITE_OK) {
+    const char *m = sb_errmsg(c);
+    *err = sb_failed(c) == SB_REFUSED
+               ? sqlite3_mprintf("refused: %s (spidereval runs SQL read-only)",
+                                 m ? m : "?")
+               : sqlite3_mprintf("%s", m ? m : sqlite3_errmsg(db));
     result = *err ? 1 : -1;
     goto done;
   }
   int nc = sqlite3_column_count(st);
   out->t.ncols = nc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
     if (keep >= 0 && out->t.nrows >= keep) continue;
     if (out->t.nrows + 1 > out->cap) {
       int64_t cap = out->cap ? out->cap * 2 : 16;
@@ -356,16 +365,14 @@ static int py_fetchall(sqlite3 *db, const char *sql, int sql_bytes,
       }
     }
   }
-  if (rc != SQLITE_DONE) {
-    *err = lim->timer.timed_out
-               ? sqlite3_mprintf("timeout after %g s", lim->seconds)
-               : sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  if (rc != SQLITE_DONE || sb_check(c) != SQLITE_OK) {
+    const char *m = sb_errmsg(c);
+    *err = sqlite3_mprintf("%s", m ? m : sqlite3_errmsg(db));
     result = *err ? 1 : -1;
   }
 done:
   if (steps && st) *steps = sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
   sqlite3_finalize(st);
-  sqlite3_progress_handler(db, 0, NULL, NULL);
   out->t.v = out->v;
   if (result != 0) {
     fetched_free(out);
@@ -501,36 +508,13 @@ static double now_seconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int open_readonly(const char *path, sqlite3 **db, char **err) {
-  /* TODO(sandbox): through ext/sandbox.h once it is on main */
-  *db = NULL;
-  int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
-  if (rc != SQLITE_OK) {
-    *err = sqlite3_mprintf("cannot open database '%s': %s", path,
-                           *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
-    sqlite3_close(*db);
-    *db = NULL;
-    return 1;
-  }
-  /* a file that is not a database fails on first use: check now */
-  rc = sqlite3_exec(*db, "SELECT 1 FROM sqlite_schema LIMIT 0", 0, 0, 0);
-  if (rc != SQLITE_OK) {
-    *err = sqlite3_mprintf("cannot open database '%s': %s", path,
-                           sqlite3_errmsg(*db));
-    sqlite3_close(*db);
-    *db = NULL;
-    return 1;
-  }
-  return 0;
-}
-
 typedef struct {
   const char *sql;
   int bytes;
 } sql_arg;
 
 /* BIRD EX and Soft-F1: pred then gold on one connection, any error 0. */
-static int run_bird(sqlite3 *db, const pm_rules *r, sql_arg pred, sql_arg gold,
+static int run_bird(sb_conn *db, const pm_rules *r, sql_arg pred, sql_arg gold,
                     run_limits *lim, verdict *v) {
   fetched p, g;
   char *err = NULL;
@@ -567,7 +551,7 @@ static int run_bird(sqlite3 *db, const pm_rules *r, sql_arg pred, sql_arg gold,
 }
 
 /* R-VES: correctness on separate runs, then the timed (or counted) runs. */
-static int run_bird_ves(sqlite3 *db, const pm_rules *r, sql_arg pred,
+static int run_bird_ves(sb_conn *db, const pm_rules *r, sql_arg pred,
                         sql_arg gold, run_limits *lim, verdict *v) {
   fetched p, g;
   char *err = NULL;
@@ -650,7 +634,7 @@ static int run_bird_ves(sqlite3 *db, const pm_rules *r, sql_arg pred,
 }
 
 /* test-suite: preprocessing, gold first (its error raises), then pred. */
-static int run_spider(sqlite3 *db, const pm_rules *r, sql_arg pred,
+static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
                       sql_arg gold, run_limits *lim, verdict *v) {
   char *pp = NULL, *gp = NULL, *tmp = NULL;
   int res = -1;
@@ -765,7 +749,7 @@ done:
 
 /* LiveSQLBench: the raw prediction runs first (unless skip_raw), then
 ** test_case_default: preprocessing, pred then gold, ex_base. */
-static int run_livesql(sqlite3 *db, const pm_rules *r, sql_arg pred,
+static int run_livesql(sb_conn *db, const pm_rules *r, sql_arg pred,
                        sql_arg gold, run_limits *lim, verdict *v) {
   fetched p = {0}, g = {0};
   char *err = NULL, *pp = NULL, *gp = NULL;
@@ -845,6 +829,7 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
   }
   run_limits lim;
   lim.seconds = 30;
+  /* no row cap: upstream fetches every row (LiveSQLBench cuts after) */
   if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
     int t = sqlite3_value_numeric_type(argv[4]);
     double s = sqlite3_value_double(argv[4]);
@@ -856,16 +841,18 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
     }
     lim.seconds = s;
   }
+  sb_limits_init(&lim.sb, lim.seconds);
+  lim.sb.max_rows = 0;
   pm_rules r;
   char *msg = parse_rules("exec_verdict", rules_text, &r);
   if (msg) {
     fail(ctx, msg);
     return;
   }
-  sqlite3 *db = NULL;
-  if (open_readonly(path, &db, &msg)) {
+  sb_conn *db = NULL;
+  if (sb_open(path, &db, &msg) != SQLITE_OK) {
     sqlite3_free(r.canon);
-    fail(ctx, sqlite3_mprintf("exec_verdict: %s", msg));
+    fail(ctx, msg ? sqlite3_mprintf("exec_verdict: %s", msg) : NULL);
     sqlite3_free(msg);
     return;
   }
@@ -878,7 +865,7 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
     case PM_SPIDER: rc = run_spider(db, &r, pred, gold, &lim, &v); break;
     case PM_LIVESQL: rc = run_livesql(db, &r, pred, gold, &lim, &v); break;
   }
-  sqlite3_close(db);
+  sb_close(db);
   char *json = rc == 0 ? verdict_json(&v, &r) : NULL;
   if (v.extra) sqlite3_free(sqlite3_str_finish(v.extra));
   sqlite3_free(v.error);
