@@ -136,6 +136,9 @@ run_eval() {
   echo "== spider lines, dev_gold.sql"
   run_eval -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :dev $F/dev.json" \
     -cmd ".parameter set :gold $F/dev_gold.sql" -cmd ".parameter set :rules spider"
+  echo "== spider lines, dev_gold.sql alone (no difficulty)"
+  run_eval -cmd ".parameter set :predictions $F/pred_lines.sql" \
+    -cmd ".parameter set :gold $F/dev_gold.sql" -cmd ".parameter set :rules spider"
   echo "== bird report"
   run_eval -cmd ".parameter set :predictions $F/predict_dev.json" -cmd ".parameter set :dev $F/dev.json" \
     -cmd ".parameter set :report 1"
@@ -150,6 +153,8 @@ run_eval() {
   run_eval -cmd ".parameter set :predictions $F/predict_dev.json" -cmd ".parameter set :dev $F/dev.json" \
     -cmd ".parameter set :rules 'birdie'"
 } >"$work/evaluate_peer.out"
+# UPDATE=1 rewrites the expected output (review the diff!)
+[ "${UPDATE:-0}" = 1 ] && cp "$work/evaluate_peer.out" "$F/evaluate_peer.expected"
 if diff "$work/evaluate_peer.out" "$F/evaluate_peer.expected" >"$work/evaluate_peer.diff"; then
   echo "evaluate_peer: 1 passed, 0 failed"
   pass=$((pass + 1))
