@@ -68,6 +68,15 @@
 **   emptyok (or corrected) is given (Spider2-E: compared like any other
 **   result). NULL db, sql, gold_dir or instance_id gives NULL.
 **
+** sql_match(db, sql, gold, condition_cols, ignore_order [, options
+**           [, timeout]])
+**   A model's SQL (its ```sql fence, or bare SQL) run as sql_verdict runs
+**   it and judged against one gold result (a CSV BLOB or a CSV path) by
+**   focused_match's rules (options as there, plus emptyok): JSON
+**   {"score", "error_info", "executed", "rows", "similarity"}, the last
+**   being result_similarity with aligned columns (partial credit for an
+**   RL reward; null when nothing ran). An unreadable gold is an SQL error.
+**
 ** sql_result_csv(db, sql [, timeout [, 'null']])
 **   That CSV text itself (int64 columns as ints, float64 ones with ints as
 **   1.0 and NULL empty, object ones as Python's str() of each value, bytes
@@ -98,6 +107,7 @@
 #include "answer_match.h"
 #include "result_csv.h"
 #include "result_diff.h"
+#include "similarity.h"
 #include "sql_text.h"
 #include "sandbox.h"
 #include "bounded_text.h"
@@ -928,6 +938,151 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   tt_free(pred);
 }
 
+/* sql_match: a model's SQL run and judged against one gold result (the
+** execution reward of sql/ and python/spidereval/reward.py). */
+static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  se_cache *cache = sqlite3_user_data(ctx);
+  for (int i = 0; i < 3; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
+  const char *db_path = (const char *)sqlite3_value_text(argv[0]);
+  const char *cc = (const char *)sqlite3_value_text(argv[3]);
+  if (!cc) cc = "[]";
+  int ignore_order = sqlite3_value_int(argv[4]) != 0;
+  const char *opts = argc > 5 ? (const char *)sqlite3_value_text(argv[5]) : NULL;
+  int empty_ok = 0;
+  sb_limits lim;
+  sb_limits_init(&lim, 60);
+  sqlite3_str *rest = sqlite3_str_new(0);
+  int len;
+  for (const char *w = se_next_word(opts, &len); w;
+       w = se_next_word(w + len, &len)) {
+    if (len == 7 && !strncmp(w, "emptyok", 7)) {
+      empty_ok = 1;
+      continue;
+    }
+    if (len == 9 && !strncmp(w, "corrected", 9)) empty_ok = 1;
+    int cap = sb_limits_option(&lim, w, len);
+    if (cap < 0) {
+      sqlite3_free(sqlite3_str_finish(rest));
+      fail(ctx, sqlite3_mprintf("sql_match: bad value in '%.*s' (a "
+                                "non-negative integer)",
+                                len, w));
+      return;
+    }
+    if (cap) continue;
+    sqlite3_str_appendf(rest, "%.*s ", len, w);
+  }
+  char *rest_s = sqlite3_str_finish(rest);
+  tc_options o;
+  char *err = parse_options("sql_match", rest_s ? rest_s : "", &o);
+  sqlite3_free(rest_s);
+  if (err) {
+    fail(ctx, sqlite3_mprintf("%s; sql_match also takes emptyok, "
+                              "maxrows=N, maxbytes=N, maxmem=N",
+                              err));
+    sqlite3_free(err);
+    return;
+  }
+  double timeout = timeout_arg(ctx, argc, argv, 6, "sql_match");
+  if (timeout < 0) return;
+  lim.timeout = timeout;
+  cc_spec spec;
+  char *jerr = NULL;
+  if (tc_variant_spec(cc, 1, 0, 1, &o, &spec, &jerr)) {
+    fail(ctx, sqlite3_mprintf("sql_match: %s",
+                              jerr ? jerr : "malformed condition_cols JSON"));
+    free(jerr);
+    return;
+  }
+  se_cache_trim(cache);
+  statement_epoch(ctx, cache, 2);
+  /* the gold first: a gold that cannot be read is the caller's error */
+  table_arg ga;
+  table_arg_read(cache, argv[2], &ga);
+  tt_table *pred = NULL;
+  rc_text out = {NULL, 0, 0, 0};
+  char *info = NULL, *xerr = NULL;
+  int score = 0, executed = 0;
+  sqlite3_int64 nrows = 0;
+  double sim = -1;
+  if (!ga.r.table) {
+    char *name = table_arg_name(argv[2]);
+    fail(ctx, sqlite3_mprintf("sql_match: cannot read gold %s: %s: %s", name,
+                              tt_error_name(ga.r.error),
+                              ga.r.message ? ga.r.message : ""));
+    sqlite3_free(name);
+    goto done;
+  }
+  if (spec.kind == CC_ERROR || tc_check_spec(&spec, ga.r.table, &jerr)) {
+    /* the official comparison raises: Python Script Error, score 0 */
+    info = sqlite3_mprintf("Python Script Error:%s",
+                           spec.kind == CC_ERROR ? spec.error : jerr);
+    free(jerr);
+    goto verdict;
+  }
+  char *fenced = sql_from_fence((const char *)sqlite3_value_text(argv[1]),
+                                (size_t)sqlite3_value_bytes(argv[1]));
+  if (!fenced) goto nomem;
+  int r = 1;
+  sb_conn *c = open_sandbox(db_path, &lim, &xerr);
+  if (c) r = run_to_csv(c, fenced, &out, &nrows, &xerr);
+  sb_close(c);
+  free(fenced);
+  if (r < 0) goto nomem;
+  if (r > 0) {
+    info = sqlite3_mprintf("Execution Error: %s", xerr);
+    goto verdict;
+  }
+  executed = 1;
+  if (nrows == 0 && !empty_ok) {
+    info = sqlite3_mprintf("No data found for the specified query.");
+    goto verdict;
+  }
+  char *perr = NULL;
+  tt_error te = tt_parse(out.s ? out.s : "", out.n, &pred, &perr);
+  if (te != TT_OK) {
+    info = sqlite3_mprintf("Evaluation Error:%s: %s", tt_error_name(te),
+                           perr ? perr : "");
+    free(perr);
+    goto verdict;
+  }
+  sim_options so;
+  sim_options_default(&so);
+  so.aligned = 1;
+  sim = sim_tables(pred, ga.r.table, &so);
+  if (sim < 0) goto nomem;
+  tc_detail d;
+  score = tc_compare(pred, ga.r.table, &spec, ignore_order, &o, &d);
+  if (score < 0) goto nomem;
+  if (!score) {
+    char *why = tc_detail_text(&d, pred, ga.r.table);
+    info = sqlite3_mprintf("Result Error: %s", why ? why : "");
+    free(why);
+  }
+verdict: {
+  sqlite3_str *js = sqlite3_str_new(0);
+  sqlite3_str_appendf(js, "{\"score\":%d,\"error_info\":", score);
+  append_json_string(js, info ? info : "");
+  sqlite3_str_appendf(js, ",\"executed\":%d,\"rows\":%lld,\"similarity\":",
+                      executed, executed ? (long long)nrows : 0LL);
+  if (sim >= 0) sqlite3_str_appendf(js, "%.17g}", sim);
+  else sqlite3_str_appendf(js, "null}");
+  char *txt = sqlite3_str_finish(js);
+  if (!txt) goto nomem;
+  sqlite3_result_text(ctx, txt, -1, sqlite3_free);
+  goto done;
+}
+nomem:
+  sqlite3_result_error_nomem(ctx);
+done:
+  cc_spec_clear(&spec);
+  table_arg_clear(&ga);
+  tt_free(pred);
+  free(out.s);
+  sqlite3_free(info);
+  sqlite3_free(xerr);
+}
+
 /* ------------------------------------------------------------ db_match */
 
 /* A table of an open database as pandas would hold it after fetchdf /
@@ -1248,6 +1403,9 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
       {"db_match", 4, dbMatchFunc},
       {"db_match", 5, dbMatchFunc},
       {"db_match", 6, dbMatchFunc},
+      {"sql_match", 5, sqlMatchFunc},
+      {"sql_match", 6, sqlMatchFunc},
+      {"sql_match", 7, sqlMatchFunc},
       {"sql_result_csv", 2, sqlResultCsvFunc},
       {"sql_result_csv", 3, sqlResultCsvFunc},
       {"sql_result_csv", 4, sqlResultCsvFunc},

@@ -39,5 +39,6 @@ run ./tests/run_peers.sh "$shared"
 run ./tests/run_hostile.sh "$shared"
 run ./tests/run_html_report.sh "$shared"
 run ./tests/run_cli.sh "$shared"
+run ./tests/run_python.sh "$shared"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -1,0 +1,21 @@
+"""spidereval from Python: the official Spider 2.0 verdict and the
+execution reward for RL training, over the C bundle (stdlib only; pandas
+optional).
+
+    import spidereval
+    conn = spidereval.connect()                 # sqlite3 with the bundle
+    spidereval.verdict(df, "gold", "sf001")     # Verdict(score=1, ...)
+    spidereval.reward.sql_execution(text, "db.sqlite", "SELECT ...").score
+
+See docs/python.md.
+"""
+
+from ._bundle import MIN_SQLITE, SpiderevalError, bundle_path, connect, load
+from .evaluation import Verdict, evaluate, report, thread_connection, verdict
+from .tables import Rows, rows_to_csv
+from . import reward
+
+__all__ = ["MIN_SQLITE", "SpiderevalError", "bundle_path", "connect", "load",
+           "Verdict", "evaluate", "report", "thread_connection", "verdict",
+           "Rows", "rows_to_csv", "reward"]
+__version__ = "0.1.0"

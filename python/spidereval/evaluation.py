@@ -1,0 +1,188 @@
+"""The official Spider 2.0 verdicts from Python: one prediction, a folder,
+the report's numbers. Each thread (and each process) uses its own
+connection; nothing is shared between them."""
+
+import json
+import os
+import threading
+from typing import NamedTuple, Optional
+
+from ._bundle import SpiderevalError, connect
+from .tables import table_argument
+
+FLAVORS = ("snow", "lite", "dbt")
+
+
+class Verdict(NamedTuple):
+    """One instance's official verdict (spider_verdict's JSON)."""
+    score: int               # 1 or 0
+    error_info: str          # '' for a pass, else the official category and why
+    variant: Optional[str]   # the gold variant that matched ('' for <id>.csv)
+    variants: int            # gold variants of the instance
+    instance_id: Optional[str] = None
+
+
+class _Connections(threading.local):
+    """A connection per thread, reopened in a forked child."""
+    conn = None
+    pid = None
+
+
+_local = _Connections()
+
+
+def thread_connection():
+    """This thread's own connection with the bundle loaded (opened on first
+    use, and again after a fork)."""
+    if _local.conn is None or _local.pid != os.getpid():
+        _local.conn = connect(":memory:", check_same_thread=True)
+        _local.pid = os.getpid()
+    return _local.conn
+
+
+def options_text(flavor="snow", options=None):
+    """The options argument of the SQL functions: flavor first, then the
+    option words (a string or an iterable of words)."""
+    if flavor not in FLAVORS:
+        raise SpiderevalError("spidereval: unknown flavor %r (expected snow, "
+                              "lite or dbt)" % (flavor,))
+    if options is None:
+        words = ""
+    elif isinstance(options, str):
+        words = options
+    else:
+        words = " ".join(options)
+    return (flavor + " " + words).strip()
+
+
+def _call(conn, sql, args):
+    import sqlite3
+    try:
+        return conn.execute(sql, args).fetchone()[0]
+    except sqlite3.Error as e:
+        raise SpiderevalError(str(e)) from e
+
+
+def verdict(pred, gold_dir, instance_id, flavor="snow", options=None,
+            conn=None):
+    """The official verdict of one prediction against a Spider 2.0 gold
+    directory. pred is a path, CSV text or bytes, a pandas DataFrame,
+    Rows(columns, rows), a (columns, rows) pair or a list of dicts (see
+    spidereval.tables). Bad predictions give score 0 with the official
+    error_info; a bad gold directory, instance or option raises
+    SpiderevalError."""
+    conn = conn or thread_connection()
+    arg = table_argument(pred)
+    js = _call(conn, "SELECT spider_verdict(?, ?, ?, ?)",
+               (arg, os.fspath(gold_dir), instance_id,
+                options_text(flavor, options)))
+    v = json.loads(js)
+    return Verdict(v["score"], v["error_info"], v["variant"], v["variants"],
+                   instance_id)
+
+
+def _spider2e_sql():
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (os.path.join(here, "sql", "spider2e.sql"),
+              os.path.join(here, os.pardir, os.pardir, "sql", "spider2e.sql")):
+        if os.path.exists(p):
+            with open(p, encoding="utf-8") as f:
+                return f.read()
+    raise SpiderevalError("spidereval: sql/spider2e.sql is not installed")
+
+
+_JUDGED = """
+WITH gold AS MATERIALIZED (
+  SELECT instance_id, difficulty FROM gold_instances(:gold)
+  WHERE (in_eval OR NOT EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval))
+    AND (:instances <> 'spider2e'
+         OR instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded))
+)
+SELECT s.instance_id, g.difficulty,
+       spider_verdict(s.path, :gold, s.instance_id, :options) AS v
+FROM submission_files(:submission) AS s
+JOIN gold AS g ON g.instance_id = s.instance_id
+ORDER BY s.instance_id
+"""
+
+
+def _judge(conn, result_dir, gold_dir, flavor, options, instances):
+    if instances not in ("all", "spider2e"):
+        raise SpiderevalError("spidereval: instances must be 'all' or "
+                              "'spider2e', not %r" % (instances,))
+    import sqlite3
+    try:
+        conn.executescript(_spider2e_sql())
+        rows = conn.execute(_JUDGED, {
+            "gold": os.fspath(gold_dir), "submission": os.fspath(result_dir),
+            "options": options_text(flavor, options),
+            "instances": instances}).fetchall()
+    except sqlite3.Error as e:
+        raise SpiderevalError(str(e)) from e
+    out = []
+    for iid, difficulty, js in rows:
+        v = json.loads(js)
+        out.append((Verdict(v["score"], v["error_info"], v["variant"],
+                            v["variants"], iid), difficulty))
+    return out
+
+
+def evaluate(result_dir, gold_dir, flavor="snow", options=None,
+             instances="all", conn=None):
+    """The verdict of every instance present in both the submission folder
+    and the gold's eval jsonl, ordered by instance_id (sql/evaluate.sql)."""
+    conn = conn or thread_connection()
+    return [v for v, _ in _judge(conn, result_dir, gold_dir, flavor, options,
+                                 instances)]
+
+
+def _category(v):
+    if v.score == 1:
+        return "Correct"
+    info = v.error_info
+    if info.startswith("Result Error"):
+        return "Result Error"
+    if info.startswith("No matching gold file found"):
+        return "No matching gold file found"
+    # up to the second colon: 'Evaluation Error:EmptyDataError'
+    first = info.find(":")
+    second = info.find(":", first + 1) if first >= 0 else -1
+    return info[:second] if second >= 0 else info[:first if first >= 0 else 0]
+
+
+def report(result_dir, gold_dir, flavor="snow", options=None, instances="all",
+           conn=None):
+    """The numbers of sql/report.sql as a dict: correct, evaluated,
+    score (over evaluated), total (instances of the eval jsonl in scope),
+    real_score (over total), by_difficulty {name: (evaluated, correct)},
+    by_outcome {category: count}, verdicts (list of Verdict)."""
+    conn = conn or thread_connection()
+    judged = _judge(conn, result_dir, gold_dir, flavor, options, instances)
+    import sqlite3
+    try:
+        total = conn.execute(
+            "SELECT count(*) FROM gold_instances(:gold) WHERE (in_eval OR NOT "
+            "EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval)) AND "
+            "(:instances <> 'spider2e' OR instance_id NOT IN (SELECT "
+            "instance_id FROM temp.spider2e_excluded))",
+            {"gold": os.fspath(gold_dir), "instances": instances}).fetchone()[0]
+    except sqlite3.Error as e:
+        raise SpiderevalError(str(e)) from e
+    correct = sum(v.score for v, _ in judged)
+    by_difficulty, by_outcome = {}, {}
+    for v, d in judged:
+        n, ok = by_difficulty.get(d, (0, 0))
+        by_difficulty[d] = (n + 1, ok + v.score)
+        c = _category(v)
+        by_outcome[c] = by_outcome.get(c, 0) + 1
+    n = len(judged)
+    return {
+        "correct": correct,
+        "evaluated": n,
+        "score": correct / n if n else 0.0,
+        "total": total,
+        "real_score": correct / total if total else 0.0,
+        "by_difficulty": by_difficulty,
+        "by_outcome": by_outcome,
+        "verdicts": [v for v, _ in judged],
+    }

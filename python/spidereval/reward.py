@@ -1,0 +1,384 @@
+"""The execution reward for RL training of text-to-SQL models.
+
+    from spidereval import reward
+    r = reward.sql_execution(completion, "shop.sqlite", "SELECT city FROM customers")
+    r.score, r.components     # 1.0, {'format_ok': 1, 'executed': 1, 'match': 1, ...}
+
+The completion's SQL is what Spider 2.0 takes from a model's answer (the
+text of its ```sql fence, else the whole text). It runs read-only with a
+time bound (sql_match in the bundle; the same path as sql_verdict) and its
+result is compared with the gold result under a named rule set:
+
+- 'spider2': the official Spider 2.0 comparison (spider2-lite rules, the
+  evaluator of the SQLite tasks): result written and read as pandas does,
+  gold columns (condition_cols) each matched by some predicted column,
+  numbers within 0.01, ignore_order sorting each column, zero rows score 0
+  ('No data found for the specified query.');
+- 'spider2-strict': the same, rows must also pair up as whole tuples;
+- 'spider2-snow': spider2-snow's rules;
+- BIRD / Spider 1.0 rule sets when the bundle provides exec_verdict
+  (see RULE_SETS and available_rules()).
+
+The gold is gold SQL (a str; its result is computed once per database file
+state and SQL, and cached in the SqlReward object) or a gold result
+(bytes of a CSV, a pathlib.Path to a CSV file, a pandas DataFrame, Rows,
+a (columns, rows) pair or a list of dicts, see spidereval.tables).
+
+Every call uses its thread's own connection; SqlReward objects can be used
+from many threads at once and pickled into worker processes.
+"""
+
+import json
+import math
+import os
+import sqlite3
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import NamedTuple, Optional
+
+from ._bundle import SpiderevalError
+from .evaluation import thread_connection
+from .tables import table_argument
+
+# rule set -> options of sql_match
+_SPIDER2_RULES = {
+    "spider2": "lite",
+    "spider2-strict": "lite strict",
+    "spider2-snow": "snow",
+}
+
+
+class RewardResult(NamedTuple):
+    """One reward with its named components."""
+    score: float              # the scalar reward (see SqlReward weights)
+    format_ok: bool           # the completion holds SQL
+    executed: bool            # the SQL ran without error within the bounds
+    match: bool               # the result matches the gold under the rules
+    similarity: Optional[float]  # partial credit: cell similarity (0..1)
+                                 # of the two results, None if not executed
+    rows: int                 # rows the prediction returned
+    error_info: str           # '' on a match, else why (official wording)
+    rules: str                # the rule set used
+
+    @property
+    def components(self):
+        return {"format_ok": int(self.format_ok),
+                "executed": int(self.executed), "match": int(self.match),
+                "similarity": self.similarity, "rows": self.rows}
+
+
+def extract_sql(completion):
+    """The SQL of a model's answer the way Spider 2.0 takes it: the text of
+    the first ```sql fence (any case) up to the next ``` or the end, else
+    the whole text; trimmed. '' when there is none."""
+    if completion is None:
+        return ""
+    s = completion
+    i = s.lower().find("```sql")
+    if i >= 0:
+        start = i + 6
+        j = s.find("```", start)
+        s = s[start:] if j < 0 else s[start:j]
+    return s.strip()
+
+
+def _peer_rules(conn):
+    try:
+        return bool(conn.execute(
+            "SELECT 1 FROM pragma_function_list WHERE name = 'exec_verdict'"
+        ).fetchone())
+    except sqlite3.Error:
+        return False
+
+
+def available_rules():
+    """The rule sets this bundle supports."""
+    rules = list(_SPIDER2_RULES)
+    if _peer_rules(thread_connection()):
+        rules += ["bird", "spider", "<any rules exec_verdict takes>"]
+    return rules
+
+
+class SqlReward:
+    """An execution reward with its settings and its gold-result cache.
+
+    rules: 'spider2' (default), 'spider2-strict', 'spider2-snow', or a rule
+      set of exec_verdict (BIRD, Spider 1.0) when the bundle has it.
+    timeout: seconds each query may run (default 30; the gold too).
+    ignore_order: compare results ignoring row order (default True; the
+      official per-instance flag of Spider 2.0 when known).
+    condition_cols: the gold columns that must appear (default: all).
+    empty_ok: an empty result is compared like any other (Spider2-E)
+      instead of scoring 0.
+    weights: the scalar as a weighted sum of the components, e.g.
+      {'format_ok': 0.1, 'executed': 0.1, 'match': 0.8}; default: match
+      alone (1.0 or 0.0). 'similarity' is the partial credit.
+    """
+
+    def __init__(self, rules="spider2", timeout=30.0, ignore_order=True,
+                 condition_cols=None, empty_ok=False, weights=None):
+        self.rules = rules
+        self.timeout = float(timeout)
+        self.ignore_order = bool(ignore_order)
+        self.condition_cols = condition_cols
+        self.empty_ok = bool(empty_ok)
+        self.weights = dict(weights) if weights else {"match": 1.0}
+        for k in self.weights:
+            if k not in ("format_ok", "executed", "match", "similarity"):
+                raise SpiderevalError(
+                    "spidereval: unknown reward component %r in weights "
+                    "(expected format_ok, executed, match or similarity)" % k)
+        if not (0 < self.timeout <= 86400):
+            raise SpiderevalError("spidereval: timeout must be between 0 and "
+                                  "86400 seconds")
+        self._gold = {}
+        self._lock = threading.Lock()
+
+    # pickling for process pools: the cache and lock stay behind
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_gold"] = {}
+        del d["_lock"]
+        return d
+
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        self._lock = threading.Lock()
+
+    def _scalar(self, format_ok, executed, match, similarity):
+        vals = {"format_ok": format_ok, "executed": executed, "match": match,
+                "similarity": similarity or 0.0}
+        return float(sum(w * float(vals[k]) for k, w in self.weights.items()))
+
+    def _result(self, format_ok, executed, match, similarity, rows, info):
+        return RewardResult(
+            self._scalar(format_ok, executed, match, similarity),
+            bool(format_ok), bool(executed), bool(match), similarity, rows,
+            info, self.rules)
+
+    def gold_result(self, db_path, gold_sql, conn=None):
+        """The gold SQL's result as CSV bytes, computed once per (database
+        file, size, mtime, SQL) and cached. Raises SpiderevalError when the
+        gold cannot be run (the message says why)."""
+        try:
+            st = os.stat(db_path)
+        except OSError as e:
+            raise SpiderevalError("spidereval: no such database %r: %s"
+                                  % (db_path, e.strerror)) from e
+        key = (os.path.realpath(db_path), st.st_size, st.st_mtime_ns,
+               gold_sql)
+        with self._lock:
+            hit = self._gold.get(key)
+        if hit is None:
+            conn = conn or thread_connection()
+            try:
+                csv = conn.execute(
+                    "SELECT CAST(sql_result_csv(?, ?, ?) AS BLOB)",
+                    (db_path, extract_sql(gold_sql), self.timeout)
+                ).fetchone()[0]
+                hit = (csv, None)
+            except sqlite3.Error as e:
+                hit = (None, "the gold SQL fails: %s" % e)
+            with self._lock:
+                self._gold[key] = hit
+        if hit[1]:
+            raise SpiderevalError("spidereval: %s" % hit[1])
+        return hit[0]
+
+    def __call__(self, completion, db_path, gold, condition_cols=None,
+                 ignore_order=None, conn=None):
+        """The reward of one completion. Bad completions (no SQL, SQL that
+        fails, times out or returns too much) give a low reward with the
+        reason in error_info; a database that does not exist or a gold that
+        fails gives score 0 with error_info starting 'Gold Error:'."""
+        conn = conn or thread_connection()
+        sql = extract_sql(completion)
+        if not sql:
+            return self._result(0, 0, 0, None, 0,
+                                "Format Error: no SQL in the completion")
+        if not isinstance(db_path, (str, os.PathLike)):
+            raise SpiderevalError("spidereval: db_path must be a path, not %s"
+                                  % type(db_path).__name__)
+        db_path = os.fspath(db_path)
+        if not os.path.isfile(db_path):
+            return self._result(1, 0, 0, None, 0,
+                                "Gold Error: no such database '%s'" % db_path)
+        if self.rules not in _SPIDER2_RULES:
+            return self._peer(conn, sql, db_path, gold)
+        cc = self.condition_cols if condition_cols is None else condition_cols
+        io = self.ignore_order if ignore_order is None else ignore_order
+        try:
+            if isinstance(gold, str):
+                gold_arg = self.gold_result(db_path, gold, conn)
+            else:
+                gold_arg = table_argument(gold, "gold")
+        except SpiderevalError as e:
+            return self._result(1, 0, 0, None, 0,
+                                "Gold Error: %s" % str(e).replace(
+                                    "spidereval: ", "", 1))
+        opts = _SPIDER2_RULES[self.rules] + (" emptyok" if self.empty_ok else "")
+        try:
+            js = conn.execute(
+                "SELECT sql_match(?, ?, ?, ?, ?, ?, ?)",
+                (db_path, sql, gold_arg,
+                 "[]" if cc is None else json.dumps(
+                     list(cc) if isinstance(cc, (list, tuple)) else cc),
+                 int(bool(io)), opts, self.timeout)).fetchone()[0]
+        except sqlite3.Error as e:
+            return self._result(1, 0, 0, None, 0, "Gold Error: %s" % e)
+        v = json.loads(js)
+        return self._result(1, v["executed"], v["score"], v["similarity"],
+                            v["rows"], v["error_info"])
+
+    def _peer(self, conn, sql, db_path, gold):
+        if not _peer_rules(conn):
+            raise SpiderevalError(
+                "spidereval: unknown rule set %r (this bundle has %s; the "
+                "BIRD / Spider 1.0 rule sets need exec_verdict)"
+                % (self.rules, ", ".join(_SPIDER2_RULES)))
+        if not isinstance(gold, str):
+            raise SpiderevalError("spidereval: rule set %r needs gold SQL"
+                                  % self.rules)
+        try:
+            js = conn.execute("SELECT exec_verdict(?, ?, ?, ?)",
+                              (db_path, sql, extract_sql(gold),
+                               self.rules)).fetchone()[0]
+        except sqlite3.Error as e:
+            raise SpiderevalError(str(e)) from e
+        v = json.loads(js)
+        info = v.get("error_info", "")
+        executed = not info.startswith("Execution Error")
+        score = float(v.get("score", 0))
+        return RewardResult(
+            self._scalar(1, executed, score, score), True, executed,
+            score == 1, score if executed else None, int(v.get("rows", 0)),
+            info, self.rules)
+
+    def rewards(self, items, workers=1, processes=False):
+        """Rewards of many items, in input order. An item is a dict with
+        completion, db_path, gold (and optionally condition_cols,
+        ignore_order) or a (completion, db_path, gold) tuple. workers > 1
+        runs them in threads (sqlite3 releases the GIL while a query runs;
+        each thread has its own connection), or in processes with
+        processes=True. A slow query holds only its own worker, for at most
+        the timeout."""
+        items = list(items)
+        if workers <= 1:
+            return [self._item(it) for it in items]
+        pool = ProcessPoolExecutor if processes else ThreadPoolExecutor
+        with pool(max_workers=workers) as ex:
+            chunk = max(1, len(items) // (workers * 8)) if processes else 1
+            return list(ex.map(self._item, items, chunksize=chunk))
+
+    def _item(self, it):
+        if isinstance(it, dict):
+            return self(it["completion"], it["db_path"], it["gold"],
+                        it.get("condition_cols"), it.get("ignore_order"))
+        return self(*it)
+
+
+_default = {}
+
+
+def _reward_for(rules, timeout):
+    r = _default.get((rules, timeout))
+    if r is None:
+        r = _default[(rules, timeout)] = SqlReward(rules, timeout)
+    return r
+
+
+def sql_execution(completion, db_path, gold, rules="spider2", timeout=30.0,
+                  condition_cols=None, ignore_order=True, empty_ok=False):
+    """The reward of one completion (see SqlReward). Gold results of gold
+    SQL are cached per rule set and timeout."""
+    r = _reward_for(rules, timeout)
+    if empty_ok:
+        r = SqlReward(rules, timeout, empty_ok=True)
+        r._gold = _reward_for(rules, timeout)._gold
+    return r(completion, db_path, gold, condition_cols, ignore_order)
+
+
+def rewards(items, workers=1, rules="spider2", timeout=30.0, processes=False):
+    """sql_execution over many items, in input order (see
+    SqlReward.rewards)."""
+    return _reward_for(rules, timeout).rewards(items, workers, processes)
+
+
+# ---------------------------------------------------------------- adapters
+
+def _gold_of(ground_truth, extra_info):
+    """verl's ground_truth: gold SQL, or a dict with 'sql' / 'gold' and
+    optionally 'db_path', 'condition_cols', 'ignore_order'."""
+    info = dict(extra_info or {})
+    if isinstance(ground_truth, dict):
+        info.update(ground_truth)
+        gold = info.get("gold", info.get("sql"))
+    else:
+        gold = ground_truth
+    db = info.get("db_path")
+    if db is None and "db_id" in info and "db_root" in info:
+        db = os.path.join(info["db_root"], info["db_id"],
+                          info["db_id"] + ".sqlite")
+    if db is None:
+        raise SpiderevalError(
+            "spidereval: no database for this sample: give db_path (or db_id "
+            "and db_root) in extra_info or ground_truth")
+    return gold, db, info
+
+
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    """verl's reward function signature (custom_reward_function.path =
+    spidereval/reward.py, name = compute_score). extra_info may set
+    db_path, rules, timeout, condition_cols, ignore_order. Returns the
+    scalar reward."""
+    return compute_score_details(data_source, solution_str, ground_truth,
+                                 extra_info)["score"]
+
+
+def compute_score_details(data_source, solution_str, ground_truth,
+                          extra_info=None):
+    """As compute_score, returning a dict: 'score' and the components (verl
+    logs the other keys of a dict result as reward_extra_info)."""
+    gold, db, info = _gold_of(ground_truth, extra_info)
+    r = _reward_for(info.get("rules", "spider2"),
+                    float(info.get("timeout", 30.0)))
+    res = r(solution_str, db, gold, info.get("condition_cols"),
+            info.get("ignore_order"))
+    d = {"score": res.score}
+    d.update({k: (-1.0 if v is None else float(v))
+              for k, v in res.components.items()})
+    return d
+
+
+def _text_of(completion):
+    """A completion as TRL passes it: a str, or a list of chat messages."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion and \
+            isinstance(completion[-1], dict):
+        return completion[-1].get("content", "") or ""
+    return str(completion)
+
+
+def reward(prompt, completion, **kwargs):
+    """A plain reward function, (prompt, completion, **kwargs) -> float:
+    kwargs db_path and gold (or gold_sql), optionally rules, timeout,
+    condition_cols, ignore_order."""
+    gold = kwargs.get("gold", kwargs.get("gold_sql"))
+    r = _reward_for(kwargs.get("rules", "spider2"),
+                    float(kwargs.get("timeout", 30.0)))
+    return r(_text_of(completion), kwargs["db_path"], gold,
+             kwargs.get("condition_cols"), kwargs.get("ignore_order")).score
+
+
+def trl_reward(prompts, completions, **kwargs):
+    """TRL's GRPOTrainer reward function: lists in, a list of floats out.
+    The dataset's columns arrive as lists in kwargs: db_path and gold (or
+    gold_sql) per sample, optionally condition_cols and ignore_order."""
+    golds = kwargs.get("gold", kwargs.get("gold_sql"))
+    dbs = kwargs["db_path"]
+    ccs = kwargs.get("condition_cols") or [None] * len(completions)
+    ios = kwargs.get("ignore_order") or [None] * len(completions)
+    r = _reward_for("spider2", 30.0)
+    return [r(_text_of(c), d, g, cc, io).score
+            for c, d, g, cc, io in zip(completions, dbs, golds, ccs, ios)]

@@ -1,0 +1,191 @@
+"""Predictions in memory, turned into what the SQL functions take.
+
+The SQL functions read a TEXT argument as a file path and a BLOB as the
+bytes of a CSV file (see docs/match_funcs.md). A prediction held in Python
+becomes those bytes exactly as pandas would write it for the official
+evaluator, so the verdict is the one the file would get:
+
+- bytes: the CSV file's content, as is;
+- str with a line break: CSV text (UTF-8 encoded);
+- other str, os.PathLike: a file path;
+- a pandas DataFrame: ``df.to_csv(index=False)``;
+- rows: ``Rows(columns, rows)``, a ``(columns, rows)`` pair, or a list of
+  dicts, written as ``pandas.DataFrame(rows, columns=columns)
+  .to_csv(index=False)`` writes them (each column typed as pandas types it:
+  only ints -> int64, ints/floats/None -> float64 (1 prints 1.0, None
+  empty), only bools -> bool, anything else -> object: str() of each value,
+  None empty), without needing pandas.
+"""
+
+import csv
+import io
+import os
+
+from ._bundle import SpiderevalError
+
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+_UINT64_MAX = (1 << 64) - 1
+
+
+class Rows:
+    """A result held as column names and rows (sequences of Python values),
+    e.g. ``Rows([d[0] for d in cursor.description], cursor.fetchall())``."""
+
+    __slots__ = ("columns", "rows")
+
+    def __init__(self, columns, rows):
+        self.columns = list(columns)
+        self.rows = rows
+
+    def __repr__(self):
+        return "Rows(%r, <%d rows>)" % (self.columns, len(self.rows))
+
+
+def _is_dataframe(x):
+    return type(x).__name__ == "DataFrame" and hasattr(x, "to_csv")
+
+
+def _column_kind(values):
+    """The dtype pandas' DataFrame constructor gives a column of Python
+    values (lib.maybe_convert_objects with its defaults): 'int', 'float',
+    'bool' or 'object'."""
+    null = nan = flt = integer = boolean = unsigned = signed = False
+    for v in values:
+        if v is None:
+            null = True
+        elif isinstance(v, bool):
+            boolean = True
+        elif isinstance(v, float):
+            if v != v:
+                nan = True
+            else:
+                flt = True
+        elif isinstance(v, int):
+            integer = True
+            if not null:
+                if v > _UINT64_MAX or v < _INT64_MIN:
+                    return "object"
+                if v > _INT64_MAX:
+                    unsigned = True
+                if v < 0:
+                    signed = True
+                if unsigned and signed:
+                    return "object"
+        else:
+            return "object"
+    if boolean:
+        return "bool" if not (null or nan or flt or integer) else "object"
+    if null or nan:
+        return "float" if (flt or integer or nan) else "object"
+    if flt:
+        return "float"
+    if integer:
+        return "int"
+    return "object"  # no rows
+
+
+def _float_text(v):
+    return "" if v is None or v != v else repr(float(v))
+
+
+def _cell_text_object(v):
+    if v is None or (isinstance(v, float) and v != v):
+        return ""
+    return v if isinstance(v, str) else str(v)
+
+
+def _exotic(rows):
+    """True when some value is not a plain Python None/bool/int/float/str
+    (numpy scalars, dates, Decimal...): pandas itself is asked then."""
+    plain = (type(None), bool, int, float, str)
+    for r in rows:
+        for v in r:
+            if type(v) not in plain:
+                return True
+    return False
+
+
+def rows_to_csv(columns, rows):
+    """The CSV text pandas.DataFrame(rows, columns=columns).to_csv(index=False)
+    writes (pandas 1.5), for rows of plain Python values."""
+    columns = list(columns)
+    ncols = len(columns)
+    rows = [tuple(r) for r in rows]
+    for i, r in enumerate(rows):
+        if len(r) != ncols:
+            raise SpiderevalError(
+                "spidereval: row %d has %d values but there are %d column "
+                "names %r" % (i, len(r), ncols, columns[:10]))
+    if rows and _exotic(rows):
+        try:
+            import pandas
+        except ImportError:
+            pandas = None
+        if pandas is not None:
+            return pandas.DataFrame(rows, columns=columns).to_csv(index=False)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([str(c) for c in columns])
+    if not rows:
+        return out.getvalue()
+    cols = list(zip(*rows))
+    writers = []
+    for values in cols:
+        kind = _column_kind(values)
+        if kind == "float":
+            writers.append(_float_text)
+        elif kind == "object":
+            writers.append(_cell_text_object)
+        else:
+            writers.append(str)
+    text_cols = [[f(v) for v in values] for f, values in zip(writers, cols)]
+    w.writerows(zip(*text_cols))
+    return out.getvalue()
+
+
+def records_to_csv(records):
+    """A list of dicts as pandas.DataFrame(records).to_csv(index=False):
+    columns in order of first appearance, a missing key is NaN."""
+    columns = {}
+    for r in records:
+        if not isinstance(r, dict):
+            raise SpiderevalError(
+                "spidereval: a list of rows needs dicts (records) or "
+                "Rows(columns, rows); got a %s" % type(r).__name__)
+        for k in r:
+            columns.setdefault(k, None)
+    names = list(columns)
+    missing = float("nan")
+    rows = [[r.get(k, missing) for k in names] for r in records]
+    return rows_to_csv(names, rows)
+
+
+def table_argument(pred, what="prediction"):
+    """pred as a SQL argument: str (a path) or bytes (a CSV's content)."""
+    if isinstance(pred, (bytes, bytearray, memoryview)):
+        return bytes(pred)
+    if isinstance(pred, os.PathLike):
+        return os.fspath(pred)
+    if isinstance(pred, str):
+        return pred.encode("utf-8") if ("\n" in pred or "\r" in pred) else pred
+    if _is_dataframe(pred):
+        text = pred.to_csv(index=False)
+    elif isinstance(pred, Rows):
+        text = rows_to_csv(pred.columns, pred.rows)
+    elif isinstance(pred, tuple) and len(pred) == 2:
+        text = rows_to_csv(pred[0], pred[1])
+    elif isinstance(pred, list):
+        text = records_to_csv(pred)
+    else:
+        raise SpiderevalError(
+            "spidereval: cannot use a %s as the %s (expected a path, CSV "
+            "text or bytes, a pandas DataFrame, Rows(columns, rows), a "
+            "(columns, rows) pair or a list of dicts)"
+            % (type(pred).__name__, what))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise SpiderevalError(
+            "spidereval: the %s cannot be written as UTF-8 (pandas' to_csv "
+            "would fail too): %s" % (what, e)) from e

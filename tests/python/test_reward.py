@@ -1,0 +1,231 @@
+"""The execution reward: input forms, rule sets, adapters, bad inputs,
+batches in threads and processes."""
+
+import pickle
+import time
+
+import pytest
+
+import spidereval
+from spidereval import Rows, SpiderevalError, reward
+
+GOLD_SQL = "SELECT city, count(*) AS n FROM customers GROUP BY city"
+GOOD = "Counting per city:\n```sql\nSELECT city, count(*) FROM customers GROUP BY 1 ORDER BY 2 DESC\n```\n"
+SLOW = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+        "SELECT count(*) FROM c")
+
+
+def test_fence_and_bare_sql(shop_db):
+    r = reward.sql_execution(GOOD, shop_db, GOLD_SQL)
+    assert (r.score, r.format_ok, r.executed, r.match, r.error_info) == (1.0, True, True, True, "")
+    assert r.similarity == 1 and r.rows == 4 and r.rules == "spider2"
+    assert r.components == {"format_ok": 1, "executed": 1, "match": 1, "similarity": 1, "rows": 4}
+    bare = reward.sql_execution("  SELECT city, count(*) FROM customers GROUP BY 1;  ", shop_db, GOLD_SQL)
+    assert bare.match
+    assert reward.extract_sql("x ```SQL\nSELECT 1\n``` y ```sql\nSELECT 2```") == "SELECT 1"
+    assert reward.extract_sql("```sql\nSELECT 3") == "SELECT 3"
+
+
+def test_order_and_condition_cols(shop_db):
+    assert not reward.sql_execution(GOOD, shop_db, GOLD_SQL, ignore_order=False).match
+    only_city = reward.sql_execution("SELECT city FROM customers GROUP BY 1", shop_db, GOLD_SQL,
+                                     condition_cols=[0])
+    assert only_city.match
+    r = reward.sql_execution("SELECT city FROM customers GROUP BY 1", shop_db, GOLD_SQL)
+    assert not r.match and r.executed and 0 < r.similarity < 1
+    assert r.error_info.startswith("Result Error: gold column 1 ('n') has no match")
+
+
+def test_gold_results_in_every_form(shop_db):
+    conn = spidereval.connect(shop_db)
+    rows = conn.execute("SELECT city, count(*) FROM customers GROUP BY city").fetchall()
+    cols = ["city", "n"]
+    csv = reward.SqlReward().gold_result(shop_db, GOLD_SQL)
+    assert isinstance(csv, bytes)
+    for gold in (csv, Rows(cols, rows), (cols, rows), [dict(zip(cols, r)) for r in rows]):
+        assert reward.sql_execution(GOOD, shop_db, gold).match, gold
+    pd = pytest.importorskip("pandas")
+    assert reward.sql_execution(GOOD, shop_db, pd.DataFrame(rows, columns=cols)).match
+
+
+def test_gold_sql_runs_once(shop_db, tmp_path):
+    import shutil
+    db = str(tmp_path / "shop.sqlite")
+    shutil.copy(shop_db, db)
+    r = reward.SqlReward()
+    assert r(GOOD, db, GOLD_SQL).match
+    assert len(r._gold) == 1
+    r(GOOD, db, GOLD_SQL)
+    assert len(r._gold) == 1
+    # the cache is keyed by the file's state: a changed database is re-run
+    import sqlite3
+    w = sqlite3.connect(db)
+    w.execute("INSERT INTO customers (customer_id, customer_name, city) VALUES (999, 'x', 'Recife')")
+    w.commit()
+    w.close()
+    assert not r(GOOD.replace("ORDER BY 2 DESC", "LIMIT 4"), db, GOLD_SQL).match
+    assert len(r._gold) == 2
+
+
+def test_rule_sets(shop_db):
+    strict = reward.sql_execution("SELECT city, count(*) FROM customers GROUP BY 1", shop_db, GOLD_SQL,
+                                  rules="spider2-strict")
+    assert strict.match and strict.rules == "spider2-strict"
+    assert reward.sql_execution(GOOD, shop_db, GOLD_SQL, rules="spider2-snow").match
+    if "bird" not in reward.available_rules():
+        with pytest.raises(SpiderevalError, match="unknown rule set 'bird'"):
+            reward.sql_execution(GOOD, shop_db, GOLD_SQL, rules="bird")
+
+
+def test_weights_and_partial_credit(shop_db):
+    r = reward.SqlReward(weights={"format_ok": 0.1, "executed": 0.2, "similarity": 0.7})
+    partial = r("SELECT city FROM customers GROUP BY 1", shop_db, GOLD_SQL)
+    assert 0.3 < partial.score < 1.0
+    failed = r("SELECT nope FROM customers", shop_db, GOLD_SQL)
+    assert failed.score == pytest.approx(0.1)
+    with pytest.raises(SpiderevalError, match="unknown reward component 'style'"):
+        reward.SqlReward(weights={"style": 1})
+
+
+# ---------------------------------------------------------------- bad inputs
+
+def test_no_sql_in_the_completion(shop_db):
+    for text in ("", "   ", "```sql\n```", None):
+        r = reward.sql_execution(text, shop_db, GOLD_SQL)
+        assert (r.score, r.format_ok, r.executed) == (0.0, False, False)
+        assert r.error_info == "Format Error: no SQL in the completion"
+
+
+def test_unparsable_completion(shop_db):
+    r = reward.sql_execution("I think the answer is 42.", shop_db, GOLD_SQL)
+    assert (r.score, r.format_ok, r.executed) == (0.0, True, False)
+    assert r.error_info.startswith("Execution Error: near \"I\": syntax error")
+    two = reward.sql_execution("SELECT 1; SELECT 2", shop_db, GOLD_SQL)
+    assert two.error_info == "Execution Error: You can only execute one statement at a time."
+
+
+def test_no_such_database(shop_db, tmp_path):
+    r = reward.sql_execution(GOOD, str(tmp_path / "missing.sqlite"), GOLD_SQL)
+    assert r.score == 0 and not r.executed
+    assert r.error_info.startswith("Gold Error: no such database '")
+
+
+def test_gold_that_fails(shop_db):
+    r = reward.sql_execution(GOOD, shop_db, "SELECT cty FROM customers")
+    assert r.score == 0 and r.error_info == \
+        "Gold Error: the gold SQL fails: sql_result_csv: no such column: cty"
+    r = reward.sql_execution(GOOD, shop_db, b"")
+    assert r.score == 0 and "EmptyDataError" in r.error_info
+    r = reward.sql_execution(GOOD, shop_db, GOLD_SQL, condition_cols=[5])
+    assert r.score == 0 and r.error_info.startswith("Python Script Error:IndexError")
+
+
+def test_timeout(shop_db):
+    t = time.monotonic()
+    r = reward.sql_execution(SLOW, shop_db, GOLD_SQL, timeout=0.3)
+    assert time.monotonic() - t < 3
+    assert (r.score, r.executed) == (0.0, False)
+    assert r.error_info == "Execution Error: timeout after 0.3 s"
+
+
+def test_huge_result(shop_db):
+    huge = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+            "SELECT x, printf('%.200c', 'x') FROM c")
+    t = time.monotonic()
+    r = reward.sql_execution(huge, shop_db, GOLD_SQL, timeout=0.5)
+    assert time.monotonic() - t < 5
+    assert r.score == 0 and not r.executed and r.error_info.startswith("Execution Error:")
+
+
+def test_empty_result(shop_db):
+    r = reward.sql_execution("SELECT city FROM customers WHERE 0", shop_db, GOLD_SQL)
+    assert r.executed and not r.match
+    assert r.error_info == "No data found for the specified query."
+    ok = reward.sql_execution("SELECT city FROM customers WHERE 0", shop_db,
+                              "SELECT city FROM customers WHERE 0", empty_ok=True)
+    assert ok.match
+
+
+def test_writes_are_refused(shop_db):
+    r = reward.sql_execution("DELETE FROM customers", shop_db, GOLD_SQL)
+    assert not r.executed and r.error_info.startswith("Execution Error:")
+    assert reward.sql_execution(GOOD, shop_db, GOLD_SQL).match
+
+
+# ------------------------------------------------------------------ batches
+
+def items(shop_db, n):
+    out = []
+    for i in range(n):
+        sql = GOOD if i % 3 else "SELECT city FROM customers"
+        out.append({"completion": sql, "db_path": shop_db, "gold": GOLD_SQL})
+    return out
+
+
+def test_batch_in_order(shop_db):
+    its = items(shop_db, 30)
+    want = [reward.sql_execution(i["completion"], i["db_path"], i["gold"]) for i in its]
+    assert reward.rewards(its) == want
+    assert reward.rewards(its, workers=4) == want
+    assert reward.rewards([(i["completion"], i["db_path"], i["gold"]) for i in its], workers=2) == want
+
+
+def test_batch_in_processes(shop_db):
+    its = items(shop_db, 12)
+    want = reward.rewards(its)
+    assert reward.SqlReward().rewards(its, workers=2, processes=True) == want
+    r = pickle.loads(pickle.dumps(reward.SqlReward(rules="spider2-strict", timeout=5)))
+    assert r.rules == "spider2-strict" and r.timeout == 5
+
+
+def test_a_slow_query_holds_only_its_worker(shop_db):
+    its = [{"completion": SLOW, "db_path": shop_db, "gold": GOLD_SQL}] + items(shop_db, 40)
+    r = reward.SqlReward(timeout=1.5)
+    done = []
+    orig = r._item
+
+    def timed(it):
+        res = orig(it)
+        done.append(time.monotonic())
+        return res
+    r._item = timed
+    t = time.monotonic()
+    out = r.rewards(its, workers=2)
+    assert out[0].error_info == "Execution Error: timeout after 1.5 s"
+    assert all(o.executed for o in out[1:])
+    # the 40 fast ones finished long before the slow one
+    assert sorted(done)[39] - t < 1.2
+
+
+# ----------------------------------------------------------------- adapters
+
+def test_verl_compute_score(shop_db):
+    assert reward.compute_score("spider2", GOOD, GOLD_SQL, {"db_path": shop_db}) == 1.0
+    assert reward.compute_score("spider2", "SELECT 1", {"sql": GOLD_SQL, "db_path": shop_db}) == 0.0
+    d = reward.compute_score_details("spider2", GOOD, GOLD_SQL, {"db_path": shop_db})
+    assert d == {"score": 1.0, "format_ok": 1.0, "executed": 1.0, "match": 1.0,
+                 "similarity": 1.0, "rows": 4.0}
+    import os
+    root, name = os.path.split(os.path.dirname(shop_db))
+    with pytest.raises(SpiderevalError, match="no database for this sample"):
+        reward.compute_score("spider2", GOOD, GOLD_SQL)
+
+
+def test_plain_reward_function(shop_db):
+    assert reward.reward("How many per city?", GOOD, db_path=shop_db, gold_sql=GOLD_SQL) == 1.0
+    chat = [{"role": "assistant", "content": GOOD}]
+    assert reward.reward("q", chat, db_path=shop_db, gold=GOLD_SQL) == 1.0
+
+
+def test_trl_reward_function(shop_db):
+    out = reward.trl_reward(prompts=["q1", "q2"], completions=[GOOD, "SELECT 1"],
+                            db_path=[shop_db, shop_db], gold_sql=[GOLD_SQL, GOLD_SQL])
+    assert out == [1.0, 0.0]
+
+
+def test_docs_worked_example(root, monkeypatch):
+    import re
+    monkeypatch.chdir(root)
+    text = open("docs/python.md").read()
+    block = re.search(r"A worked example.*?```python\n(.*?)\n```\n", text, re.S).group(1)
+    exec(compile(block, "docs/python.md", "exec"), {})

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Python package's tests (tests/python, pytest from Debian's
+# python3-pytest) with Debian's /usr/bin/python3 against build/ and
+# ../shared. Prints "python: N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+shared=${1:-../shared}
+py=/usr/bin/python3
+if ! "$py" -c 'import pytest' 2>/dev/null; then
+  echo "python: $py has no pytest (apt-get install python3-pytest; scripts/install-deps.sh does)"
+  echo "python: 0 passed, 1 failed"
+  exit 1
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+SPIDEREVAL_SHARED="$shared" "$py" -m pytest -q -p no:cacheprovider tests/python 2>&1 | tee "$log"
+summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed|error)' "$log" | tail -1)
+passed=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || true)
+failed=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || true)
+errors=$(echo "$summary" | grep -oE '[0-9]+ errors?' | grep -oE '[0-9]+' || true)
+passed=${passed:-0}
+failed=$((${failed:-0} + ${errors:-0}))
+[ -z "$summary" ] && failed=$((failed + 1))
+echo "python: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
