@@ -154,7 +154,7 @@ def report(result_dir, gold_dir, flavor="snow", options=None, instances="all",
            conn=None):
     """The numbers of sql/report.sql as a dict: correct, evaluated,
     score (over evaluated), total (instances of the eval jsonl in scope),
-    real_score (over total), by_difficulty {name: (evaluated, correct)},
+    real_score (over total), not_submitted (total - evaluated), by_difficulty {name: (evaluated, correct)},
     by_outcome {category: count}, verdicts (list of Verdict)."""
     conn = conn or thread_connection()
     judged = _judge(conn, result_dir, gold_dir, flavor, options, instances)
@@ -182,6 +182,7 @@ def report(result_dir, gold_dir, flavor="snow", options=None, instances="all",
         "score": correct / n if n else 0.0,
         "total": total,
         "real_score": correct / total if total else 0.0,
+        "not_submitted": total - n,
         "by_difficulty": by_difficulty,
         "by_outcome": by_outcome,
         "verdicts": [v for v, _ in judged],
