@@ -260,6 +260,15 @@ if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
       a, b, n, a / b, c }'
 else
   echo "spidereval evaluate: build/spidereval or $shared/real/snow/$run missing, skipped"
+
+
+# 10. Python (python/spidereval, Debian's /usr/bin/python3): verdicts of
+# small predictions held in memory and execution rewards of tiny queries,
+# per core, each beside the plain Python way (bench/python_bench.py)
+if [ -x /usr/bin/python3 ] && [ -f "$here/build/samples/shop.sqlite" ]; then
+  /usr/bin/python3 "$here/bench/python_bench.py" "$here/build/samples/shop.sqlite"
+else
+  echo "python: /usr/bin/python3 or build/samples/shop.sqlite missing (make test builds it), skipped"
 fi
 
 # 10. the sandbox: a tiny query per call against an open plain read-only

@@ -22,27 +22,46 @@ class Verdict(NamedTuple):
     instance_id: Optional[str] = None
 
 
-class _Connections(threading.local):
-    """A connection per thread, reopened in a forked child."""
-    conn = None
-    pid = None
+_local = threading.local()
 
 
-_local = _Connections()
+def _forget_after_fork():
+    # a forked child must not use its parent's connection
+    _local.__dict__.pop("conn", None)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def thread_connection():
     """This thread's own connection with the bundle loaded (opened on first
-    use, and again after a fork)."""
-    if _local.conn is None or _local.pid != os.getpid():
+    use, and again in a forked child)."""
+    try:
+        return _local.conn
+    except AttributeError:
         _local.conn = connect(":memory:", check_same_thread=True)
-        _local.pid = os.getpid()
-    return _local.conn
+        return _local.conn
+
+
+_OPTIONS = {}
 
 
 def options_text(flavor="snow", options=None):
     """The options argument of the SQL functions: flavor first, then the
     option words (a string or an iterable of words)."""
+    if options is None or isinstance(options, str):
+        key = (flavor, options)
+        text = _OPTIONS.get(key)
+        if text is None:
+            text = _OPTIONS.setdefault(key, _options_text(flavor, options))
+            if len(_OPTIONS) > 1000:
+                _OPTIONS.clear()
+        return text
+    return _options_text(flavor, options)
+
+
+def _options_text(flavor, options):
     if flavor not in FLAVORS:
         raise SpiderevalError("spidereval: unknown flavor %r (expected snow, "
                               "lite or dbt)" % (flavor,))

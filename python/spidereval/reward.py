@@ -32,6 +32,7 @@ import json
 import math
 import os
 import sqlite3
+import stat
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import NamedTuple, Optional
@@ -156,19 +157,19 @@ class SqlReward:
             bool(format_ok), bool(executed), bool(match), similarity, rows,
             info, self.rules)
 
-    def gold_result(self, db_path, gold_sql, conn=None):
-        """The gold SQL's result as CSV bytes, computed once per (database
-        file, size, mtime, SQL) and cached. Raises SpiderevalError when the
-        gold cannot be run (the message says why)."""
-        try:
-            st = os.stat(db_path)
-        except OSError as e:
-            raise SpiderevalError("spidereval: no such database %r: %s"
-                                  % (db_path, e.strerror)) from e
-        key = (os.path.realpath(db_path), st.st_size, st.st_mtime_ns,
-               gold_sql)
-        with self._lock:
-            hit = self._gold.get(key)
+    def gold_result(self, db_path, gold_sql, conn=None, st=None):
+        """The gold SQL's result as CSV bytes, computed once per database
+        file state (device, inode, size, mtime) and SQL, and cached. Raises
+        SpiderevalError when the gold cannot be run (the message says
+        why)."""
+        if st is None:
+            try:
+                st = os.stat(db_path)
+            except OSError as e:
+                raise SpiderevalError("spidereval: no such database %r: %s"
+                                      % (db_path, e.strerror)) from e
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, gold_sql)
+        hit = self._gold.get(key)  # a dict read is atomic under the GIL
         if hit is None:
             conn = conn or thread_connection()
             try:
@@ -200,7 +201,11 @@ class SqlReward:
             raise SpiderevalError("spidereval: db_path must be a path, not %s"
                                   % type(db_path).__name__)
         db_path = os.fspath(db_path)
-        if not os.path.isfile(db_path):
+        try:
+            st = os.stat(db_path)
+        except OSError:
+            st = None
+        if st is None or not stat.S_ISREG(st.st_mode):
             return self._result(1, 0, 0, None, 0,
                                 "Gold Error: no such database '%s'" % db_path)
         if self.rules not in _SPIDER2_RULES:
@@ -209,7 +214,7 @@ class SqlReward:
         io = self.ignore_order if ignore_order is None else ignore_order
         try:
             if isinstance(gold, str):
-                gold_arg = self.gold_result(db_path, gold, conn)
+                gold_arg = self.gold_result(db_path, gold, conn, st)
             else:
                 gold_arg = table_argument(gold, "gold")
         except SpiderevalError as e:
