@@ -260,7 +260,7 @@ if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
       a, b, n, a / b, c }'
 else
   echo "spidereval evaluate: build/spidereval or $shared/real/snow/$run missing, skipped"
-
+fi
 
 # 10. Python (python/spidereval, Debian's /usr/bin/python3): verdicts of
 # small predictions held in memory and execution rewards of tiny queries,
