@@ -96,7 +96,7 @@ def available_rules():
     """The rule sets this bundle supports."""
     rules = list(_SPIDER2_RULES)
     if _peer_rules(thread_connection()):
-        rules += ["bird", "spider", "<any rules exec_verdict takes>"]
+        rules += ["bird", "bird_f1", "bird_ves", "spider", "livesql"]
     return rules
 
 
@@ -236,6 +236,8 @@ class SqlReward:
                             v["rows"], v["error_info"])
 
     def _peer(self, conn, sql, db_path, gold):
+        """A BIRD / Spider 1.0 / LiveSQLBench rule set: exec_verdict runs
+        both queries and judges them as that benchmark's evaluator does."""
         if not _peer_rules(conn):
             raise SpiderevalError(
                 "spidereval: unknown rule set %r (this bundle has %s; the "
@@ -245,19 +247,23 @@ class SqlReward:
             raise SpiderevalError("spidereval: rule set %r needs gold SQL"
                                   % self.rules)
         try:
-            js = conn.execute("SELECT exec_verdict(?, ?, ?, ?)",
-                              (db_path, sql, extract_sql(gold),
-                               self.rules)).fetchone()[0]
+            js = conn.execute("SELECT exec_verdict(?, ?, ?, ?, ?)",
+                              (db_path, sql, extract_sql(gold), self.rules,
+                               self.timeout)).fetchone()[0]
         except sqlite3.Error as e:
             raise SpiderevalError(str(e)) from e
         v = json.loads(js)
-        info = v.get("error_info", "")
-        executed = not info.startswith("Execution Error")
-        score = float(v.get("score", 0))
+        info = v.get("error_info") or ""
+        score = v.get("score")
+        if score is None or info.startswith("gold"):
+            # the upstream evaluator raises (failing gold, blank prediction)
+            return self._result(1, 0, 0, None, 0,
+                                "Gold Error: %s" % (info or "no verdict"))
+        executed = not info.startswith(("pred", "refused", "timeout"))
+        score = float(score)
         return RewardResult(
             self._scalar(1, executed, score, score), True, executed,
-            score == 1, score if executed else None, int(v.get("rows", 0)),
-            info, self.rules)
+            score == 1, score if executed else None, 0, info, self.rules)
 
     def rewards(self, items, workers=1, processes=False):
         """Rewards of many items, in input order. An item is a dict with

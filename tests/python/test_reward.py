@@ -229,3 +229,21 @@ def test_docs_worked_example(root, monkeypatch):
     text = open("docs/python.md").read()
     block = re.search(r"A worked example.*?```python\n(.*?)\n```\n", text, re.S).group(1)
     exec(compile(block, "docs/python.md", "exec"), {})
+
+
+def test_peer_rule_sets(shop_db):
+    if "bird" not in reward.available_rules():
+        pytest.skip("this bundle has no exec_verdict (BIRD / Spider 1.0 rules)")
+    gold = "SELECT DISTINCT city FROM customers"
+    r = reward.sql_execution("SELECT city FROM customers", shop_db, gold, rules="bird")
+    assert (r.score, r.match, r.executed, r.rules) == (1.0, True, True, "bird")
+    r = reward.sql_execution("SELECT customer_name FROM customers", shop_db, gold, rules="bird")
+    assert (r.score, r.match, r.executed) == (0.0, False, True) and r.error_info
+    r = reward.sql_execution("SELECT nope FROM customers", shop_db, gold, rules="bird")
+    assert (r.score, r.executed) == (0.0, False) and r.error_info.startswith("pred")
+    r = reward.sql_execution("```sql\nSELECT city FROM customers\n```", shop_db, gold, rules="spider")
+    assert r.executed
+    r = reward.sql_execution("SELECT city FROM customers", shop_db, "SELECT nope", rules="bird")
+    assert r.score == 0 and r.error_info.startswith("Gold Error:")
+    with pytest.raises(SpiderevalError, match="needs gold SQL"):
+        reward.sql_execution("SELECT 1", shop_db, b"a\n1\n", rules="bird")
