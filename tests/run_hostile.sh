@@ -95,9 +95,9 @@ t0=$(now)
 out=$(verdict "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT length(replace(replace(replace($long || x, 'a', 'aa'), 'a', 'aa'), 'aaaa', 'b')) FROM c" "''" 1)
 expect "replace rows" "^Execution Error: timeout after 1 s" "$out"
 within "replace rows" "$t0" 10
-t0=$(now)
 cte=$(awk 'BEGIN { printf "WITH c0 AS (SELECT 1 AS x)"; for (i = 1; i < 80000; i++) printf ", c%d AS (SELECT x FROM c%d)", i, i - 1; printf " SELECT x FROM c79999" }')
 printf '%s' "$cte" >"$work/cte.sql"
+t0=$(now)
 out=$(q "SELECT sql_verdict('$DB', CAST(readfile('$work/cte.sql') AS TEXT), '$GOLD', 'shop001', '', 1) ->> 'error_info'")
 expect "80,000 CTEs" "^Execution Error: statement too long" "$out"
 within "80,000 CTEs" "$t0" 10
