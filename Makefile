@@ -51,6 +51,12 @@ $(BUILD)/check_spidereval: $(CORE_SRC) cli/official.c $(HDRS) cli/official.h $(w
 	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -Icli -o $@ tests/check_*.c $(CORE_SRC) cli/official.c \
 	  $(DEPLIBS) $(CHECKLIBS)
 
+# Python's str() of floats as spidereval prints it (tests/run_float_repr.sh)
+$(BUILD)/float_repr_tool: $(CORE_SRC) $(HDRS) tests/float_repr_tool.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -o $@ tests/float_repr_tool.c \
+	  $(CORE_SRC) $(DEPLIBS)
+
 deps:
 	@./scripts/install-deps.sh
 
@@ -108,7 +114,7 @@ sqltest: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
+test: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool
 	@./tests/run_all.sh $(SHARED)
 
 bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)

@@ -9,8 +9,13 @@
 ** depend on that, because str() of the value is the ignore_order sort key.
 **
 ** The printer reproduces Python's repr(float): the shortest digit string
-** that reads back to the same double, laid out fixed for exponents in
-** (-4, 16] and as d.ddde+XX otherwise.
+** that reads back to the same double (the closest of them when several,
+** ties to an even digit: David Gay's dtoa mode 0, as CPython), laid out
+** fixed for exponents in (-4, 16] and as d.ddde+XX otherwise. The digits
+** come from an exact free-format algorithm in 128-bit integers (about
+** 0.1 us a float) for 2^-120 <= ulp < 1, i.e. 1e-20 < |v| < 2^53, and
+** from a search over printf precisions (a few us) elsewhere.
+** tests/run_float_repr.sh compares both with CPython's repr.
 */
 #include "pynum.h"
 
@@ -357,7 +362,163 @@ static void drop_last(char *d, int n) {
   if (i >= 0) d[i]--;
 }
 
-int pn_float_repr(double v, const pn_hint *hint, char *buf) {
+/*
+** Shortest round-trip digits, exactly: Steele & White's free-format
+** algorithm (Burger & Dybvig's form) with the tie rules of David Gay's
+** dtoa mode 0, which CPython's repr uses. The value, its remainder and the
+** half-gaps to its neighbours are integers in units of 2^(e-2), where
+** av = f * 2^e; for 2^-120 <= ulp < 1 they fit in 128 bits, so no bignum
+** and no division of the fraction is needed (the unit is a power of two).
+** Returns the digit count, or 0 outside that range (the caller falls back
+** to the printf search).
+*/
+__extension__ typedef unsigned __int128 pn_u128;
+
+static const uint64_t pow10_u64[20] = {
+  1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+  10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+  100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+  100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+  100000000000000000ULL, 1000000000000000000ULL,
+  10000000000000000000ULL};
+
+/* Append digit dig + 1 to d[0..n): a 10 carries into the digits before
+** (dtoa's round_9_up: trailing 9s drop, an all-9 string becomes "1"). */
+static int push_rounded_up(char *d, int n, int dig, int *decpt) {
+  if (dig < 9) {
+    d[n++] = (char)('0' + dig + 1);
+    return n;
+  }
+  while (n > 0 && d[n - 1] == '9') n--;
+  if (n == 0) {
+    d[n++] = '1';
+    (*decpt)++;
+    return n;
+  }
+  d[n - 1]++;
+  return n;
+}
+
+/* The last digit when the remainder r (of a unit `unit`) may stop the
+** output: tc_low, the digits so far are within the lower half-gap; tc_high,
+** one more in the last place is within the upper one. Gay's order: an
+** exact upper hit of an even mantissa first, then closeness with ties to
+** an even digit. */
+static int finish_digit(char *d, int n, int dig, int tc_low, int tc_high,
+                        int hit_high_even, pn_u128 r, pn_u128 unit,
+                        int *decpt) {
+  if (hit_high_even) {
+    if (!tc_low) return push_rounded_up(d, n, dig, decpt);
+    d[n++] = (char)('0' + dig);
+    return n;
+  }
+  if (tc_low) {
+    if (r != 0 && tc_high) {
+      pn_u128 r2 = r << 1;
+      if (r2 > unit || (r2 == unit && (dig & 1)))
+        return push_rounded_up(d, n, dig, decpt);
+    }
+    d[n++] = (char)('0' + dig);
+    return n;
+  }
+  return push_rounded_up(d, n, dig, decpt);
+}
+
+static int shortest_digits(double av, char *d, int *decpt) {
+  uint64_t bits;
+  memcpy(&bits, &av, sizeof bits);
+  int biased = (int)(bits >> 52) & 0x7ff;
+  uint64_t frac = bits & ((1ULL << 52) - 1);
+  if (biased == 0) return 0; /* subnormal */
+  uint64_t f = frac | (1ULL << 52);
+  int e = biased - 1075; /* av = f * 2^e */
+  if (e >= 0 || e < -120) return 0;
+  int sh = 2 - e;
+  pn_u128 one = (pn_u128)1 << sh; /* 1.0 in units of 2^(e-2) */
+  pn_u128 mask = one - 1;
+  /* half-gaps: 2 units each, 1 below a power of two (lopsided) */
+  pn_u128 mhi = 2, mlo = (frac == 0 && biased > 1) ? 1 : 2;
+  int even = (f & 1) == 0;
+  uint64_t ipart = -e < 64 ? f >> -e : 0;
+  pn_u128 r = ((pn_u128)f << 2) & mask; /* the fraction */
+  int n = 0;
+  if (ipart) {
+    char id[24];
+    int ni = pn_uint_repr(ipart, id);
+    *decpt = ni;
+    for (int j = 0; j < ni; j++) {
+      int p = ni - 1 - j;
+      int dig = id[j] - '0';
+      pn_u128 unit = (pn_u128)pow10_u64[p] << sh;
+      pn_u128 rem = ((pn_u128)(ipart % pow10_u64[p]) << sh) + r;
+      int tc_low = even ? rem <= mlo : rem < mlo;
+      int hit = even && rem + mhi == unit;
+      int tc_high = even ? rem + mhi >= unit : rem + mhi > unit;
+      if (tc_low || tc_high)
+        return finish_digit(d, n, dig, tc_low, tc_high, hit, rem, unit,
+                            decpt);
+      d[n++] = (char)('0' + dig);
+    }
+  } else {
+    /* the first digit's position: scale while the upper bound of the
+    ** rounding interval stays below 0.1 */
+    *decpt = 0;
+    while (even ? (r + mhi) * 10 < one : (r + mhi) * 10 <= one) {
+      r *= 10;
+      mhi *= 10;
+      mlo *= 10;
+      (*decpt)--;
+    }
+  }
+  for (;;) {
+    r *= 10;
+    mhi *= 10;
+    mlo *= 10;
+    int dig = (int)(r >> sh);
+    r &= mask;
+    int tc_low = even ? r <= mlo : r < mlo;
+    int hit = even && r + mhi == one;
+    int tc_high = even ? r + mhi >= one : r + mhi > one;
+    if (tc_low || tc_high)
+      return finish_digit(d, n, dig, tc_low, tc_high, hit, r, one, decpt);
+    d[n++] = (char)('0' + dig);
+  }
+}
+
+/* The printf search: the shortest of 15, 16, 17 digits (one up for
+** subnormals) that strtod reads back; near a power of two the neighbours
+** of the 16-digit string too. Returns the digit count. */
+static int searched_digits(double av, char *d, int *decpt) {
+  int n = 0;
+  for (int prec = av < 2.2250738585072014e-308 ? 1 : 15; prec <= 17; prec++) {
+    n = digits_at(av, prec, d, decpt);
+    if (reads_back(d, n, *decpt, av)) break;
+    if (prec == 16) {
+      /* Near a power of two the rounding interval is lopsided: the nearest
+      ** 16-digit string may miss while its neighbour reads back. */
+      char up[40], dn[40];
+      int dup = *decpt, ddn = *decpt;
+      memcpy(up, d, (size_t)n);
+      memcpy(dn, d, (size_t)n);
+      bump_last(up, n, &dup);
+      drop_last(dn, n);
+      if (reads_back(up, n, dup, av)) {
+        memcpy(d, up, (size_t)n);
+        *decpt = dup;
+        break;
+      }
+      if (dn[0] != '0' && reads_back(dn, n, ddn, av)) {
+        memcpy(d, dn, (size_t)n);
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/* repr of v from its digits: the exact algorithm, or the printf search
+** when search is set or v is outside the exact algorithm's range. */
+static int float_repr(double v, const pn_hint *hint, int search, char *buf) {
   if (isnan(v)) return sprintf(buf, "nan");
   if (isinf(v)) return sprintf(buf, v < 0 ? "-inf" : "inf");
   int neg = signbit(v) != 0;
@@ -374,32 +535,18 @@ int pn_float_repr(double v, const pn_hint *hint, char *buf) {
     decpt = len + hint->exp10;
     return layout_repr(neg, d, n, decpt, buf);
   }
-  /* Subnormals carry fewer digits: search from one digit up. */
-  for (int prec = av < 2.2250738585072014e-308 ? 1 : 15; prec <= 17; prec++) {
-    n = digits_at(av, prec, d, &decpt);
-    if (reads_back(d, n, decpt, av)) break;
-    if (prec == 16) {
-      /* Near a power of two the rounding interval is lopsided: the nearest
-      ** 16-digit string may miss while its neighbour reads back. */
-      char up[40], dn[40];
-      int dup = decpt, ddn = decpt;
-      memcpy(up, d, (size_t)n);
-      memcpy(dn, d, (size_t)n);
-      bump_last(up, n, &dup);
-      drop_last(dn, n);
-      if (reads_back(up, n, dup, av)) {
-        memcpy(d, up, (size_t)n);
-        decpt = dup;
-        break;
-      }
-      if (dn[0] != '0' && reads_back(dn, n, ddn, av)) {
-        memcpy(d, dn, (size_t)n);
-        break;
-      }
-    }
-  }
+  if (!search) n = shortest_digits(av, d, &decpt);
+  if (!n) n = searched_digits(av, d, &decpt);
   while (n > 1 && d[n - 1] == '0') n--;
   return layout_repr(neg, d, n, decpt, buf);
+}
+
+int pn_float_repr(double v, const pn_hint *hint, char *buf) {
+  return float_repr(v, hint, 0, buf);
+}
+
+int pn_float_repr_searched(double v, char *buf) {
+  return float_repr(v, NULL, 1, buf);
 }
 
 int pn_uint_repr(uint64_t v, char *buf) {

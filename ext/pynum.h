@@ -59,6 +59,11 @@ int pn_parse_bool(const char *word, int *out);
 */
 int pn_float_repr(double v, const pn_hint *hint, char *buf);
 
+/* The same by the slow printf search (shortest of 15-17 digits that strtod
+** reads back), which pn_float_repr uses only outside 2^-120 <= ulp < 1:
+** the independent reference of the unit tests. */
+int pn_float_repr_searched(double v, char *buf);
+
 /* Python's str() of an int64 / uint64 into buf (>= 24 bytes). */
 int pn_int_repr(int64_t v, char *buf);
 int pn_uint_repr(uint64_t v, char *buf);

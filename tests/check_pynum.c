@@ -106,6 +106,49 @@ START_TEST(test_repr_shortest) {
 }
 END_TEST
 
+/* xorshift64*: a fixed, seeded stream of test doubles */
+static uint64_t next_bits(uint64_t *x) {
+  *x ^= *x >> 12;
+  *x ^= *x << 25;
+  *x ^= *x >> 27;
+  return *x * 2685821657736338717ULL;
+}
+
+/* The exact shortest-digits algorithm against the printf search on
+** 200,000 doubles: any bit pattern, magnitudes in and around its range,
+** powers of two and their neighbours (lopsided intervals), short decimals.
+** tests/run_float_repr.sh compares both with Python's repr itself. */
+START_TEST(test_repr_exact_vs_search) {
+  uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < 200000; i++) {
+    uint64_t b = next_bits(&x);
+    double v;
+    switch (i % 4) {
+      case 0: memcpy(&v, &b, sizeof v); break;
+      case 1: /* biased exponents 900..1100: ulp from 2^-175 to 2^25 */
+        b = (b & 0x800fffffffffffffULL) | ((uint64_t)(900 + b % 201) << 52);
+        memcpy(&v, &b, sizeof v);
+        break;
+      case 2: { /* a power of two, or one or two ulps off it */
+        uint64_t p = (uint64_t)(880 + b % 240) << 52;
+        p += (b >> 20) % 5;
+        p -= 2;
+        memcpy(&v, &p, sizeof v);
+        break;
+      }
+      default: /* up to 17 digits over a power of ten */
+        v = (double)(b >> (11 + b % 50)) / pn_pow10((int)(b % 23));
+    }
+    if (v != v) continue;
+    char fast[40], slow[40];
+    pn_float_repr(v, NULL, fast);
+    pn_float_repr_searched(v, slow);
+    ck_assert_msg(!strcmp(fast, slow), "repr(%a): exact '%s', search '%s'",
+                  v, fast, slow);
+  }
+}
+END_TEST
+
 START_TEST(test_ints) {
   int64_t v;
   ck_assert_int_eq(pn_str_to_int64("  12  ", &v), PN_OK);
@@ -167,6 +210,7 @@ Suite *suite_pynum(void) {
   tcase_add_test(tc, test_float_repr);
   tcase_add_test(tc, test_not_floats);
   tcase_add_test(tc, test_repr_shortest);
+  tcase_add_test(tc, test_repr_exact_vs_search);
   tcase_add_test(tc, test_ints);
   tcase_add_test(tc, test_na_and_bool);
   tcase_add_test(tc, test_isclose);
