@@ -115,12 +115,12 @@ static uint64_t next_bits(uint64_t *x) {
 }
 
 /* The exact shortest-digits algorithm against the printf search on
-** 200,000 doubles: any bit pattern, magnitudes in and around its range,
+** 50,000 doubles: any bit pattern, magnitudes in and around its range,
 ** powers of two and their neighbours (lopsided intervals), short decimals.
 ** tests/run_float_repr.sh compares both with Python's repr itself. */
 START_TEST(test_repr_exact_vs_search) {
   uint64_t x = 88172645463325252ULL;
-  for (int i = 0; i < 200000; i++) {
+  for (int i = 0; i < 50000; i++) {
     uint64_t b = next_bits(&x);
     double v;
     switch (i % 4) {
