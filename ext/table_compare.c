@@ -13,6 +13,12 @@
 ** - ignore_order sorts each column on its own by (str(x), is-number),
 **   stably. Sorted orders are cached on the column as row permutations
 **   (4 bytes a cell); the str() keys exist only while sorting.
+** - Most columns are settled before any sort: two columns whose multisets
+**   of sort keys are equal match (checked exactly with a hash table of
+**   counts, after an order-independent sum of hashes agrees), and when
+**   one of them holds no number (str and NaN only) different multisets
+**   cannot match. Only columns with numbers on both sides, which the
+**   tolerance may pair, and the error details need the sorted orders.
 ** - A gold column matches when some prediction column matches; the score
 **   is 1 when every selected gold column matches.
 */
@@ -223,34 +229,36 @@ static int numsort_cmp(const void *pa, const void *pb, void *vctx) {
   return ia < ib ? -1 : ia > ib;
 }
 
+/* The column's view under a mode (cached on the column), made empty when
+** new; NULL on out of memory. */
+static struct tt_view *view_of(tt_column *col, int64_t nrows, int mode) {
+  if (!col->views[mode]) {
+    col->views[mode] = calloc(1, sizeof(struct tt_view));
+    if (col->views[mode]) col->views[mode]->n = nrows;
+  }
+  return col->views[mode];
+}
+
 /* The sorted order of a column under a view mode (cached on the column). */
 static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
-  if (col->views[mode]) return col->views[mode];
+  struct tt_view *v = view_of(col, nrows, mode);
+  if (!v) return NULL;
+  if (v->perm) return v;
   if (mode & VIEW_NUMSORT) {
-    struct tt_view *v = calloc(1, sizeof *v);
-    if (!v) return NULL;
-    v->n = nrows;
     v->perm = malloc((size_t)(nrows ? nrows : 1) * sizeof(uint32_t));
-    if (!v->perm) {
-      free(v);
-      return NULL;
-    }
+    if (!v->perm) return NULL;
     for (int64_t r = 0; r < nrows; r++) v->perm[r] = (uint32_t)r;
     numsort_ctx ctx = {col, (mode & VIEW_NAN0) != 0};
     qsort_r(v->perm, (size_t)nrows, sizeof(uint32_t), numsort_cmp, &ctx);
-    col->views[mode] = v;
     return v;
   }
   size_t n = (size_t)nrows;
-  struct tt_view *v = calloc(1, sizeof *v);
+  uint32_t *perm = malloc((n ? n : 1) * sizeof(uint32_t));
   sort_key *keys = malloc((n ? n : 1) * sizeof *keys);
   sort_rec *recs = malloc((n ? n : 1) * 2 * sizeof *recs);
   size_t kcap = 4096, klen = 0;
   char *kbuf = malloc(kcap);
-  if (!v || !keys || !recs || !kbuf) goto nomem;
-  v->n = nrows;
-  v->perm = malloc((n ? n : 1) * sizeof(uint32_t));
-  if (!v->perm) goto nomem;
+  if (!perm || !keys || !recs || !kbuf) goto nomem;
   /* number keys go to kbuf; key holds the offset until kbuf stops moving */
   for (size_t r = 0; r < n; r++) {
     pv_cell cv = tt_cell(col, (int64_t)r);
@@ -280,19 +288,249 @@ static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
     recs[r].row = (uint32_t)r;
   }
   sort_recs(recs, recs + n, n, keys);
-  for (size_t r = 0; r < n; r++) v->perm[r] = recs[r].row;
+  for (size_t r = 0; r < n; r++) perm[r] = recs[r].row;
   free(keys);
   free(recs);
   free(kbuf);
-  col->views[mode] = v;
+  v->perm = perm;
   return v;
 nomem:
-  if (v) free(v->perm);
-  free(v);
+  free(perm);
   free(keys);
   free(recs);
   free(kbuf);
   return NULL;
+}
+
+/* ------------------------------------------------ identical multisets */
+
+/* A cell reduced to what its sort key (str(x), is-number) says of it
+** under a view mode: two cells have the same key exactly when their
+** canons are equal. NaN is the int 0 under nan0; under as_float ints
+** are floats (numpy's array), so 1 and 1.0 both print '1.0'. */
+typedef struct {
+  uint8_t tag;   /* CN_* */
+  uint64_t bits; /* the value, floats bit for bit (not CN_STR) */
+  const char *s; /* CN_STR: the text */
+  uint32_t len;
+} canon_cell;
+
+enum {
+  CN_NONE = 0, /* a float cell holding NaN: no shortcut for its column */
+  CN_NAN,      /* NaN, not replaced */
+  CN_INT,
+  CN_UINT,
+  CN_FLOAT,
+  CN_BOOL,
+  CN_STR
+};
+
+static canon_cell canon_of(const pv_cell *c, int mode) {
+  canon_cell k = {CN_NONE, 0, NULL, 0};
+  switch (c->kind) {
+    case PV_STR:
+      k.tag = CN_STR;
+      k.s = c->v.s;
+      k.len = c->len;
+      break;
+    case PV_NAN:
+      k.tag = (mode & VIEW_NAN0) ? CN_INT : CN_NAN;
+      break;
+    case PV_INT:
+    case PV_UINT:
+      if (mode & VIEW_AS_FLOAT) {
+        double f = c->kind == PV_INT ? (double)c->v.i : (double)c->v.u;
+        k.tag = CN_FLOAT;
+        memcpy(&k.bits, &f, sizeof f);
+      } else {
+        k.tag = c->kind == PV_INT ? CN_INT : CN_UINT;
+        k.bits = c->kind == PV_INT ? (uint64_t)c->v.i : c->v.u;
+      }
+      break;
+    case PV_FLOAT:
+      if (c->v.f == c->v.f) { /* a NaN float would print 'nan' but not
+                                 equal itself: CN_NONE */
+        k.tag = CN_FLOAT;
+        memcpy(&k.bits, &c->v.f, sizeof k.bits);
+      }
+      break;
+    case PV_BOOL:
+      k.tag = CN_BOOL;
+      k.bits = (uint64_t)c->v.i;
+      break;
+  }
+  return k;
+}
+
+static int canon_equal(const canon_cell *a, const canon_cell *b) {
+  if (a->tag != b->tag) return 0;
+  if (a->tag == CN_STR)
+    return a->len == b->len && !memcmp(a->s, b->s, a->len);
+  return a->bits == b->bits;
+}
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+static uint64_t canon_hash(const canon_cell *k) {
+  if (k->tag != CN_STR) return mix64(k->bits ^ mix64(k->tag));
+  uint64_t h = mix64(CN_STR) ^ k->len;
+  uint32_t i = 0;
+  for (; i + 8 <= k->len; i += 8) {
+    uint64_t w;
+    memcpy(&w, k->s + i, sizeof w);
+    h = mix64(h ^ w);
+  }
+  uint64_t w = 0;
+  memcpy(&w, k->s + i, k->len - i);
+  return mix64(h ^ w);
+}
+
+/* The view with its multiset signature (key_sum, has_number) set;
+** has_sum is 2 when a cell rules the shortcut out. NULL on out of memory. */
+static struct tt_view *get_signed(tt_column *col, int64_t nrows, int mode) {
+  struct tt_view *v = view_of(col, nrows, mode);
+  if (!v || v->has_sum) return v;
+  uint64_t sum = 0;
+  int num = 0, usable = 1;
+  for (int64_t r = 0; r < nrows && usable; r++) {
+    pv_cell c = tt_cell(col, r);
+    canon_cell k = canon_of(&c, mode);
+    if (k.tag == CN_NONE) usable = 0;
+    if (k.tag != CN_STR && k.tag != CN_NAN) num = 1;
+    sum += canon_hash(&k);
+  }
+  v->key_sum = sum;
+  v->has_number = (uint8_t)num;
+  v->has_sum = usable ? 1 : 2;
+  return v;
+}
+
+/* A hash table of one column's canons with their counts. */
+typedef struct {
+  uint64_t hash;
+  uint32_t row;  /* UINT32_MAX: empty */
+  int32_t count; /* cells with this canon not yet matched */
+} ms_slot;
+
+typedef struct {
+  ms_slot *slots;
+  size_t mask;
+  const tt_column *col;
+  int mode;
+} multiset;
+
+static int multiset_build(multiset *m, const tt_column *col, int64_t n,
+                          int mode) {
+  size_t cap = 16;
+  while (cap < (size_t)n * 2) cap *= 2;
+  m->slots = malloc(cap * sizeof *m->slots);
+  if (!m->slots) return -1;
+  for (size_t i = 0; i < cap; i++) m->slots[i].row = UINT32_MAX;
+  m->mask = cap - 1;
+  m->col = col;
+  m->mode = mode;
+  for (int64_t r = 0; r < n; r++) {
+    pv_cell c = tt_cell(col, r);
+    canon_cell k = canon_of(&c, mode);
+    uint64_t h = canon_hash(&k);
+    for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
+      ms_slot *s = &m->slots[i];
+      if (s->row == UINT32_MAX) {
+        s->hash = h;
+        s->row = (uint32_t)r;
+        s->count = 1;
+        break;
+      }
+      if (s->hash == h) {
+        pv_cell o = tt_cell(col, s->row);
+        canon_cell ok = canon_of(&o, mode);
+        if (canon_equal(&ok, &k)) {
+          s->count++;
+          break;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+/* Takes every cell of col out of the multiset (consumed: counts drop);
+** 1 when each was found, so that with equal sizes the multisets are
+** equal, 0 at the first one missing. */
+static int multiset_consume(multiset *m, const tt_column *col, int64_t n,
+                            int mode) {
+  for (int64_t r = 0; r < n; r++) {
+    pv_cell c = tt_cell(col, r);
+    canon_cell k = canon_of(&c, mode);
+    uint64_t h = canon_hash(&k);
+    for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
+      ms_slot *s = &m->slots[i];
+      if (s->row == UINT32_MAX) return 0;
+      if (s->hash != h) continue;
+      pv_cell o = tt_cell(m->col, s->row);
+      canon_cell ok = canon_of(&o, m->mode);
+      if (!canon_equal(&ok, &k)) continue;
+      if (--s->count < 0) return 0;
+      break;
+    }
+  }
+  return 1;
+}
+
+/*
+** Settles gold column g against the prediction's columns without sorting
+** where the multisets of sort keys decide (ignore_order, equal row
+** counts). Equal multisets sort into the same key sequence, and equal
+** keys are equal cells, so the columns match: returns that prediction
+** column. Where either column has no number (only str, and NaN kept as
+** NaN), cells are equal only when their keys are, so different multisets
+** cannot match: mismatch[c] is set. Otherwise (numbers on both sides, the
+** tolerance may pair different values) the caller sorts. Returns the
+** matching column, -1 when none is settled as matching, -2 on out of
+** memory.
+*/
+int tc_test_sort_only = 0;
+
+static int settle_by_multiset(tt_column *g, int gmode, tt_table *pred,
+                              int pmode, int64_t n, uint8_t *mismatch) {
+  if (tc_test_sort_only) return -1;
+  struct tt_view *gv = get_signed(g, n, gmode);
+  if (!gv) return -2;
+  if (gv->has_sum != 1) return -1;
+  multiset m = {NULL, 0, NULL, 0};
+  int found = -1;
+  for (int c = 0; c < pred->ncols && found < 0; c++) {
+    struct tt_view *pv = get_signed(&pred->cols[c], n, pmode);
+    if (!pv) {
+      found = -2;
+      break;
+    }
+    if (pv->has_sum != 1) continue;
+    int may_differ = gv->has_number && pv->has_number;
+    if (pv->key_sum != gv->key_sum) {
+      if (!may_differ) mismatch[c] = 1;
+      continue;
+    }
+    if (m.slots) free(m.slots);
+    if (multiset_build(&m, g, n, gmode)) {
+      m.slots = NULL;
+      found = -2;
+      break;
+    }
+    if (multiset_consume(&m, &pred->cols[c], n, pmode))
+      found = c;
+    else if (!may_differ)
+      mismatch[c] = 1;
+  }
+  free(m.slots);
+  return found;
 }
 
 /* ------------------------------------------------------- vectors_match */
@@ -752,8 +990,9 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   int *gcols = malloc((size_t)(ng ? ng : 1) * sizeof(int));
   side *ps = malloc((size_t)(np ? np : 1) * sizeof(side));
   int *chosen = malloc((size_t)(ng ? ng : 1) * sizeof(int));
+  uint8_t *mismatch = malloc((size_t)(np ? np : 1));
   int score = 1, rc = 0;
-  if (!gcols || !ps || !chosen) {
+  if (!gcols || !ps || !chosen || !mismatch) {
     rc = -1;
     goto done;
   }
@@ -814,14 +1053,28 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   int gmode = (frame_as_float(gold, gcols, ng) ? VIEW_AS_FLOAT : 0) |
               (nan0 ? VIEW_NAN0 : 0) | (o->numeric_sort ? VIEW_NUMSORT : 0);
   for (int k = 0; k < ng; k++) {
+    chosen[k] = -1;
+    if (sort_pred) {
+      memset(mismatch, 0, (size_t)(np ? np : 1));
+      int c = settle_by_multiset(&gold->cols[gcols[k]], gmode, pred, pmode,
+                                 gold->nrows, mismatch);
+      if (c == -2) {
+        rc = -1;
+        goto done;
+      }
+      if (c >= 0) {
+        chosen[k] = c;
+        continue;
+      }
+    }
     side gs;
     if (make_side(&gold->cols[gcols[k]], gold->nrows, gmode, ignore_order,
                   &gs)) {
       rc = -1;
       goto done;
     }
-    chosen[k] = -1;
     for (int c = 0; c < np && gs.n == pred->nrows; c++) {
+      if (sort_pred && mismatch[c]) continue;
       const side *pc = PSIDE(c);
       if (!pc) {
         rc = -1;
@@ -874,6 +1127,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   }
 #undef PSIDE
 done:
+  free(mismatch);
   free(chosen);
   free(ps);
   free(gcols);

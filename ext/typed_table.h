@@ -32,10 +32,14 @@ typedef struct {
 } pv_cell; /* 16 bytes */
 
 /* A column's rows in the official ignore_order sort order under one view
-** mode (see table_compare.c), cached on the column. */
+** mode (see table_compare.c), cached on the column, and the signature of
+** its multiset of sort keys (computed first; the sort only when needed). */
 typedef struct tt_view {
-  int64_t n;      /* rows */
-  uint32_t *perm; /* row numbers in sorted order */
+  int64_t n;          /* rows */
+  uint32_t *perm;     /* row numbers in sorted order; NULL until sorted */
+  uint64_t key_sum;   /* sum of the keys' hashes (order-independent) */
+  uint8_t has_sum;    /* key_sum and has_number are set */
+  uint8_t has_number; /* a cell the tolerance applies to */
 } tt_view;
 
 /* How a column keeps its cells. Typed columns are plain arrays (8 bytes a
