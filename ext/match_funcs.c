@@ -163,20 +163,6 @@ static char *parse_options(const char *fn, const char *s, tc_options *o) {
   return NULL;
 }
 
-/* Once per run of a statement, start a new cache epoch so that each file
-** is checked against the disk once, not per row, whatever the arguments
-** do. A negative auxdata slot belongs to the statement, not to an
-** argument value: SQLite keeps it from call to call and drops it when the
-** statement is reset, and every spidereval function in the statement
-** shares it (the id is ours: only these functions use it). */
-#define STATEMENT_EPOCH_AUXDATA (-0x5E1DE)
-static void statement_epoch(sqlite3_context *ctx, se_cache *cache) {
-  static char marker;
-  if (sqlite3_get_auxdata(ctx, STATEMENT_EPOCH_AUXDATA) == &marker) return;
-  se_cache_new_epoch(cache);
-  sqlite3_set_auxdata(ctx, STATEMENT_EPOCH_AUXDATA, &marker, NULL);
-}
-
 static void fail(sqlite3_context *ctx, char *msg) {
   if (!msg) {
     sqlite3_result_error_nomem(ctx);
@@ -261,7 +247,7 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     return;
   }
   se_cache_trim(cache);
-  statement_epoch(ctx, cache);
+  se_statement_epoch(ctx, cache);
   table_arg pa, ga;
   memset(&ga, 0, sizeof ga);
   table_arg_read(cache, argv[0], &pa);
@@ -414,7 +400,7 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   se_cache_trim(cache);
-  statement_epoch(ctx, cache);
+  se_statement_epoch(ctx, cache);
   char *gerr = NULL;
   const gold_index *g = se_cache_gold(cache, gold_dir, &gerr);
   if (!g) {
@@ -861,7 +847,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   double timeout = timeout_arg(ctx, argc, argv, 5, "sql_verdict");
   if (timeout < 0) return;
   se_cache_trim(cache);
-  statement_epoch(ctx, cache);
+  se_statement_epoch(ctx, cache);
   char *gerr = NULL;
   const gold_index *g = se_cache_gold(cache, gold_dir, &gerr);
   if (!g) {

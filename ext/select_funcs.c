@@ -108,15 +108,7 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
     return;
   }
   se_cache_trim(cache);
-  if (argc > 2) {
-    /* a constant options argument marks one statement: check each file
-    ** against the disk once per statement, not once per pair */
-    static char marker;
-    if (sqlite3_get_auxdata(ctx, 2) != &marker) {
-      se_cache_new_epoch(cache);
-      sqlite3_set_auxdata(ctx, 2, &marker, NULL);
-    }
-  }
+  se_statement_epoch(ctx, cache);
   tc_read a = se_cache_read(cache, (const char *)sqlite3_value_text(argv[0]));
   tc_read b = se_cache_read(cache, (const char *)sqlite3_value_text(argv[1]));
   if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
@@ -177,15 +169,7 @@ static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
     return;
   }
   se_cache_trim(cache);
-  if (argc > 2) {
-    /* a constant options argument marks one statement: check each file
-    ** against the disk once per statement, not once per pair */
-    static char marker;
-    if (sqlite3_get_auxdata(ctx, 2) != &marker) {
-      se_cache_new_epoch(cache);
-      sqlite3_set_auxdata(ctx, 2, &marker, NULL);
-    }
-  }
+  se_statement_epoch(ctx, cache);
   tc_read a = se_cache_read(cache, (const char *)sqlite3_value_text(argv[0]));
   tc_read b = se_cache_read(cache, (const char *)sqlite3_value_text(argv[1]));
   if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {

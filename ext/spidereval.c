@@ -108,6 +108,16 @@ static void cacheLimitFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_int64(ctx, se_cache_budget(c));
 }
 
+/* The id of the statement-wide auxdata slot (negative: see spidereval.h). */
+#define STATEMENT_EPOCH_AUXDATA (-0x5E1DE)
+
+void se_statement_epoch(sqlite3_context *ctx, se_cache *cache) {
+  static char marker;
+  if (sqlite3_get_auxdata(ctx, STATEMENT_EPOCH_AUXDATA) == &marker) return;
+  se_cache_new_epoch(cache);
+  sqlite3_set_auxdata(ctx, STATEMENT_EPOCH_AUXDATA, &marker, NULL);
+}
+
 void se_timer_start(se_timer *t, double seconds) {
   t->timed_out = 0;
   clock_gettime(CLOCK_MONOTONIC, &t->deadline);

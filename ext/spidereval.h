@@ -23,6 +23,14 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache);
 /* Drop least recently used tables beyond the cache budget. */
 void se_cache_trim(se_cache *c);
 
+/* Once per run of a statement, start a new cache epoch, so that each file
+** is checked against the disk once, not per row, whatever the arguments
+** do. The marker sits in a negative auxdata slot, which belongs to the
+** statement rather than to an argument value: SQLite keeps it from call
+** to call and drops it when the statement is reset, and every spidereval
+** function of the statement shares it. */
+void se_statement_epoch(sqlite3_context *ctx, se_cache *cache);
+
 /* The next option word of an options string (words separated by spaces,
 ** commas or tabs): returns its start and sets *len, or NULL at the end.
 ** Continue from start + *len. */
