@@ -56,6 +56,7 @@
 **
 ** result_similarity and result_equivalent read files: SQLITE_DIRECTONLY.
 */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,79 @@ static char *parse_sim_options(const char *s, sim_options *o) {
   return NULL;
 }
 
+/* Similarities already computed in this run of the statement, by
+** (options, a, b). MBR asks for every ordered pair of an instance's
+** candidates: (b, a) is then answered from (a, b), which is stored both
+** ways when sim_tables_sym says the value is symmetric. Bounded: when
+** full it is emptied (an instance's pairs come together). Lives in a
+** statement-wide auxdata slot, freed when the statement is reset. */
+#define SIM_MEMO_AUXDATA (-0x5E1DF)
+#define SIM_MEMO_SLOTS 65536 /* a power of two; half of it used at most */
+
+typedef struct {
+  char *key; /* options NUL a NUL b, sqlite3_malloc'd; NULL: empty */
+  int len;
+  double value;
+} sim_memo_slot;
+
+typedef struct {
+  sim_memo_slot slots[SIM_MEMO_SLOTS];
+  int used;
+} sim_memo;
+
+static void sim_memo_clear(sim_memo *m) {
+  for (int i = 0; i < SIM_MEMO_SLOTS; i++) {
+    sqlite3_free(m->slots[i].key);
+    m->slots[i].key = NULL;
+  }
+  m->used = 0;
+}
+
+static void sim_memo_free(void *p) {
+  sim_memo_clear(p);
+  sqlite3_free(p);
+}
+
+/* The key options NUL a NUL b; NULL on out of memory. */
+static char *sim_memo_key(const char *opts, const char *a, const char *b,
+                          int *len) {
+  size_t lo = strlen(opts), la = strlen(a), lb = strlen(b);
+  if (lo + la + lb + 3 > 1000000) return NULL;
+  char *k = sqlite3_malloc64(lo + la + lb + 3);
+  if (!k) return NULL;
+  memcpy(k, opts, lo + 1);
+  memcpy(k + lo + 1, a, la + 1);
+  memcpy(k + lo + la + 2, b, lb + 1);
+  *len = (int)(lo + la + lb + 2);
+  return k;
+}
+
+/* The slot of key: the one holding it, or the empty one it would go to. */
+static sim_memo_slot *sim_memo_find(sim_memo *m, const char *key, int len) {
+  uint64_t h = 1469598103934665603ULL;
+  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
+  for (size_t i = (size_t)h & (SIM_MEMO_SLOTS - 1);;
+       i = (i + 1) & (SIM_MEMO_SLOTS - 1)) {
+    sim_memo_slot *s = &m->slots[i];
+    if (!s->key || (s->len == len && !memcmp(s->key, key, (size_t)len)))
+      return s;
+  }
+}
+
+/* Store key (taken over) with its value; frees it when already there. */
+static void sim_memo_put(sim_memo *m, char *key, int len, double value) {
+  if (m->used >= SIM_MEMO_SLOTS / 2) sim_memo_clear(m);
+  sim_memo_slot *s = sim_memo_find(m, key, len);
+  if (s->key) {
+    sqlite3_free(key);
+    return;
+  }
+  s->key = key;
+  s->len = len;
+  s->value = value;
+  m->used++;
+}
+
 static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
                                  sqlite3_value **argv) {
   se_cache *cache = sqlite3_user_data(ctx);
@@ -109,16 +183,51 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
   }
   se_cache_trim(cache);
   se_statement_epoch(ctx, cache);
-  tc_read a = se_cache_read(cache, (const char *)sqlite3_value_text(argv[0]));
-  tc_read b = se_cache_read(cache, (const char *)sqlite3_value_text(argv[1]));
-  if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
+  const char *pa = (const char *)sqlite3_value_text(argv[0]);
+  const char *pb = (const char *)sqlite3_value_text(argv[1]);
+  const char *opts = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : "";
+  if (!pa || !pb || !opts) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  double s = sim_tables(a.table, b.table, &o);
-  if (s < 0) {
+  sim_memo *memo = sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
+  if (!memo) {
+    memo = sqlite3_malloc64(sizeof *memo);
+    if (memo) {
+      memset(memo, 0, sizeof *memo);
+      sqlite3_set_auxdata(ctx, SIM_MEMO_AUXDATA, memo, sim_memo_free);
+      memo = sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
+    }
+  }
+  int klen = 0;
+  char *key = memo ? sim_memo_key(opts, pa, pb, &klen) : NULL;
+  if (key) {
+    sim_memo_slot *hit = sim_memo_find(memo, key, klen);
+    if (hit->key) {
+      sqlite3_free(key);
+      sqlite3_result_double(ctx, hit->value);
+      return;
+    }
+  }
+  tc_read a = se_cache_read(cache, pa);
+  tc_read b = se_cache_read(cache, pb);
+  if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
+    sqlite3_free(key);
     sqlite3_result_error_nomem(ctx);
     return;
+  }
+  int symmetric = 0;
+  double s = sim_tables_sym(a.table, b.table, &o, &symmetric);
+  if (s < 0) {
+    sqlite3_free(key);
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (key) {
+    sim_memo_put(memo, key, klen, s);
+    int rlen = 0;
+    char *rkey = symmetric ? sim_memo_key(opts, pb, pa, &rlen) : NULL;
+    if (rkey) sim_memo_put(memo, rkey, rlen, s);
   }
   sqlite3_result_double(ctx, s);
 }

@@ -87,7 +87,17 @@ static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
 }
 
 double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
+  return sim_tables_sym(a, b, o, NULL);
+}
+
+double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
+                      int *symmetric) {
+  if (symmetric) *symmetric = 1;
   if (!a || !b) return 0.0; /* a failed candidate is similar to nothing */
+  /* a table with itself: every column pairs with itself (by name, the
+  ** k-th of a name with the k-th; aligned, the diagonal wins every step
+  ** on size, then on position), so R = D */
+  if (a == b) return 1.0;
   int na = a ? a->ncols : 0, nb = b ? b->ncols : 0;
   int64_t ra = a ? a->nrows : 0, rb = b ? b->nrows : 0;
   int64_t R = 0, D = 0;
@@ -140,6 +150,11 @@ double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
           int64_t v = ov[i * nb + j];
           int hi = i > j ? i : j, lo = i < j ? i : j;
           int bhi = bi > bj ? bi : bj, blo = bi < bj ? bi : bj;
+          /* (j, i) of the swapped tables ties exactly with (i, j) here:
+          ** which one wins depends on the order, so sim(a, b) may differ
+          ** from sim(b, a) */
+          if (symmetric && v == best && hi == bhi && lo == blo)
+            *symmetric = 0;
           if (v > best || (v == best && (hi < bhi || (hi == bhi && lo < blo)))) {
             best = v;
             bi = i;

@@ -29,4 +29,11 @@ void sim_options_default(sim_options *o);
 */
 double sim_tables(tt_table *a, tt_table *b, const sim_options *o);
 
+/* The same, and *symmetric = 1 when sim_tables(b, a) is certainly the
+** same value (always, except when aligned pairing met an exact tie between
+** mirrored column positions, whose winner depends on the argument order).
+** A table with itself gives 1 (0 for NULL) at once. */
+double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
+                      int *symmetric);
+
 #endif
