@@ -94,77 +94,119 @@ static char *parse_sim_options(const char *s, sim_options *o) {
   return NULL;
 }
 
-/* Similarities already computed in this run of the statement, by
-** (options, a, b). MBR asks for every ordered pair of an instance's
-** candidates: (b, a) is then answered from (a, b), which is stored both
-** ways when sim_tables_sym says the value is symmetric. Bounded: when
-** full it is emptied (an instance's pairs come together). Lives in a
-** statement-wide auxdata slot, freed when the statement is reset. */
+/* Similarities already computed in this run of the statement. MBR asks
+** for every ordered pair of an instance's candidates: once (a, b) is
+** computed, (b, a) is stored for the asking when sim_tables_sym says the
+** value is symmetric. Paths and options are numbered (interned) so a
+** pair is three numbers; both tables grow as needed, the pairs up to
+** SIM_MEMO_MAX slots (then emptied). Lives in a statement-wide auxdata
+** slot, freed when the statement is reset. */
 #define SIM_MEMO_AUXDATA (-0x5E1DF)
-#define SIM_MEMO_SLOTS 65536 /* a power of two; half of it used at most */
+#define SIM_MEMO_MAX (1u << 21)
 
 typedef struct {
-  char *key; /* options NUL a NUL b, sqlite3_malloc'd; NULL: empty */
-  int len;
+  char *text; /* sqlite3_malloc'd; NULL: empty */
+  uint32_t id;
+} sim_name;
+
+typedef struct {
+  uint32_t a, b, opts; /* interned ids, a == 0: empty */
   double value;
-} sim_memo_slot;
+} sim_pair;
 
 typedef struct {
-  sim_memo_slot slots[SIM_MEMO_SLOTS];
-  int used;
+  sim_name *names;
+  uint32_t nnames, names_cap; /* ids from 1 */
+  sim_pair *pairs;
+  uint32_t npairs, pairs_cap;
 } sim_memo;
 
-static void sim_memo_clear(sim_memo *m) {
-  for (int i = 0; i < SIM_MEMO_SLOTS; i++) {
-    sqlite3_free(m->slots[i].key);
-    m->slots[i].key = NULL;
-  }
-  m->used = 0;
-}
-
 static void sim_memo_free(void *p) {
-  sim_memo_clear(p);
-  sqlite3_free(p);
+  sim_memo *m = p;
+  for (uint32_t i = 0; i < m->names_cap; i++) sqlite3_free(m->names[i].text);
+  sqlite3_free(m->names);
+  sqlite3_free(m->pairs);
+  sqlite3_free(m);
 }
 
-/* The key options NUL a NUL b; NULL on out of memory. */
-static char *sim_memo_key(const char *opts, const char *a, const char *b,
-                          int *len) {
-  size_t lo = strlen(opts), la = strlen(a), lb = strlen(b);
-  if (lo + la + lb + 3 > 1000000) return NULL;
-  char *k = sqlite3_malloc64(lo + la + lb + 3);
-  if (!k) return NULL;
-  memcpy(k, opts, lo + 1);
-  memcpy(k + lo + 1, a, la + 1);
-  memcpy(k + lo + la + 2, b, lb + 1);
-  *len = (int)(lo + la + lb + 2);
+static uint64_t fnv1a(const char *t) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ULL;
+  return h;
+}
+
+/* The number of a path or options text (1, 2, ...); 0 on out of memory. */
+static uint32_t sim_memo_intern(sim_memo *m, const char *text) {
+  if ((m->nnames + 1) * 2 > m->names_cap) {
+    uint32_t cap = m->names_cap ? m->names_cap * 2 : 1024;
+    sim_name *nn = sqlite3_malloc64((sqlite3_uint64)cap * sizeof *nn);
+    if (!nn) return 0;
+    memset(nn, 0, (size_t)cap * sizeof *nn);
+    for (uint32_t i = 0; i < m->names_cap; i++) {
+      if (!m->names[i].text) continue;
+      uint32_t k = (uint32_t)fnv1a(m->names[i].text) & (cap - 1);
+      while (nn[k].text) k = (k + 1) & (cap - 1);
+      nn[k] = m->names[i];
+    }
+    sqlite3_free(m->names);
+    m->names = nn;
+    m->names_cap = cap;
+  }
+  uint32_t k = (uint32_t)fnv1a(text) & (m->names_cap - 1);
+  for (; m->names[k].text; k = (k + 1) & (m->names_cap - 1))
+    if (!strcmp(m->names[k].text, text)) return m->names[k].id;
+  m->names[k].text = sqlite3_mprintf("%s", text);
+  if (!m->names[k].text) return 0;
+  m->names[k].id = ++m->nnames;
+  return m->names[k].id;
+}
+
+static uint32_t sim_pair_slot(const sim_memo *m, uint32_t a, uint32_t b,
+                              uint32_t o) {
+  uint64_t h = ((uint64_t)a * 0x9E3779B97F4A7C15ULL) ^
+               ((uint64_t)b * 0xC2B2AE3D27D4EB4FULL) ^ ((uint64_t)o << 40);
+  h ^= h >> 29;
+  uint32_t k = (uint32_t)h & (m->pairs_cap - 1);
+  while (m->pairs[k].a &&
+         !(m->pairs[k].a == a && m->pairs[k].b == b && m->pairs[k].opts == o))
+    k = (k + 1) & (m->pairs_cap - 1);
   return k;
 }
 
-/* The slot of key: the one holding it, or the empty one it would go to. */
-static sim_memo_slot *sim_memo_find(sim_memo *m, const char *key, int len) {
-  uint64_t h = 1469598103934665603ULL;
-  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
-  for (size_t i = (size_t)h & (SIM_MEMO_SLOTS - 1);;
-       i = (i + 1) & (SIM_MEMO_SLOTS - 1)) {
-    sim_memo_slot *s = &m->slots[i];
-    if (!s->key || (s->len == len && !memcmp(s->key, key, (size_t)len)))
-      return s;
-  }
+/* The stored similarity of (a, b) under o, or -1. */
+static double sim_memo_get(const sim_memo *m, uint32_t a, uint32_t b,
+                           uint32_t o) {
+  if (!m->pairs_cap) return -1;
+  const sim_pair *p = &m->pairs[sim_pair_slot(m, a, b, o)];
+  return p->a ? p->value : -1;
 }
 
-/* Store key (taken over) with its value; frees it when already there. */
-static void sim_memo_put(sim_memo *m, char *key, int len, double value) {
-  if (m->used >= SIM_MEMO_SLOTS / 2) sim_memo_clear(m);
-  sim_memo_slot *s = sim_memo_find(m, key, len);
-  if (s->key) {
-    sqlite3_free(key);
-    return;
+static void sim_memo_put(sim_memo *m, uint32_t a, uint32_t b, uint32_t o,
+                         double value) {
+  if ((m->npairs + 1) * 2 > m->pairs_cap) {
+    uint32_t cap = m->pairs_cap ? m->pairs_cap * 2 : 4096;
+    if (cap > SIM_MEMO_MAX) { /* full: start again */
+      memset(m->pairs, 0, (size_t)m->pairs_cap * sizeof *m->pairs);
+      m->npairs = 0;
+    } else {
+      sim_pair *np = sqlite3_malloc64((sqlite3_uint64)cap * sizeof *np);
+      if (!np) return; /* a memo, not a must */
+      memset(np, 0, (size_t)cap * sizeof *np);
+      sim_pair *old = m->pairs;
+      uint32_t old_cap = m->pairs_cap;
+      m->pairs = np;
+      m->pairs_cap = cap;
+      for (uint32_t i = 0; i < old_cap; i++)
+        if (old[i].a) m->pairs[sim_pair_slot(m, old[i].a, old[i].b, old[i].opts)] = old[i];
+      sqlite3_free(old);
+    }
   }
-  s->key = key;
-  s->len = len;
-  s->value = value;
-  m->used++;
+  sim_pair *p = &m->pairs[sim_pair_slot(m, a, b, o)];
+  if (!p->a) m->npairs++;
+  p->a = a;
+  p->b = b;
+  p->opts = o;
+  p->value = value;
 }
 
 static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
@@ -199,36 +241,33 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
       memo = sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
     }
   }
-  int klen = 0;
-  char *key = memo ? sim_memo_key(opts, pa, pb, &klen) : NULL;
-  if (key) {
-    sim_memo_slot *hit = sim_memo_find(memo, key, klen);
-    if (hit->key) {
-      sqlite3_free(key);
-      sqlite3_result_double(ctx, hit->value);
-      return;
+  uint32_t ia = 0, ib = 0, io = 0;
+  if (memo) {
+    ia = sim_memo_intern(memo, pa);
+    ib = sim_memo_intern(memo, pb);
+    io = sim_memo_intern(memo, opts);
+    if (ia && ib && io) {
+      double v = sim_memo_get(memo, ia, ib, io);
+      if (v >= 0) {
+        sqlite3_result_double(ctx, v);
+        return;
+      }
     }
   }
   tc_read a = se_cache_read(cache, pa);
   tc_read b = se_cache_read(cache, pb);
   if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
-    sqlite3_free(key);
     sqlite3_result_error_nomem(ctx);
     return;
   }
   int symmetric = 0;
   double s = sim_tables_sym(a.table, b.table, &o, &symmetric);
   if (s < 0) {
-    sqlite3_free(key);
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  if (key) {
-    sim_memo_put(memo, key, klen, s);
-    int rlen = 0;
-    char *rkey = symmetric ? sim_memo_key(opts, pb, pa, &rlen) : NULL;
-    if (rkey) sim_memo_put(memo, rkey, rlen, s);
-  }
+  if (memo && ia && ib && io && symmetric && ia != ib)
+    sim_memo_put(memo, ib, ia, io, s);
   sqlite3_result_double(ctx, s);
 }
 

@@ -26,14 +26,26 @@ static int vclass(const pv_cell *c) {
   return c->kind == PV_NAN ? 0 : c->kind == PV_STR ? 2 : 1;
 }
 
-static double vnum(const pv_cell *c, int decimals) {
+/* 10^d, exact, for the decimals option (0..15). */
+static double pow10_exact(int d) {
+  static const double p[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  return d >= 0 && d < 16 ? p[d] : pow(10.0, d);
+}
+
+/* The number a cell compares as: rounded to `decimals` (p = 10^decimals)
+** when decimals >= 0. */
+static double vnum_p(const pv_cell *c, int decimals, double p) {
   double x = pv_cell_num(c);
   if (decimals >= 0 && isfinite(x)) {
-    double p = pow(10.0, decimals);
     double y = round(x * p) / p;
     if (isfinite(y)) x = y;
   }
   return x;
+}
+
+static double vnum(const pv_cell *c, int decimals) {
+  return vnum_p(c, decimals, decimals >= 0 ? pow10_exact(decimals) : 1);
 }
 
 static int vcmp(const pv_cell *a, const pv_cell *b, int decimals) {
@@ -66,22 +78,48 @@ static const uint32_t *value_order(tt_column *col, int64_t nrows) {
   return o;
 }
 
+/* A cell in the merge: its class and, for numbers, the (rounded) value,
+** computed once per position rather than once per comparison. */
+typedef struct {
+  pv_cell cell;
+  int cls;
+  double num;
+} merge_cell;
+
+static inline void merge_load(merge_cell *m, const tt_column *col,
+                              uint32_t row, int decimals, double p) {
+  m->cell = tt_cell(col, row);
+  m->cls = vclass(&m->cell);
+  if (m->cls == 1) m->num = vnum_p(&m->cell, decimals, p);
+}
+
+/* vcmp on loaded cells */
+static inline int merge_cmp(const merge_cell *a, const merge_cell *b) {
+  if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
+  if (a->cls == 0) return 0;
+  if (a->cls == 1) {
+    double x = a->num, y = b->num;
+    if (isnan(x) || isnan(y)) return isnan(y) - isnan(x);
+    return x < y ? -1 : x > y;
+  }
+  return pv_str_cmp(&a->cell, &b->cell);
+}
+
 /* Size of the multiset intersection of two columns; -1 on out of memory. */
 static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
                        int decimals) {
   const uint32_t *ox = value_order(x, nx), *oy = value_order(y, ny);
   if (!ox || !oy) return -1;
+  double p = decimals >= 0 ? pow10_exact(decimals) : 1;
   int64_t i = 0, j = 0, r = 0;
+  merge_cell a = {{0}, 0, 0}, b = {{0}, 0, 0};
+  if (nx > 0) merge_load(&a, x, ox[0], decimals, p);
+  if (ny > 0) merge_load(&b, y, oy[0], decimals, p);
   while (i < nx && j < ny) {
-    pv_cell a = tt_cell(x, ox[i]), b = tt_cell(y, oy[j]);
-    int c = vcmp(&a, &b, decimals);
-    if (c < 0) i++;
-    else if (c > 0) j++;
-    else {
-      r++;
-      i++;
-      j++;
-    }
+    int c = merge_cmp(&a, &b);
+    if (c <= 0 && ++i < nx) merge_load(&a, x, ox[i], decimals, p);
+    if (c >= 0 && ++j < ny) merge_load(&b, y, oy[j], decimals, p);
+    if (c == 0) r++;
   }
   return r;
 }
