@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# make bench: wall time and throughput of spidereval on
-#  1. the parity corpus (every folder of ../shared/parity/submissions,
-#     judged against the spider2-snow gold, cold cache, one process);
+# make bench: speed of spidereval, as CPU seconds of whole processes where
+# the issue (#16) sets targets, else wall time and throughput:
+#  1. the parity corpus and the real snow runs, one process per submission
+#     folder as users run sql/evaluate.sql (gold parsed in every process);
 #  2. MBR selection's similarities: the 23 parity folders as candidates,
 #     all pairs per instance (about 233,000 similarities);
-#  3. a generated 100,000-row x 8-column table compared with a row-shuffled
-#     copy (ignore_order), parse included, and its peak memory.
-# Reference figures of the official evaluator on this machine come from the
-# issue: about 43 s for (1) and 13 s for (2).
+#  3. a generated 100,000-row x 8-column table of full-precision floats,
+#     ints and text compared with a row-shuffled copy (ignore_order), the
+#     whole process (parse included) and its peak memory; the same at
+#     1,000,000 rows for the growth (n log n allows 12x);
+#  4. warm focused_match verdicts on small tables.
+# The official evaluator is not part of this repository: its figures, CPU
+# seconds measured on this machine with evaluate.py unmodified (issue #16),
+# are constants here, and the ratios are against them.
 set -eu
 shared=${1:-../shared}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,30 +20,39 @@ ext="$here/build/spidereval"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
+# cpu_of FILE CMD...: runs CMD, adds its user+sys CPU seconds to FILE
+cpu_of() {
+  local f=$1
+  shift
+  /usr/bin/time -f "%U %S %M" -o "$work/t" "$@"
+  awk '{ print $1 + $2 }' "$work/t" >>"$f"
+}
+sum_of() { awk '{ s += $1 } END { printf "%.3f", s }' "$1"; }
 
-if [ -d "$shared/parity/submissions" ]; then
-  script="$work/parity.sql"
-  n=0
-  for d in "$shared"/parity/submissions/*/; do
-    {
-      echo ".parameter set :submission '${d%/}'"
-      echo ".parameter set :gold '$shared/spider2/snow/gold'"
-      echo ".output /dev/null"
-      echo ".read $here/sql/evaluate.sql"
-    } >>"$script"
-    n=$((n + $(ls "$d" | wc -l)))
+# 1. one process per folder: evaluate.sql on each folder against a gold
+per_folder() { # name root gold official_cpu_s target_ratio
+  local name=$1 root=$2 gold=$3 official=$4 target=$5 n=0 files=0
+  : >"$work/cpu_$name"
+  for d in "$root"/*/; do
+    cpu_of "$work/cpu_$name" sqlite3 :memory: -cmd ".load $ext" \
+      -cmd ".parameter set :submission '${d%/}'" \
+      -cmd ".parameter set :gold '$gold'" \
+      -cmd ".output /dev/null" -cmd ".read $here/sql/evaluate.sql" </dev/null
+    n=$((n + 1))
+    files=$((files + $(ls "$d" | wc -l)))
   done
-  bytes=$(du -sb "$shared/parity/submissions" | cut -f1)
-  t0=$(now)
-  sqlite3 :memory: -cmd ".load $ext" <"$script" >/dev/null
-  t1=$(now)
-  awk -v t0="$t0" -v t1="$t1" -v n="$n" -v b="$bytes" 'BEGIN {
-    s = t1 - t0
-    printf "parity corpus: %d files, %.1f MB in %.3f s: %.0f files/s, %.1f MB/s; official ~43 s (%.0fx faster); target < 1 s\n",
-      n, b / 1e6, s, n / s, b / 1e6 / s, 43 / s
-  }'
+  awk -v s="$(sum_of "$work/cpu_$name")" -v n=$n -v f=$files -v o="$official" \
+      -v t="$target" -v name="$name" 'BEGIN {
+    printf "%s, one process per folder: %d folders, %d files in %.2f s CPU; official %.1f s: %.0fx (target >= %dx: %.2f s)\n",
+      name, n, f, s, o, o / s, t, o / t }'
+}
+if [ -d "$shared/parity/submissions" ]; then
+  per_folder "parity corpus" "$shared/parity/submissions" "$shared/spider2/snow/gold" 93.0 100
 else
   echo "parity corpus: $shared/parity missing, skipped"
+fi
+if [ -d "$shared/real/snow" ]; then
+  per_folder "real snow runs" "$shared/real/snow" "$shared/spider2/snow/gold" 148.1 100
 fi
 
 # 2. MBR: every folder of the parity corpus as one candidate per instance,
@@ -54,14 +68,13 @@ if [ -d "$shared/parity/submissions" ]; then
     done
     echo ";"
     echo "SELECT count(*) FROM cand a JOIN cand b USING (instance_id)"
-    echo "  WHERE result_similarity(a.path, b.path, '') >= 0;"
+    echo "  WHERE result_similarity(a.path, b.path, 'cells aligned decimals=2') >= 0;"
   } >"$work/mbr.sql"
-  t0=$(now)
-  pairs=$(sqlite3 :memory: -cmd ".load $ext" <"$work/mbr.sql")
-  t1=$(now)
-  awk -v t0="$t0" -v t1="$t1" -v p="$pairs" 'BEGIN {
-    s = t1 - t0
-    printf "MBR similarities: %d pairs (each file parsed once) in %.3f s: %.0f pairs/s; target < 5 s\n", p, s, p / s
+  : >"$work/cpu_mbr"
+  pairs=$(cpu_of "$work/cpu_mbr" sqlite3 :memory: -cmd ".load $ext" <"$work/mbr.sql")
+  awk -v s="$(sum_of "$work/cpu_mbr")" -v p="$pairs" 'BEGIN {
+    printf "MBR similarities (mbr.sql options): %d ordered pairs, files parsed included, in %.2f s CPU: %.0f pairs/s; at that rate 546 x 30 pairwise (491,400 pairs) takes %.2f s (plain Python 33.9 s; target <= 1 s)\n",
+      p, s, p / s, 491400 * s / p
   }'
 fi
 
@@ -76,46 +89,64 @@ SQL
     printf "hardcoded_sql_flags: %d gold SQL files in %.3f s; target < 0.05 s\n", $1, $5 }'
 fi
 
-# 3. 100k x 8, shuffled copy
-awk 'BEGIN {
-  srand(7)
-  print "id,name,qty,price,ratio,flag,day,code"
-  for (i = 0; i < 100000; i++)
-    printf "%d,item_%d,%d,%.2f,%.6f,%s,2024-%02d-%02d,C%05d\n", i, i % 977,
-      i % 100, (i * 37 % 10000) / 7.0, (i % 1000) / 997.0,
-      (i % 2 ? "true" : "false"), 1 + i % 12, 1 + i % 28, i % 50000
-}' >"$work/gold.csv"
-{ head -1 "$work/gold.csv"; tail -n +2 "$work/gold.csv" | shuf --random-source=<(yes); } >"$work/pred.csv"
-bytes=$(($(stat -c %s "$work/gold.csv") + $(stat -c %s "$work/pred.csv")))
-cat >"$work/big.sql" <<SQL
-SELECT focused_match('$work/pred.csv', '$work/gold.csv', '[]', 1);
-SQL
-# the comparison alone: both tables already parsed (cached), cold sorts
-cat >"$work/cmp.sql" <<SQL
-SELECT count(*) FROM result_columns('$work/pred.csv');
-SELECT count(*) FROM result_columns('$work/gold.csv');
+# 3. 100k x 8 and 1M x 8, shuffled copies: full-precision floats (17
+#    significant digits, as float64 results print), ints, text
+gen_table() { # rows seed > csv
+  awk -v n="$1" -v seed="$2" 'BEGIN {
+    srand(seed)
+    print "id,name,price,ratio,qty,score,cat,delta"
+    for (i = 0; i < n; i++)
+      printf "%d,item_%d,%.17g,%.16g,%d,%.17g,cat_%d,%.17g\n", i, int(rand() * 5000),
+        rand() * 1000, rand(), int(rand() * 100), (rand() - 0.5) * 2e5,
+        int(rand() * 50), (rand() - 0.5) * 10 ^ int(rand() * 9 - 3)
+  }'
+}
+big_case() { # rows official_cpu_s
+  local n=$1
+  gen_table "$n" 7 >"$work/gold_$n.csv"
+  { head -1 "$work/gold_$n.csv"; tail -n +2 "$work/gold_$n.csv" | shuf --random-source=<(yes); } >"$work/pred_$n.csv"
+  echo "SELECT focused_match('$work/pred_$n.csv', '$work/gold_$n.csv', '[]', 1);" >"$work/big_$n.sql"
+  : >"$work/cpu_big_$n"
+  out=$(cpu_of "$work/cpu_big_$n" sqlite3 :memory: -cmd ".load $ext" <"$work/big_$n.sql")
+  rss_kb=$(awk '{ print $3 }' "$work/t")
+  : >"$work/cpu_base"
+  cpu_of "$work/cpu_base" sqlite3 :memory: -cmd ".load $ext" "SELECT 1" >/dev/null
+  base_kb=$(awk '{ print $3 }' "$work/t")
+  bytes=$(($(stat -c %s "$work/gold_$n.csv") + $(stat -c %s "$work/pred_$n.csv")))
+  awk -v s="$(sum_of "$work/cpu_big_$n")" -v o="$2" -v n="$n" -v out="$out" -v b="$bytes" \
+      -v rss="$rss_kb" -v base="$base_kb" 'BEGIN {
+    mem = (rss - base) * 1024
+    printf "%d x 8 vs shuffled copy: verdict %s, whole process %.3f s CPU (official %.1f s: %.0fx); memory %.1f MB above start-up for %.1f MB of CSV (%.2fx; target <= 2.5x)\n",
+      n, out, s, o, o / s, mem / 1e6, b / 1e6, mem / b
+  }'
+  rm -f "$work/gold_$n.csv" "$work/pred_$n.csv"
+}
+big_case 100000 16.6
+s100k=$(sum_of "$work/cpu_big_100000")
+awk -v s="$s100k" 'BEGIN { printf "  100k target: <= 0.12 s (%s)\n", s <= 0.12 ? "met" : "not met" }'
+big_case 1000000 221
+awk -v a="$s100k" -v b="$(sum_of "$work/cpu_big_1000000")" 'BEGIN {
+  printf "  growth 100k -> 1M: %.1fx (n log n: 12.0x)\n", b / a }'
+
+# warm focused_match: every sample gold table against every other (small
+# tables, already cached), 200,000 verdicts in one statement
+if [ -d "$here/samples/gold/exec_result" ]; then
+  cat >"$work/warm.sql" <<SQL
+CREATE TEMP TABLE pairs AS SELECT p.name AS pred, g.name AS gold
+  FROM fsdir('$here/samples/gold/exec_result') p, fsdir('$here/samples/gold/exec_result') g
+  WHERE p.name LIKE '%.csv' AND g.name LIKE '%.csv';
+CREATE TEMP TABLE r AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 200000 / (SELECT count(*) FROM pairs)) SELECT i FROM r;
+SELECT 'pairs', count(*) FROM pairs;
+SELECT 'warm-up', sum(focused_match(pred, gold, '[]', 1)) FROM pairs;
 .timer on
-SELECT focused_match('$work/pred.csv', '$work/gold.csv', '[]', 1);
+SELECT 'verdicts', count(focused_match(pred, gold, '[]', 1)) FROM r, pairs;
 SQL
-cmp_s=$(sqlite3 :memory: -cmd ".load $ext" <"$work/cmp.sql" | awk '/^Run Time/ {print $4}')
-t0=$(now)
-out=$(/usr/bin/time -f "%M" -o "$work/rss" sqlite3 :memory: -cmd ".load $ext" <"$work/big.sql")
-t1=$(now)
-# sqlite3 start-up alone, subtracted
-t2=$(now)
-sqlite3 :memory: -cmd ".load $ext" "SELECT 1" >/dev/null
-t3=$(now)
-rss_kb=$(cat "$work/rss")
-base_kb=$(/usr/bin/time -f "%M" sqlite3 :memory: -cmd ".load $ext" "SELECT 1" 2>&1 >/dev/null | tail -1)
-awk -v t0="$t0" -v t1="$t1" -v t2="$t2" -v t3="$t3" -v out="$out" -v b="$bytes" \
-    -v rss="$rss_kb" -v base="$base_kb" -v cmp="$cmp_s" 'BEGIN {
-  s = (t1 - t0) - (t3 - t2)
-  mem = (rss - base) * 1024
-  printf "100k x 8 vs shuffled copy: verdict %s in %.3f s with both parses (%.0f rows/s, official ~13 s: %.0fx faster); the comparison alone %.3f s; target < 0.15 s\n",
-    out, s, 200000 / s, 13 / s, cmp
-  printf "memory: %.1f MB above start-up for %.1f MB of CSV (%.1fx; target < 3x)\n",
-    mem / 1e6, b / 1e6, mem / b
-}'
+  sqlite3 -separator ' ' :memory: -cmd ".load $ext" <"$work/warm.sql" 2>&1 | awk '
+    $1 == "pairs" { p = $2 } $1 == "verdicts" { v = $2 }
+    /^Run Time/ { c = $6 + $8 }
+    END { printf "warm focused_match: %d verdicts on %d small table pairs in %.3f s CPU: %.0f verdicts/s (target >= 300,000)\n",
+            v, p, c, v / c }'
+fi
 
 # 4. agent tools: index builds and searches
 a=(customer order product seller region)

@@ -232,7 +232,7 @@ static int goldColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
           sqlite3_result_text(ctx, spec.error, -1, SQLITE_TRANSIENT);
         } else if (spec.kind != CC_ALL) {
           /* positions beyond this variant's columns raise too */
-          tc_read r = se_cache_read(v->cache, gi->variant_paths[c->var]);
+          tc_read r = se_cache_read_gold(v->cache, gi->variant_paths[c->var]);
           char *cerr = NULL;
           if (r.table && tc_check_spec(&spec, r.table, &cerr))
             sqlite3_result_text(ctx, cerr, -1, SQLITE_TRANSIENT);

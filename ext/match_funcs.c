@@ -460,7 +460,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   /* 2. the variants, in order; the first match wins, an exception ends */
   char *first_reason = NULL;
   for (int v = 0; v < gi->nvariants; v++) {
-    tc_read gr = se_cache_read(cache, gi->variant_paths[v]);
+    tc_read gr = se_cache_read_gold(cache, gi->variant_paths[v]);
     if (!gr.table && is_resource_error(gr.error)) {
       fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: "
                                 "%s",

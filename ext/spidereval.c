@@ -12,6 +12,15 @@
 **   spidereval_cache_clear() forget cached tables and gold directories
 **   spidereval_cache_limit([bytes]) the bytes of parsed tables kept (256 MiB
 **                            by default); with an argument, set it
+**   spidereval_snapshot_dir([dir]) where parsed gold tables are kept on
+**                            disk for the next process ('' when nowhere);
+**                            with an argument, set it ('' or NULL: none).
+**                            Default $SPIDEREVAL_SNAPSHOT_DIR when set
+**                            (empty: none), else $XDG_CACHE_HOME/spidereval
+**                            or ~/.cache/spidereval. A snapshot is used
+**                            only when made from the very file (path,
+**                            device, inode, size, mtime) and intact, else
+**                            rebuilt (docs/spidereval.md)
 **   progress(value, label, every) value unchanged; every `every` calls of
 **                            one statement (0: never) it prints
 **                            "<label>: <n> done" on stderr (the scripts'
@@ -75,6 +84,18 @@ static void cacheFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   sqlite3_result_text(ctx, s, -1, sqlite3_free);
+}
+
+static void snapshotDirFunc(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  se_cache *c = sqlite3_user_data(ctx);
+  if (argc > 0 &&
+      se_cache_set_snapshot_dir(c, (const char *)sqlite3_value_text(argv[0]))) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  const char *d = se_cache_snapshot_dir(c);
+  sqlite3_result_text(ctx, d ? d : "", -1, SQLITE_TRANSIENT);
 }
 
 static void cacheClearFunc(sqlite3_context *ctx, int argc,
@@ -212,6 +233,17 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
     if (rc != SQLITE_OK)
       *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
                                   "spidereval_cache_limit", sqlite3_errstr(rc));
+  }
+  /* spidereval_snapshot_dir([dir]): read or set the snapshot directory
+  ** (writes files there: DIRECTONLY) */
+  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
+    se_cache_retain(cache);
+    rc = sqlite3_create_function_v2(db, "spidereval_snapshot_dir", nargs,
+                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
+                                    snapshotDirFunc, 0, 0, release_cache);
+    if (rc != SQLITE_OK)
+      *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
+                                  "spidereval_snapshot_dir", sqlite3_errstr(rc));
   }
   static const struct {
     const char *what;

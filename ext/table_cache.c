@@ -9,6 +9,7 @@
 ** call, never while a call holds tables.
 */
 #include "table_cache.h"
+#include "table_snapshot.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -49,6 +50,7 @@ struct se_cache {
   gold_entry *retired; /* stale indexes still pinned by a cursor */
   int64_t budget;      /* bytes of tables kept (SE_CACHE_BUDGET) */
   uint64_t epoch; /* files validated in the current epoch are not stat'ed */
+  char *snapshot_dir; /* gold tables kept parsed on disk here; NULL: off */
 };
 
 void se_cache_new_epoch(se_cache *c) { c->epoch++; }
@@ -73,8 +75,19 @@ se_cache *se_cache_new(void) {
   if (!c) return NULL;
   c->refs = 1;
   c->budget = SE_CACHE_BUDGET;
+  c->snapshot_dir = ts_default_dir();
   return c;
 }
+
+int se_cache_set_snapshot_dir(se_cache *c, const char *dir) {
+  char *d = NULL;
+  if (dir && *dir && !(d = dup_str(dir))) return -1;
+  free(c->snapshot_dir);
+  c->snapshot_dir = d;
+  return 0;
+}
+
+const char *se_cache_snapshot_dir(const se_cache *c) { return c->snapshot_dir; }
 
 static void entry_clear(cache_entry *e) {
   free(e->path);
@@ -119,6 +132,7 @@ void se_cache_clear(se_cache *c) {
 void se_cache_free(se_cache *c) {
   if (!c) return;
   se_cache_clear(c);
+  free(c->snapshot_dir);
   free(c);
 }
 
@@ -209,7 +223,17 @@ void se_cache_trim(se_cache *c) {
   }
 }
 
+static tc_read cache_read(se_cache *c, const char *path, int gold);
+
 tc_read se_cache_read(se_cache *c, const char *path) {
+  return cache_read(c, path, 0);
+}
+
+tc_read se_cache_read_gold(se_cache *c, const char *path) {
+  return cache_read(c, path, 1);
+}
+
+static tc_read cache_read(se_cache *c, const char *path, int gold) {
   tc_read r = {NULL, TT_OK, NULL};
   if (c->nslots) {
     cache_entry *e = find_slot(c, path);
@@ -268,7 +292,8 @@ tc_read se_cache_read(se_cache *c, const char *path) {
   e->size = size;
   e->mtime_ns = mtime;
   e->epoch = c->epoch;
-  e->error = tt_read_file(path, &e->table, &e->message);
+  e->error = gold ? ts_read_file(c->snapshot_dir, path, &e->table, &e->message)
+               : tt_read_file(path, &e->table, &e->message);
   e->bytes = e->table ? (int64_t)e->table->mem_bytes : 64;
   c->bytes += e->bytes;
   e->last_use = ++c->clock;

@@ -51,6 +51,16 @@ void se_cache_release(se_cache *c); /* frees when the last user lets go */
 ** call on this cache that may evict (any se_cache_read or clear). */
 tc_read se_cache_read(se_cache *c, const char *path);
 
+/* The same for a gold CSV: on a miss the parsed table comes from its
+** snapshot on disk when one was made from this very file, else the CSV is
+** parsed and a snapshot written (table_snapshot.h). */
+tc_read se_cache_read_gold(se_cache *c, const char *path);
+
+/* Where gold snapshots are kept (default ts_default_dir(); NULL or "":
+** none). Returns -1 on out of memory. */
+int se_cache_set_snapshot_dir(se_cache *c, const char *dir);
+const char *se_cache_snapshot_dir(const se_cache *c);
+
 /* Start a new validation epoch: within one epoch a file already checked
 ** against the disk (size, mtime) is trusted without another stat. SQL
 ** functions start an epoch per statement (sqlite3_get_auxdata). */

@@ -11,4 +11,5 @@ Suite *suite_schema_graph(void);
 Suite *suite_equivalence(void);
 Suite *suite_peer_rules(void);
 Suite *suite_official(void);
+Suite *suite_table_snapshot(void);
 #endif

@@ -31,6 +31,7 @@ run ./tests/run_errors_check.sh
 run ./tests/run_limits.sh "$shared"
 run ./tests/run_parity.sh "$shared"
 run ./tests/run_float_repr.sh "$shared"
+run ./tests/run_snapshot.sh "$shared"
 run ./tests/run_selection.sh "$shared"
 run ./tests/run_scanner_gold.sh "$shared"
 run ./tests/run_agent_tools.sh "$shared"

@@ -1,0 +1,430 @@
+/*
+** table_snapshot.c: parsed tables kept on disk between processes.
+**
+** A snapshot is one file per CSV, <dir>/<hash of the path>.tts:
+**   header  "SETTSNP1", format version, the CSV's device, inode, size and
+**           modification time in nanoseconds, the payload's length and
+**           hash, the path's length; then the path itself
+**   payload rows, columns, the str arena; per column its name, dtype,
+**           store, rows (str cells as offsets into the arena) and the
+**           repr hints of exact floats; each part padded to 8 bytes
+** It is trusted only when every header field matches the CSV as stat()
+** sees it now and the payload hashes to the recorded value; the payload
+** is then checked again while it is unpacked (lengths, stores, offsets
+** inside the arena), so a damaged file is never more than a miss. Sorted
+** views are not kept: they are built lazily as after a parse.
+**
+** A snapshot is written after a successful parse when the CSV did not
+** change during it, to a temporary file renamed into place, so readers
+** never see half a snapshot. The byte layout is the machine's own (the
+** format version includes the sizes it depends on).
+*/
+#include "table_snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TS_MAGIC "SETTSNP1"
+/* bumped whenever the layout or the meaning of a table changes; the
+** struct sizes guard against another ABI */
+#define TS_VERSION \
+  (1000u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
+
+typedef struct {
+  char magic[8];
+  uint32_t version;
+  uint32_t path_len;
+  uint64_t dev, ino;
+  int64_t size, mtime_ns;
+  uint64_t payload_len, payload_hash;
+} ts_header;
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+/* A 64-bit hash of n bytes, 8 at a time. */
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t seed) {
+  const unsigned char *b = p;
+  uint64_t h = mix64(seed ^ n);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, sizeof w);
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+  }
+  uint64_t w = 0;
+  memcpy(&w, b + i, n - i);
+  return mix64(h ^ w);
+}
+
+char *ts_snapshot_path(const char *dir, const char *path) {
+  size_t n = strlen(path);
+  return tt_msgf("%s/%016llx%016llx.tts", dir,
+                 (unsigned long long)hash_bytes(path, n, 1),
+                 (unsigned long long)hash_bytes(path, n, 2));
+}
+
+char *ts_default_dir(void) {
+  const char *env = getenv("SPIDEREVAL_SNAPSHOT_DIR");
+  if (env) return *env ? tt_msgf("%s", env) : NULL;
+  const char *xdg = getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg) return tt_msgf("%s/spidereval", xdg);
+  const char *home = getenv("HOME");
+  if (home && *home) return tt_msgf("%s/.cache/spidereval", home);
+  return NULL;
+}
+
+static int64_t mtime_ns(const struct stat *st) {
+  return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+static int same_file(const ts_header *h, const struct stat *st) {
+  return h->dev == (uint64_t)st->st_dev && h->ino == (uint64_t)st->st_ino &&
+         h->size == (int64_t)st->st_size && h->mtime_ns == mtime_ns(st);
+}
+
+/* ------------------------------------------------------------ packing */
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+  int failed;
+} packer;
+
+static void put(packer *p, const void *data, size_t n) {
+  size_t padded = (n + 7) & ~(size_t)7;
+  if (p->failed) return;
+  if (p->len + padded > p->cap) {
+    size_t cap = p->cap ? p->cap : 4096;
+    while (cap < p->len + padded) cap *= 2;
+    char *nb = realloc(p->buf, cap);
+    if (!nb) {
+      p->failed = 1;
+      return;
+    }
+    p->buf = nb;
+    p->cap = cap;
+  }
+  if (n) memcpy(p->buf + p->len, data, n);
+  memset(p->buf + p->len + n, 0, padded - n);
+  p->len += padded;
+}
+
+static size_t elem_size(tt_store s) {
+  switch (s) {
+    case TT_STORE_CELLS: return sizeof(pv_cell);
+    case TT_STORE_INT: return sizeof(int64_t);
+    case TT_STORE_UINT: return sizeof(uint64_t);
+    case TT_STORE_FLOAT: return sizeof(double);
+    case TT_STORE_BOOL: return 1;
+    case TT_STORE_STR: return sizeof(tt_strref);
+  }
+  return 0;
+}
+
+/* Bytes of the arena the str cells use (each text and its NUL); -1 when
+** a str cell points outside the table's arena (not snapshotted). */
+static int64_t arena_extent(const tt_table *t) {
+  uint64_t end = 0;
+  for (int c = 0; c < t->ncols; c++) {
+    const tt_column *col = &t->cols[c];
+    if (col->store != TT_STORE_STR && col->store != TT_STORE_CELLS) continue;
+    for (int64_t r = 0; r < t->nrows; r++) {
+      uint64_t off, len;
+      if (col->store == TT_STORE_STR) {
+        tt_strref s = col->data.str[r];
+        if (s.len == TT_STR_NAN) continue;
+        if (col->arena != t->arena) return -1;
+        off = s.off;
+        len = s.len;
+      } else {
+        pv_cell cell = col->data.cells[r];
+        if (cell.kind != PV_STR) continue;
+        if (!t->arena || cell.v.s < t->arena) return -1;
+        off = (uint64_t)(cell.v.s - t->arena);
+        len = cell.len;
+      }
+      if (off + len + 1 > end) end = off + len + 1;
+    }
+  }
+  return (int64_t)end;
+}
+
+/* The payload of t, or NULL (not snapshotted, or out of memory). */
+static char *pack_table(const tt_table *t, size_t *len) {
+  int64_t extent = arena_extent(t);
+  if (extent < 0) return NULL;
+  packer p = {NULL, 0, 0, 0};
+  int64_t head[4] = {t->nrows, t->ncols, extent, (int64_t)t->mem_bytes};
+  put(&p, head, sizeof head);
+  put(&p, t->arena, (size_t)extent);
+  for (int c = 0; c < t->ncols && !p.failed; c++) {
+    const tt_column *col = &t->cols[c];
+    uint32_t meta[4] = {(uint32_t)strlen(col->name), (uint32_t)col->dtype,
+                        (uint32_t)col->store, col->fexp != NULL};
+    put(&p, meta, sizeof meta);
+    put(&p, col->name, meta[0]);
+    size_t bytes = (size_t)t->nrows * elem_size(col->store);
+    if (col->store == TT_STORE_CELLS) {
+      /* str cells: pointers become offsets into the arena */
+      pv_cell *cells = malloc(bytes ? bytes : 1);
+      if (!cells) {
+        p.failed = 1;
+        break;
+      }
+      memcpy(cells, col->data.cells, bytes);
+      for (int64_t r = 0; r < t->nrows; r++)
+        if (cells[r].kind == PV_STR)
+          cells[r].v.u = (uint64_t)(cells[r].v.s - t->arena);
+      put(&p, cells, bytes);
+      free(cells);
+    } else {
+      put(&p, col->data.any, bytes);
+    }
+    if (col->fexp) put(&p, col->fexp, (size_t)t->nrows * sizeof(int16_t));
+  }
+  if (p.failed) {
+    free(p.buf);
+    return NULL;
+  }
+  *len = p.len;
+  return p.buf;
+}
+
+typedef struct {
+  const char *buf;
+  size_t len, pos;
+} unpacker;
+
+/* The next part of n bytes (padded), or NULL past the end. */
+static const char *take(unpacker *u, size_t n) {
+  size_t padded = (n + 7) & ~(size_t)7;
+  if (padded < n || u->len - u->pos < padded) return NULL;
+  const char *p = u->buf + u->pos;
+  u->pos += padded;
+  return p;
+}
+
+/* A copy of the next part in a new malloc'd block, or NULL. */
+static void *take_copy(unpacker *u, size_t n) {
+  const char *p = take(u, n);
+  if (!p) return NULL;
+  void *d = malloc(n ? n : 1);
+  if (d && n) memcpy(d, p, n);
+  return d;
+}
+
+/* The table of a payload, or NULL when it does not hold together. */
+static tt_table *unpack_table(const char *buf, size_t len) {
+  unpacker u = {buf, len, 0};
+  int64_t head[4];
+  const char *h = take(&u, sizeof head);
+  if (!h) return NULL;
+  memcpy(head, h, sizeof head);
+  int64_t nrows = head[0], ncols = head[1], extent = head[2];
+  if (nrows < 0 || nrows > UINT32_MAX || ncols < 0 || ncols > 1000000 ||
+      extent < 0 || (uint64_t)extent > len)
+    return NULL;
+  tt_table *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->cols = calloc((size_t)(ncols ? ncols : 1), sizeof *t->cols);
+  if (!t->cols) goto bad;
+  t->nrows = nrows;
+  t->mem_bytes = (size_t)head[3];
+  if (extent > 0) {
+    t->arena = take_copy(&u, (size_t)extent);
+    if (!t->arena) goto bad;
+  }
+  for (int64_t c = 0; c < ncols; c++) {
+    tt_column *col = &t->cols[c];
+    t->ncols = (int)c + 1; /* what tt_free must see on failure */
+    uint32_t meta[4];
+    const char *m = take(&u, sizeof meta);
+    if (!m) goto bad;
+    memcpy(meta, m, sizeof meta);
+    if (meta[1] > TT_OBJECT || meta[2] > TT_STORE_STR || meta[3] > 1 ||
+        meta[0] > len)
+      goto bad;
+    const char *name = take(&u, meta[0]);
+    if (!name) goto bad;
+    col->name = malloc((size_t)meta[0] + 1);
+    if (!col->name) goto bad;
+    memcpy(col->name, name, meta[0]);
+    col->name[meta[0]] = 0;
+    col->dtype = (tt_dtype)meta[1];
+    col->store = (tt_store)meta[2];
+    col->arena = t->arena;
+    size_t bytes = (size_t)nrows * elem_size(col->store);
+    if (bytes / elem_size(col->store) != (size_t)nrows) goto bad;
+    col->data.any = take_copy(&u, bytes);
+    if (!col->data.any) goto bad;
+    if (meta[3]) {
+      col->fexp = take_copy(&u, (size_t)nrows * sizeof(int16_t));
+      if (!col->fexp) goto bad;
+    }
+    /* every str must lie inside the arena */
+    for (int64_t r = 0; r < nrows; r++) {
+      uint64_t off, slen;
+      if (col->store == TT_STORE_STR) {
+        tt_strref s = col->data.str[r];
+        if (s.len == TT_STR_NAN) continue;
+        off = s.off;
+        slen = s.len;
+      } else if (col->store == TT_STORE_CELLS) {
+        pv_cell *cell = &col->data.cells[r];
+        if (cell->kind > PV_STR) goto bad;
+        if (cell->kind != PV_STR) continue;
+        off = cell->v.u;
+        slen = cell->len;
+        if (off + slen + 1 > (uint64_t)extent) goto bad;
+        cell->v.s = t->arena + off;
+      } else {
+        break;
+      }
+      if (off + slen + 1 > (uint64_t)extent) goto bad;
+    }
+  }
+  t->ncols = (int)ncols;
+  if (u.pos != u.len) goto bad;
+  return t;
+bad:
+  tt_free(t);
+  return NULL;
+}
+
+/* ------------------------------------------------------------ files */
+
+/* The snapshot's table when it was made from the file st describes. */
+static tt_table *load(const char *snap, const char *path,
+                      const struct stat *st) {
+  int fd = open(snap, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  tt_table *t = NULL;
+  char *buf = NULL;
+  struct stat sst;
+  ts_header h;
+  size_t plen = strlen(path);
+  if (fstat(fd, &sst) || sst.st_size < (off_t)sizeof h) goto out;
+  if (read(fd, &h, sizeof h) != (ssize_t)sizeof h) goto out;
+  if (memcmp(h.magic, TS_MAGIC, 8) || h.version != TS_VERSION ||
+      h.path_len != plen || !same_file(&h, st) ||
+      (uint64_t)sst.st_size != sizeof h + ((plen + 7) & ~(size_t)7) + h.payload_len)
+    goto out;
+  size_t rest = (size_t)sst.st_size - sizeof h;
+  buf = malloc(rest ? rest : 1);
+  if (!buf) goto out;
+  for (size_t got = 0; got < rest;) {
+    ssize_t n = read(fd, buf + got, rest - got);
+    if (n <= 0) goto out;
+    got += (size_t)n;
+  }
+  size_t poff = (plen + 7) & ~(size_t)7;
+  if (memcmp(buf, path, plen)) goto out;
+  if (hash_bytes(buf + poff, h.payload_len, 3) != h.payload_hash) goto out;
+  t = unpack_table(buf + poff, h.payload_len);
+out:
+  free(buf);
+  close(fd);
+  return t;
+}
+
+/* mkdir -p; 0 when dir exists afterwards */
+static int make_dirs(const char *dir) {
+  struct stat st;
+  if (!stat(dir, &st)) return S_ISDIR(st.st_mode) ? 0 : -1;
+  char *d = tt_msgf("%s", dir);
+  if (!d) return -1;
+  for (char *p = d + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(d, 0777) && errno != EEXIST) {
+      free(d);
+      return -1;
+    }
+    *p = '/';
+  }
+  int rc = mkdir(d, 0777) && errno != EEXIST ? -1 : 0;
+  free(d);
+  return rc;
+}
+
+static int write_all(int fd, const void *p, size_t n) {
+  const char *b = p;
+  while (n) {
+    ssize_t w = write(fd, b, n);
+    if (w <= 0) return -1;
+    b += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Best effort: the snapshot of t, made from the file st describes. */
+static void save(const char *dir, const char *snap, const char *path,
+                 const struct stat *st, const tt_table *t) {
+  size_t plen = strlen(path), len = 0;
+  char *payload = pack_table(t, &len);
+  if (!payload) return;
+  static unsigned counter;
+  char *tmp = NULL;
+  if (make_dirs(dir)) goto out;
+  tmp = tt_msgf("%s.%ld.%u.tmp", snap, (long)getpid(), counter++);
+  if (!tmp) goto out;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) goto out;
+  ts_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, TS_MAGIC, 8);
+  h.version = TS_VERSION;
+  h.path_len = (uint32_t)plen;
+  h.dev = (uint64_t)st->st_dev;
+  h.ino = (uint64_t)st->st_ino;
+  h.size = (int64_t)st->st_size;
+  h.mtime_ns = mtime_ns(st);
+  h.payload_len = len;
+  h.payload_hash = hash_bytes(payload, len, 3);
+  static const char zeros[8] = {0};
+  int bad = write_all(fd, &h, sizeof h) || write_all(fd, path, plen) ||
+            write_all(fd, zeros, ((plen + 7) & ~(size_t)7) - plen) ||
+            write_all(fd, payload, len);
+  bad = close(fd) || bad;
+  if (bad || rename(tmp, snap)) unlink(tmp);
+out:
+  free(tmp);
+  free(payload);
+}
+
+tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
+                      char **errmsg) {
+  struct stat st;
+  if (!dir || !*dir || stat(path, &st) || !S_ISREG(st.st_mode))
+    return tt_read_file(path, out, errmsg);
+  char *snap = ts_snapshot_path(dir, path);
+  if (!snap) return tt_read_file(path, out, errmsg);
+  tt_table *t = load(snap, path, &st);
+  if (t) {
+    free(snap);
+    *out = t;
+    return TT_OK;
+  }
+  tt_error e = tt_read_file(path, out, errmsg);
+  struct stat after;
+  if (e == TT_OK && !stat(path, &after) && after.st_dev == st.st_dev &&
+      after.st_ino == st.st_ino && after.st_size == st.st_size &&
+      mtime_ns(&after) == mtime_ns(&st))
+    save(dir, snap, path, &st, *out);
+  free(snap);
+  return e;
+}

@@ -1,0 +1,35 @@
+/*
+** table_snapshot.h: parsed tables kept on disk between processes, so that
+** a new process does not parse the same gold CSV again.
+**
+** Pure C, no SQLite. See table_snapshot.c for the file format and the
+** checks that make a snapshot trusted.
+*/
+#ifndef SPIDEREVAL_TABLE_SNAPSHOT_H
+#define SPIDEREVAL_TABLE_SNAPSHOT_H
+
+#include "typed_table.h"
+
+/*
+** Read a CSV exactly as tt_read_file does, through a snapshot of its
+** parsed table in directory dir (NULL or "": no snapshot, plain read).
+** A snapshot is used only when it was made from this very file: same
+** path, device, inode, size and modification time (nanoseconds), and its
+** contents hash to the value it records; anything else (missing, stale,
+** truncated, corrupt, another format) is ignored and rewritten from a
+** fresh parse. Writing is best effort (a directory that cannot be
+** written only costs the parse) and atomic (a temporary file renamed).
+** Files that pandas cannot read are not snapshotted.
+*/
+tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
+                      char **errmsg);
+
+/* The snapshot file of path in dir (malloc'd), for tests and tools. */
+char *ts_snapshot_path(const char *dir, const char *path);
+
+/* The default snapshot directory (malloc'd): $SPIDEREVAL_SNAPSHOT_DIR
+** when set (empty: none, NULL returned), else $XDG_CACHE_HOME/spidereval
+** or $HOME/.cache/spidereval; NULL when none can be named. */
+char *ts_default_dir(void);
+
+#endif

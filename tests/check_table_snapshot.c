@@ -1,0 +1,160 @@
+/* Check suite: parsed tables kept on disk (table_snapshot.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "table_snapshot.h"
+
+/* a mix of every store: ints, uint64, exact and inexact floats with NaN,
+** bools, str with NaN, a mixed object column, names that need mangling */
+static const char *const fixture =
+    "i,u,f,b,s,o,s\n"
+    "1,18446744073709551615,0.1,True,abc,1,x\n"
+    "-2,1,18.960578365843677,False,,a,y\n"
+    "3,2,,True,d e,2.5,\n"
+    "4,3,1e300,False,\"q,\"\"r\",True,z\n";
+
+static char dir[64], csv[96];
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/se_snap_%ld", (long)getpid());
+  mkdir(dir, 0755);
+  snprintf(csv, sizeof csv, "%s/t.csv", dir);
+  write_file(csv, fixture);
+}
+
+static void teardown(void) {
+  char *snap = ts_snapshot_path(dir, csv);
+  unlink(snap);
+  free(snap);
+  unlink(csv);
+  rmdir(dir);
+}
+
+/* the same table in every respect the reader sets */
+static void assert_same(const tt_table *a, const tt_table *b) {
+  ck_assert_int_eq(a->ncols, b->ncols);
+  ck_assert_int_eq(a->nrows, b->nrows);
+  for (int c = 0; c < a->ncols; c++) {
+    ck_assert_str_eq(a->cols[c].name, b->cols[c].name);
+    ck_assert_int_eq(a->cols[c].dtype, b->cols[c].dtype);
+    ck_assert_int_eq(a->cols[c].store, b->cols[c].store);
+    for (int64_t r = 0; r < a->nrows; r++)
+      ck_assert_msg(pv_cell_identical(tt_cell(&a->cols[c], r),
+                                      tt_cell(&b->cols[c], r)),
+                    "column %d row %lld differs", c, (long long)r);
+  }
+}
+
+START_TEST(test_snapshot_round_trip) {
+  tt_table *plain = NULL, *cold = NULL, *warm = NULL;
+  ck_assert_int_eq(tt_read_file(csv, &plain, NULL), TT_OK);
+  ck_assert_int_eq(ts_read_file(dir, csv, &cold, NULL), TT_OK);
+  char *snap = ts_snapshot_path(dir, csv);
+  struct stat before, after;
+  ck_assert_int_eq(stat(snap, &before), 0); /* written by the cold read */
+  ck_assert_int_eq(ts_read_file(dir, csv, &warm, NULL), TT_OK);
+  /* served by the snapshot: a miss would have renamed a new one in */
+  ck_assert_int_eq(stat(snap, &after), 0);
+  ck_assert_int_eq(before.st_ino, after.st_ino);
+  assert_same(plain, cold);
+  assert_same(plain, warm);
+  free(snap);
+  tt_free(plain);
+  tt_free(cold);
+  tt_free(warm);
+}
+END_TEST
+
+/* a damaged snapshot is a miss: the CSV is parsed and the snapshot made
+** again; so is a stale one (the CSV rewritten) */
+START_TEST(test_snapshot_never_trusted_blindly) {
+  tt_table *t = NULL;
+  ck_assert_int_eq(ts_read_file(dir, csv, &t, NULL), TT_OK);
+  tt_free(t);
+  char *snap = ts_snapshot_path(dir, csv);
+  struct stat st;
+  ck_assert_int_eq(stat(snap, &st), 0);
+  /* bytes flipped and the file cut, across header, path and payload */
+  FILE *f = fopen(snap, "rb");
+  char *good = malloc((size_t)st.st_size);
+  ck_assert_int_eq(fread(good, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+  fclose(f);
+  tt_table *plain = NULL;
+  ck_assert_int_eq(tt_read_file(csv, &plain, NULL), TT_OK);
+  for (off_t i = 0; i < st.st_size; i += 5) {
+    int truncate_it = i % 3 == 0;
+    f = fopen(snap, "wb");
+    if (truncate_it) {
+      fwrite(good, 1, (size_t)i, f);
+    } else {
+      good[i] ^= 0x40;
+      fwrite(good, 1, (size_t)st.st_size, f);
+      good[i] ^= 0x40;
+    }
+    fclose(f);
+    tt_table *u = NULL;
+    ck_assert_int_eq(ts_read_file(dir, csv, &u, NULL), TT_OK);
+    assert_same(plain, u);
+    tt_free(u);
+  }
+  /* the CSV rewritten: the old snapshot must not serve it */
+  write_file(csv, "i\n42\n");
+  tt_table *n = NULL;
+  ck_assert_int_eq(ts_read_file(dir, csv, &n, NULL), TT_OK);
+  ck_assert_int_eq(n->nrows, 1);
+  ck_assert_int_eq(tt_cell(&n->cols[0], 0).v.i, 42);
+  tt_free(n);
+  tt_free(plain);
+  free(good);
+  free(snap);
+}
+END_TEST
+
+START_TEST(test_snapshot_off_and_errors) {
+  tt_table *t = NULL;
+  ck_assert_int_eq(ts_read_file(NULL, csv, &t, NULL), TT_OK);
+  tt_free(t);
+  t = NULL;
+  ck_assert_int_eq(ts_read_file("", csv, &t, NULL), TT_OK);
+  tt_free(t);
+  /* unreadable files give tt_read_file's error and no snapshot */
+  char empty[128];
+  snprintf(empty, sizeof empty, "%s/empty.csv", dir);
+  write_file(empty, "");
+  char *err = NULL;
+  t = NULL;
+  ck_assert_int_eq(ts_read_file(dir, empty, &t, &err), TT_ERR_EMPTY);
+  ck_assert_ptr_null(t);
+  free(err);
+  char *snap = ts_snapshot_path(dir, empty);
+  ck_assert_int_ne(access(snap, F_OK), 0);
+  free(snap);
+  unlink(empty);
+  err = NULL;
+  ck_assert_int_eq(ts_read_file(dir, "/nonexistent/x.csv", &t, &err),
+                   TT_ERR_IO);
+  free(err);
+}
+END_TEST
+
+Suite *suite_table_snapshot(void) {
+  Suite *s = suite_create("table_snapshot");
+  TCase *tc = tcase_create("core");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, test_snapshot_round_trip);
+  tcase_add_test(tc, test_snapshot_never_trusted_blindly);
+  tcase_add_test(tc, test_snapshot_off_and_errors);
+  suite_add_tcase(s, tc);
+  return s;
+}

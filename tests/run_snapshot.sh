@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Gold snapshots change no verdict: sql/evaluate.sql on every parity folder
+# (one process per folder, as users run it) without snapshots, with a new
+# snapshot directory (the first process parses and writes, the others
+# read), again with every snapshot in place, and after damaging each
+# snapshot (a flipped byte, a cut file): all four outputs must be
+# byte-identical, and the damaged snapshots must have been rewritten.
+set -u
+shared=${1:-../shared}
+here=$(cd "$(dirname "$0")/.." && pwd)
+ext="$here/build/spidereval"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+root="$shared/parity/submissions"
+gold="$shared/spider2/snow/gold"
+if [ ! -d "$root" ] || [ ! -d "$gold" ]; then
+  echo "snapshot: $shared/parity missing: cannot compare"
+  echo "snapshot: 0 passed, 1 failed"
+  exit 1
+fi
+run() { # mode dir
+  mkdir -p "$work/$1"
+  for d in "$root"/*/; do
+    SPIDEREVAL_SNAPSHOT_DIR="$2" sqlite3 -bail :memory: -cmd ".load $ext" \
+      -cmd ".parameter set :submission '${d%/}'" \
+      -cmd ".parameter set :gold '$gold'" \
+      -cmd ".output $work/$1/$(basename "$d").csv" \
+      -cmd ".read sql/evaluate.sql" </dev/null 2>>"$work/$1.err"
+  done
+}
+check() { # what mode
+  if diff -r "$work/off" "$work/$2" >/dev/null && [ ! -s "$work/$2.err" ]; then
+    passed=$((passed + 1))
+  else
+    echo "snapshot: $1: verdicts differ from the run without snapshots"
+    diff -r "$work/off" "$work/$2" | head -5
+    head -3 "$work/$2.err"
+    failed=$((failed + 1))
+  fi
+}
+cd "$here"
+snaps="$work/snapshots"
+run off ""
+run cold "$snaps"
+run warm "$snaps"
+n=$(ls "$snaps" | wc -l)
+check "first run, snapshots written" cold
+check "every gold table from its snapshot" warm
+# damage every snapshot: flip a byte in the middle of half of them, cut
+# the other half short
+i=0
+for f in "$snaps"/*.tts; do
+  size=$(stat -c %s "$f")
+  if [ $((i % 2)) -eq 0 ]; then
+    printf '\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc status=none
+  else
+    truncate -s $((size - 8)) "$f"
+  fi
+  i=$((i + 1))
+done
+sum_damaged=$(cat "$snaps"/*.tts | md5sum)
+run damaged "$snaps"
+check "every snapshot damaged" damaged
+if [ "$(cat "$snaps"/*.tts | md5sum)" != "$sum_damaged" ] &&
+   [ "$(ls "$snaps" | wc -l)" -eq "$n" ]; then
+  passed=$((passed + 1))
+else
+  echo "snapshot: damaged snapshots were not rewritten"
+  failed=$((failed + 1))
+fi
+echo "snapshot: $(ls "$root" | wc -l) folders, $n gold tables snapshotted; verdicts identical without, cold, warm and damaged"
+echo "snapshot: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
