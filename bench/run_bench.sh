@@ -15,10 +15,14 @@
 # are constants here, and the ratios are against them.
 set -eu
 shared=${1:-../shared}
+[ -d "$shared" ] && shared=$(cd "$shared" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here" # the SQL scripts read their helpers from sql/
 ext="$here/build/spidereval"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# gold snapshots only where a row says so
+export SPIDEREVAL_SNAPSHOT_DIR=
 now() { date +%s.%N; }
 # cpu_of FILE CMD...: runs CMD, adds its user+sys CPU seconds to FILE
 cpu_of() {
@@ -29,22 +33,37 @@ cpu_of() {
 }
 sum_of() { awk '{ s += $1 } END { printf "%.3f", s }' "$1"; }
 
-# 1. one process per folder: evaluate.sql on each folder against a gold
+# 1. one process per folder: evaluate.sql on each folder against a gold,
+#    without gold snapshots, then with them (made by a first pass)
 per_folder() { # name root gold official_cpu_s target_ratio
-  local name=$1 root=$2 gold=$3 official=$4 target=$5 n=0 files=0
-  : >"$work/cpu_$name"
-  for d in "$root"/*/; do
-    cpu_of "$work/cpu_$name" sqlite3 :memory: -cmd ".load $ext" \
-      -cmd ".parameter set :submission '${d%/}'" \
-      -cmd ".parameter set :gold '$gold'" \
-      -cmd ".output /dev/null" -cmd ".read $here/sql/evaluate.sql" </dev/null
-    n=$((n + 1))
-    files=$((files + $(ls "$d" | wc -l)))
+  local name=$1 root=$2 gold=$3 official=$4 target=$5 n=0 files=0 snap mode
+  for mode in plain warm; do
+    export SPIDEREVAL_SNAPSHOT_DIR=""
+    if [ $mode = warm ]; then
+      export SPIDEREVAL_SNAPSHOT_DIR="$work/snapshots_$n"
+      for d in "$root"/*/; do # a first pass makes the snapshots
+        sqlite3 :memory: -cmd ".load $ext" \
+          -cmd ".parameter set :submission '${d%/}'" -cmd ".parameter set :gold '$gold'" \
+          -cmd ".output /dev/null" -cmd ".read sql/evaluate.sql" </dev/null
+      done
+    fi
+    : >"$work/cpu_$mode"
+    n=0
+    files=0
+    for d in "$root"/*/; do
+      cpu_of "$work/cpu_$mode" sqlite3 :memory: -cmd ".load $ext" \
+        -cmd ".parameter set :submission '${d%/}'" \
+        -cmd ".parameter set :gold '$gold'" \
+        -cmd ".output /dev/null" -cmd ".read sql/evaluate.sql" </dev/null
+      n=$((n + 1))
+      files=$((files + $(ls "$d" | wc -l)))
+    done
   done
-  awk -v s="$(sum_of "$work/cpu_$name")" -v n=$n -v f=$files -v o="$official" \
-      -v t="$target" -v name="$name" 'BEGIN {
-    printf "%s, one process per folder: %d folders, %d files in %.2f s CPU; official %.1f s: %.0fx (target >= %dx: %.2f s)\n",
-      name, n, f, s, o, o / s, t, o / t }'
+  export SPIDEREVAL_SNAPSHOT_DIR=""
+  awk -v s="$(sum_of "$work/cpu_plain")" -v w="$(sum_of "$work/cpu_warm")" -v n=$n -v f=$files \
+      -v o="$official" -v t="$target" -v name="$name" 'BEGIN {
+    printf "%s, one process per folder: %d folders, %d files in %.2f s CPU (%.2f s with gold snapshots); official %.1f s: %.0fx (%.0fx with snapshots; target >= %dx: %.2f s)\n",
+      name, n, f, s, w, o, o / s, o / w, t, o / t }'
 }
 if [ -d "$shared/parity/submissions" ]; then
   per_folder "parity corpus" "$shared/parity/submissions" "$shared/spider2/snow/gold" 93.0 100
