@@ -19,7 +19,7 @@
 **                            (empty: none), else $XDG_CACHE_HOME/spidereval
 **                            or ~/.cache/spidereval. A snapshot is used
 **                            only when made from the very file (path,
-**                            device, inode, size, mtime) and intact, else
+**                            device, inode, size, mtime, ctime) and intact, else
 **                            rebuilt (docs/spidereval.md)
 **   progress(value, label, every) value unchanged; every `every` calls of
 **                            one statement (0: never) it prints

@@ -2,9 +2,11 @@
 ** table_snapshot.c: parsed tables kept on disk between processes.
 **
 ** A snapshot is one file per CSV, <dir>/<hash of the path>.tts:
-**   header  "SETTSNP1", format version, the CSV's device, inode, size and
-**           modification time in nanoseconds, the payload's length and
-**           hash, the path's length; then the path itself
+**   header  "SETTSNP1", format version, the CSV's device, inode, size,
+**           modification and inode change times in nanoseconds (the
+**           change time also catches a write whose mtime was set back),
+**           the payload's length and hash, the path's length; then the
+**           path itself
 **   payload rows, columns, the str arena; per column its name, dtype,
 **           store, rows (str cells as offsets into the arena) and the
 **           repr hints of exact floats; each part padded to 8 bytes
@@ -40,7 +42,7 @@ typedef struct {
   uint32_t version;
   uint32_t path_len;
   uint64_t dev, ino;
-  int64_t size, mtime_ns;
+  int64_t size, mtime_ns, ctime_ns;
   uint64_t payload_len, payload_hash;
 } ts_header;
 
@@ -90,9 +92,15 @@ static int64_t mtime_ns(const struct stat *st) {
   return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 }
 
+/* the inode change time: set by every write, never by `touch -d` */
+static int64_t ctime_ns(const struct stat *st) {
+  return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
 static int same_file(const ts_header *h, const struct stat *st) {
   return h->dev == (uint64_t)st->st_dev && h->ino == (uint64_t)st->st_ino &&
-         h->size == (int64_t)st->st_size && h->mtime_ns == mtime_ns(st);
+         h->size == (int64_t)st->st_size && h->mtime_ns == mtime_ns(st) &&
+         h->ctime_ns == ctime_ns(st);
 }
 
 /* ------------------------------------------------------------ packing */
@@ -393,6 +401,7 @@ static void save(const char *dir, const char *snap, const char *path,
   h.ino = (uint64_t)st->st_ino;
   h.size = (int64_t)st->st_size;
   h.mtime_ns = mtime_ns(st);
+  h.ctime_ns = ctime_ns(st);
   h.payload_len = len;
   h.payload_hash = hash_bytes(payload, len, 3);
   static const char zeros[8] = {0};
@@ -423,7 +432,7 @@ tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
   struct stat after;
   if (e == TT_OK && !stat(path, &after) && after.st_dev == st.st_dev &&
       after.st_ino == st.st_ino && after.st_size == st.st_size &&
-      mtime_ns(&after) == mtime_ns(&st))
+      mtime_ns(&after) == mtime_ns(&st) && ctime_ns(&after) == ctime_ns(&st))
     save(dir, snap, path, &st, *out);
   free(snap);
   return e;

@@ -14,7 +14,8 @@
 ** Read a CSV exactly as tt_read_file does, through a snapshot of its
 ** parsed table in directory dir (NULL or "": no snapshot, plain read).
 ** A snapshot is used only when it was made from this very file: same
-** path, device, inode, size and modification time (nanoseconds), and its
+** path, device, inode, size, modification and inode change times
+** (nanoseconds), and its
 ** contents hash to the value it records; anything else (missing, stale,
 ** truncated, corrupt, another format) is ignored and rewritten from a
 ** fresh parse. Writing is best effort (a directory that cannot be
