@@ -35,7 +35,7 @@
 /* bumped whenever the layout or the meaning of a table changes; the
 ** struct sizes guard against another ABI */
 #define TS_VERSION \
-  (1000u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
+  (2000u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
 
 typedef struct {
   char magic[8];
