@@ -35,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pn_float_repr(f, &h, buf);
     pn_float_repr(f, NULL, buf2);
     if (strcmp(buf, buf2)) __builtin_trap(); /* fast path must agree */
+    pn_float_repr_searched(f, buf);
+    if (strcmp(buf, buf2)) __builtin_trap(); /* exact digits = printf search */
   }
   int64_t i;
   (void)pn_str_to_int64(s, &i);
