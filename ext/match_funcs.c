@@ -986,7 +986,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   se_cache_trim(cache);
-  statement_epoch(ctx, cache, 2);
+  se_statement_epoch(ctx, cache);
   /* the gold first: a gold that cannot be read is the caller's error */
   table_arg ga;
   table_arg_read(cache, argv[2], &ga);
