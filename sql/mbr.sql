@@ -74,21 +74,12 @@
 .mode csv
 .headers on
 -- parameters that cannot work: an error naming them, before anything runs
-DROP TABLE IF EXISTS temp.mbr_refuse;
-CREATE TEMP TABLE mbr_refuse(what TEXT);
-CREATE TEMP TRIGGER mbr_refuse_method BEFORE INSERT ON mbr_refuse WHEN new.what = 'method'
-BEGIN SELECT RAISE(ABORT, 'mbr.sql: :method must be ''cluster'' or ''mbr'''); END;
-CREATE TEMP TRIGGER mbr_refuse_input BEFORE INSERT ON mbr_refuse WHEN new.what = 'input'
-BEGIN SELECT RAISE(ABORT, 'mbr.sql: give :pool (candidate folders <pool>-cand<N>) or :candidates (a JSON array of folders, or a CSV file)'); END;
-INSERT INTO mbr_refuse SELECT 'method' WHERE coalesce(:method, 'cluster') NOT IN ('cluster', 'mbr');
-CREATE TEMP TRIGGER mbr_refuse_tasks BEFORE INSERT ON mbr_refuse WHEN new.what = 'tasks'
-BEGIN SELECT RAISE(ABORT, 'mbr.sql: :databases needs :tasks (the task jsonl naming each instance''s db)'); END;
-CREATE TEMP TRIGGER mbr_refuse_none BEFORE INSERT ON mbr_refuse WHEN new.what = 'none'
-BEGIN SELECT RAISE(ABORT, 'mbr.sql: no candidate folder (:pool matches no folder <pool>-cand<N>, or :candidates is an empty list)'); END;
-CREATE TEMP TRIGGER mbr_refuse_stale BEFORE INSERT ON mbr_refuse WHEN new.what = 'stale'
-BEGIN SELECT RAISE(ABORT, 'mbr.sql: :out holds results of instances not picked now (an older submission?): give a new or empty folder'); END;
-INSERT INTO mbr_refuse SELECT 'input' WHERE :pool IS NULL AND :candidates IS NULL;
-INSERT INTO mbr_refuse SELECT 'tasks' WHERE :databases IS NOT NULL AND :tasks IS NULL;
+SELECT spidereval_error('mbr.sql: give :pool (candidate folders <pool>-cand<N>) or :candidates (a JSON array of folders, or a CSV file)')
+WHERE :pool IS NULL AND :candidates IS NULL;
+SELECT spidereval_error('mbr.sql: :method ''' || :method || ''' must be ''cluster'' or ''mbr''')
+WHERE coalesce(:method, 'cluster') NOT IN ('cluster', 'mbr');
+SELECT spidereval_error('mbr.sql: :databases needs :tasks (the task jsonl naming each instance''s db)')
+WHERE :databases IS NOT NULL AND :tasks IS NULL;
 -- candidate folders: :candidates as a JSON array, or :pool's <pool>-cand<N>
 DROP TABLE IF EXISTS temp.mbr_dirs;
 CREATE TEMP TABLE mbr_dirs AS
@@ -107,7 +98,9 @@ WHERE substr(f.name, 1, length(p.prefix)) = p.prefix
   AND substr(f.name, length(p.prefix) + 1) NOT GLOB '*[^0-9]*'
   AND lsmode(f.mode) LIKE 'd%';
 
-INSERT INTO mbr_refuse SELECT 'none'
+SELECT spidereval_error('mbr.sql: no candidate folder (' ||
+         iif(:pool IS NOT NULL, ':pool ''' || :pool || ''' matches no folder ' || :pool || '-cand<N>',
+             ':candidates is an empty list') || ')')
 WHERE NOT EXISTS (SELECT 1 FROM mbr_dirs)
   AND (:pool IS NOT NULL OR (substr(ltrim(:candidates), 1, 1) = '[' AND json_valid(:candidates)));
 
@@ -205,7 +198,9 @@ SELECT writefile(:out, NULL, 16877) WHERE :out IS NOT NULL;
 -- never mix with another submission: every result already in :out must be
 -- one this run writes again
 .output stdout
-INSERT INTO mbr_refuse SELECT 'stale' FROM submission_files(coalesce(:out, '/')) AS f
+SELECT spidereval_error('mbr.sql: :out ''' || :out || ''' holds results of instances not picked now (' ||
+         f.file || ', an older submission?): give a new or empty folder')
+FROM submission_files(coalesce(:out, '/')) AS f
 WHERE :out IS NOT NULL
   AND f.instance_id NOT IN (SELECT instance_id FROM mbr_pick WHERE path IS NOT NULL)
 LIMIT 1;

@@ -1,7 +1,8 @@
 -- selection_report.sql: how well does each selection method pick among
 -- sampled candidates? For a pool of runs <pool>-cand0 .. <pool>-cand{N-1}
--- and the system's own pick <pool>-final (ReFoRCE's layout), over the
--- instances of the final run that the gold evaluates: the first candidate,
+-- and the system's own pick <pool>-final (ReFoRCE's layout; optional),
+-- over the instances of the final run (without one: of any candidate) that
+-- the gold evaluates: the first candidate,
 -- the system's own pick, majority vote over normalised SQL text (when
 -- :sql_pool gives the candidates' <id>.sql files in the same layout), MBR
 -- with columns by name (the paper), aligned by content, and aligned with
@@ -33,13 +34,30 @@
 .bail on
 SELECT spidereval_error('selection_report.sql: missing parameter :pool (the candidate pool prefix): -cmd ".parameter set :pool ''...''"') WHERE :pool IS NULL;
 SELECT spidereval_error('selection_report.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+-- the pool's folders: <pool>-cand<N> and, when there is one, <pool>-final
+DROP TABLE IF EXISTS temp.sel_dirs;
+CREATE TEMP TABLE sel_dirs AS
+SELECT substr(f.name, length(p.prefix) + 1) AS suffix, f.name AS dir
+FROM (SELECT CASE WHEN instr(:pool, '/') THEN rtrim(:pool, replace(:pool, '/', ''))
+                  ELSE './' END AS parent_slash,
+             CASE WHEN instr(:pool, '/') THEN '' ELSE './' END || :pool || '-' AS prefix) AS p,
+     fsdir(CASE WHEN p.parent_slash = '/' THEN '/' ELSE rtrim(p.parent_slash, '/') END) AS f
+WHERE substr(f.name, 1, length(p.prefix)) = p.prefix
+  AND instr(substr(f.name, length(p.prefix) + 1), '/') = 0
+  AND (f.mode & 61440) = 16384;
+SELECT spidereval_error('selection_report.sql: no candidate folder ' || :pool || '-cand0 for :pool ''' || :pool || '''')
+WHERE NOT EXISTS (SELECT 1 FROM sel_dirs WHERE suffix = 'cand0');
 DROP TABLE IF EXISTS temp.sel_cand;
 CREATE TEMP TABLE sel_cand AS
 WITH RECURSIVE k(n) AS (
   SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n + 1 < coalesce(:candidates, 8)
 ), q AS (
-  SELECT instance_id FROM submission_files(:pool || '-final')
-  WHERE instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
+  -- the instances of the system's own pick, or without one, of any candidate
+  SELECT instance_id FROM sel_dirs d, submission_files(d.dir) f
+  WHERE (d.suffix = 'final' OR (NOT EXISTS (SELECT 1 FROM sel_dirs WHERE suffix = 'final')
+                                AND d.suffix IN (SELECT 'cand' || n FROM k)))
+    AND instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
+  GROUP BY instance_id
 )
 SELECT q.instance_id, k.n AS cid,
        :pool || '-cand' || k.n || '/' || q.instance_id || '.csv' AS path,
@@ -48,6 +66,14 @@ SELECT q.instance_id, k.n AS cid,
        sql_normalize(CAST(readfile(:sql_pool || '-cand' || k.n || '/' ||
                                    q.instance_id || '.sql') AS TEXT)) AS sql
 FROM q, k;
+
+-- the system's own pick, when the pool has one
+DROP TABLE IF EXISTS temp.sel_final;
+CREATE TEMP TABLE sel_final AS
+SELECT f.instance_id,
+       spider_verdict(f.path, :gold, f.instance_id, coalesce(:flavor, 'snow')) ->> 'score' AS correct
+FROM sel_dirs d, submission_files(d.dir) f
+WHERE d.suffix = 'final' AND f.instance_id IN (SELECT instance_id FROM sel_cand);
 
 -- query plans, when the candidates' SQL can be planned on SQLite
 DROP TABLE IF EXISTS temp.sel_plan;
@@ -107,11 +133,7 @@ FROM s GROUP BY k, instance_id;
 .mode box
 .headers on
 WITH n AS (SELECT coalesce(:candidates, 8) AS n),
-final AS (
-  SELECT instance_id,
-         spider_verdict(path, :gold, instance_id, coalesce(:flavor, 'snow')) ->> 'score' AS correct
-  FROM submission_files(:pool || '-final')
-  WHERE instance_id IN (SELECT instance_id FROM sel_cand)
+final AS (SELECT instance_id, correct FROM sel_final
 ), votes AS (
   SELECT instance_id, sql, count(*) AS votes, min(cid) AS first
   FROM sel_cand WHERE sql IS NOT NULL AND sql <> '' GROUP BY instance_id, sql
@@ -157,7 +179,7 @@ m(method, correct) AS (
 SELECT method, coalesce(correct, 'n/a') AS correct, (SELECT q FROM questions) AS questions,
        CASE WHEN correct IS NULL THEN 'n/a'
             ELSE printf('%.3f', 1.0 * correct / (SELECT q FROM questions)) END AS accuracy,
-       CASE WHEN correct IS NULL THEN 'n/a'
+       CASE WHEN correct IS NULL OR (SELECT sum(correct) FROM final) IS NULL THEN 'n/a'
             ELSE printf('%+d', correct - (SELECT sum(correct) FROM final)) END AS "vs own pick"
 FROM m;
 
@@ -198,11 +220,7 @@ FROM sel_conf GROUP BY agreement ORDER BY min(agreement_rank);
 -- the same methods per difficulty bucket (gold SQL whitespace tokens, or
 -- the eval jsonl's toks; 'Unknown' where the gold has neither)
 WITH d AS (SELECT instance_id, difficulty FROM gold_instances(:gold)),
-final AS (
-  SELECT instance_id,
-         spider_verdict(path, :gold, instance_id, coalesce(:flavor, 'snow')) ->> 'score' AS correct
-  FROM submission_files(:pool || '-final')
-  WHERE instance_id IN (SELECT instance_id FROM sel_cand)
+final AS (SELECT instance_id, correct FROM sel_final
 ), pick(instance_id, first, own, by_name, aligned, tuned, cluster, oracle) AS (
   SELECT p.instance_id,
          (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = 0),

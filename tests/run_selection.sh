@@ -178,6 +178,16 @@ out=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' \
   -cmd ".parameter set :plan_databases 'build/samples'" -cmd ".parameter set :tasks 'tests/fixtures/shop_tasks.jsonl'" \
   -cmd ".parameter set :results '$work/plans'" -cmd '.mode list' <sql/selection_report.sql 2>&1 | tr -d '│')
 plan=$(echo "$out" | grep -F 'MBR on query plans' | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) {print $i; exit}}')
+# without the system's own pick (no <pool>-final): its row says n/a
+rm -rf "$p-final"
+out=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' \
+  -cmd ".parameter set :pool '$p'" -cmd ".parameter set :gold 'tests/fixtures/gold_shop'" \
+  -cmd ".parameter set :candidates 3" -cmd '.mode list' <sql/selection_report.sql 2>&1 | tr -d '│')
+check "report without <pool>-final: own pick" "$(echo "$out" | grep -F "system's own pick" | awk '{print $(NF-3), $(NF-1), $NF}')" "n/a n/a n/a"
+check "report without <pool>-final: cluster vote" "$(echo "$out" | grep -F 'equivalence clusters' | awk '{print $(NF-3), $(NF-2)}')" "2 2"
+msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$work/none'" \
+  -cmd ".parameter set :gold 'tests/fixtures/gold_shop'" <sql/selection_report.sql 2>&1)
+check "report on a pool with no folder (message)" "$(echo "$msg" | grep -c "selection_report.sql: no candidate folder $work/none-cand0 for :pool '$work/none'")" "1"
 rm -rf "$work"
 check "MBR on query plans (shop pool)" "$plan" "2"
 echo "selection: shop pool: MBR on query plans right on ${plan:-?} of 2"
@@ -198,15 +208,15 @@ msg=$(sqlite3 :memory: -cmd '.load build/spidereval' <sql/mbr.sql 2>&1)
 check "mbr.sql without candidates (message)" "$(echo "$msg" | grep -c 'mbr.sql: give :pool')" "1"
 msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$work/none'" \
   -cmd ".parameter set :method 'vote'" <sql/mbr.sql 2>&1)
-check "mbr.sql with an unknown :method (message)" "$(echo "$msg" | grep -c "mbr.sql: :method must be 'cluster' or 'mbr'")" "1"
+check "mbr.sql with an unknown :method (message)" "$(echo "$msg" | grep -c "mbr.sql: :method 'vote' must be 'cluster' or 'mbr'")" "1"
 msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$work/none'" <sql/mbr.sql 2>&1)
-check "mbr.sql with a :pool matching no folder (message)" "$(echo "$msg" | grep -c 'mbr.sql: no candidate folder')" "1"
+check "mbr.sql with a :pool matching no folder (message)" "$(echo "$msg" | grep -c "mbr.sql: no candidate folder (:pool '$work/none' matches no folder $work/none-cand<N>)")" "1"
 # an :out holding another submission's results is refused, nothing written
 mkdir -p "$work/stale"
 printf 'x\n1\n' >"$work/stale/other.csv"
 msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool 'tests/fixtures/select/pool'" \
   -cmd ".parameter set :out '$work/stale'" <sql/mbr.sql 2>&1)
-check "mbr.sql refuses an :out with other results (message)" "$(echo "$msg" | grep -c 'mbr.sql: :out holds results of instances not picked now')" "1"
+check "mbr.sql refuses an :out with other results (message)" "$(echo "$msg" | grep -c "mbr.sql: :out '$work/stale' holds results of instances not picked now (other.csv, an older submission?)")" "1"
 check "mbr.sql refuses an :out with other results (files)" "$(ls "$work/stale" | tr '\n' ' ')" "other.csv "
 rm -rf "$work"
 echo "selection: $passed passed, $failed failed"
