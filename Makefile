@@ -132,7 +132,7 @@ $(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c $
 # with a sanitized build of the bundle loaded into sqlite3 (libasan
 # preloaded; leaks are valgrind's job there, the shell's own included).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-asan: $(SAMPLE_DB) $(DB_FIXTURES)
+asan: $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
 	$(MAKE) BUILD=$(BUILD)/asan CFLAGS="$(ASAN_CFLAGS)" \
 	  $(BUILD)/asan/check_spidereval $(BUILD)/asan/spidereval.so
 	ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $(BUILD)/asan/check_spidereval
@@ -171,7 +171,7 @@ fuzz: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "fuzz: $$t found a failure"; exit 1; }; \
 	done; echo "fuzz: $(words $(FUZZ_TARGETS)) passed, 0 failed"
 
-valgrind: all $(SAMPLE_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
+valgrind: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
 	@CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 	  --error-exitcode=9 $(BUILD)/check_spidereval >/dev/null
 	@for t in tests/sql/*.sql; do \
