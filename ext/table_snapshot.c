@@ -21,6 +21,7 @@
 ** never see half a snapshot. The byte layout is the machine's own (the
 ** format version includes the sizes it depends on).
 */
+#include <stdatomic.h>
 #include "table_snapshot.h"
 
 #include <errno.h>
@@ -385,10 +386,11 @@ static void save(const char *dir, const char *snap, const char *path,
   size_t plen = strlen(path), len = 0;
   char *payload = pack_table(t, &len);
   if (!payload) return;
-  static unsigned counter;
+  static atomic_uint counter; /* temporary names unique across threads */
   char *tmp = NULL;
   if (make_dirs(dir)) goto out;
-  tmp = tt_msgf("%s.%ld.%u.tmp", snap, (long)getpid(), counter++);
+  tmp = tt_msgf("%s.%ld.%u.tmp", snap, (long)getpid(),
+                (unsigned)atomic_fetch_add(&counter, 1));
   if (!tmp) goto out;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) goto out;
