@@ -132,7 +132,7 @@ $(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c $
 # with a sanitized build of the bundle loaded into sqlite3 (libasan
 # preloaded; leaks are valgrind's job there, the shell's own included).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-asan: $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
+asan: $(BUILD)/spidereval $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
 	$(MAKE) BUILD=$(BUILD)/asan CFLAGS="$(ASAN_CFLAGS)" \
 	  $(BUILD)/asan/check_spidereval $(BUILD)/asan/spidereval.so
 	ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $(BUILD)/asan/check_spidereval
