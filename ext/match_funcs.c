@@ -798,6 +798,47 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, out.s ? out.s : "", -1, free);
 }
 
+/* The options of sql_verdict and sql_match (fn): 'emptyok' (an empty
+** result is compared like any other; 'corrected' turns it on too), the
+** sandbox caps maxrows=N, maxbytes=N, maxmem=N into *lim, the rest the
+** comparison options into *o. Returns nonzero after setting the error. */
+static int parse_exec_options(sqlite3_context *ctx, const char *fn,
+                              const char *opts, int *empty_ok, sb_limits *lim,
+                              tc_options *o) {
+  sb_limits_init(lim, 60);
+  sqlite3_str *rest = sqlite3_str_new(0);
+  int len;
+  for (const char *w = se_next_word(opts, &len); w;
+       w = se_next_word(w + len, &len)) {
+    if (len == 7 && !strncmp(w, "emptyok", 7)) {
+      *empty_ok = 1;
+      continue;
+    }
+    if (len == 9 && !strncmp(w, "corrected", 9)) *empty_ok = 1;
+    int cap = sb_limits_option(lim, w, len);
+    if (cap < 0) {
+      sqlite3_free(sqlite3_str_finish(rest));
+      fail(ctx, sqlite3_mprintf("%s: bad value in '%.*s' (a "
+                                "non-negative integer)",
+                                fn, len, w));
+      return 1;
+    }
+    if (cap) continue;
+    sqlite3_str_appendf(rest, "%.*s ", len, w);
+  }
+  char *rest_s = sqlite3_str_finish(rest);
+  char *err = parse_options(fn, rest_s ? rest_s : "", o);
+  sqlite3_free(rest_s);
+  if (err) {
+    fail(ctx, sqlite3_mprintf("%s; %s also takes emptyok, "
+                              "maxrows=N, maxbytes=N, maxmem=N",
+                              err, fn));
+    sqlite3_free(err);
+    return 1;
+  }
+  return 0;
+}
+
 static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   se_cache *cache = sqlite3_user_data(ctx);
@@ -812,38 +853,8 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   const char *opts = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
   int empty_ok = 0;
   sb_limits lim;
-  sb_limits_init(&lim, 60);
-  sqlite3_str *rest = sqlite3_str_new(0);
-  int len;
-  for (const char *w = se_next_word(opts, &len); w;
-       w = se_next_word(w + len, &len)) {
-    if ((len == 7 && !strncmp(w, "emptyok", 7))) {
-      empty_ok = 1;
-      continue;
-    }
-    if (len == 9 && !strncmp(w, "corrected", 9)) empty_ok = 1;
-    int cap = sb_limits_option(&lim, w, len);
-    if (cap < 0) {
-      sqlite3_free(sqlite3_str_finish(rest));
-      fail(ctx, sqlite3_mprintf("sql_verdict: bad value in '%.*s' (a "
-                                "non-negative integer)",
-                                len, w));
-      return;
-    }
-    if (cap) continue;
-    sqlite3_str_appendf(rest, "%.*s ", len, w);
-  }
-  char *rest_s = sqlite3_str_finish(rest);
   tc_options o;
-  char *err = parse_options("sql_verdict", rest_s ? rest_s : "", &o);
-  sqlite3_free(rest_s);
-  if (err) {
-    fail(ctx, sqlite3_mprintf("%s; sql_verdict also takes emptyok, "
-                              "maxrows=N, maxbytes=N, maxmem=N",
-                              err));
-    sqlite3_free(err);
-    return;
-  }
+  if (parse_exec_options(ctx, "sql_verdict", opts, &empty_ok, &lim, &o)) return;
   double timeout = timeout_arg(ctx, argc, argv, 5, "sql_verdict");
   if (timeout < 0) return;
   se_cache_trim(cache);
@@ -942,38 +953,8 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *opts = argc > 5 ? (const char *)sqlite3_value_text(argv[5]) : NULL;
   int empty_ok = 0;
   sb_limits lim;
-  sb_limits_init(&lim, 60);
-  sqlite3_str *rest = sqlite3_str_new(0);
-  int len;
-  for (const char *w = se_next_word(opts, &len); w;
-       w = se_next_word(w + len, &len)) {
-    if (len == 7 && !strncmp(w, "emptyok", 7)) {
-      empty_ok = 1;
-      continue;
-    }
-    if (len == 9 && !strncmp(w, "corrected", 9)) empty_ok = 1;
-    int cap = sb_limits_option(&lim, w, len);
-    if (cap < 0) {
-      sqlite3_free(sqlite3_str_finish(rest));
-      fail(ctx, sqlite3_mprintf("sql_match: bad value in '%.*s' (a "
-                                "non-negative integer)",
-                                len, w));
-      return;
-    }
-    if (cap) continue;
-    sqlite3_str_appendf(rest, "%.*s ", len, w);
-  }
-  char *rest_s = sqlite3_str_finish(rest);
   tc_options o;
-  char *err = parse_options("sql_match", rest_s ? rest_s : "", &o);
-  sqlite3_free(rest_s);
-  if (err) {
-    fail(ctx, sqlite3_mprintf("%s; sql_match also takes emptyok, "
-                              "maxrows=N, maxbytes=N, maxmem=N",
-                              err));
-    sqlite3_free(err);
-    return;
-  }
+  if (parse_exec_options(ctx, "sql_match", opts, &empty_ok, &lim, &o)) return;
   double timeout = timeout_arg(ctx, argc, argv, 6, "sql_match");
   if (timeout < 0) return;
   lim.timeout = timeout;
