@@ -67,6 +67,7 @@ static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
 /* A connection with the extension registered, or NULL (error printed). */
 static sqlite3 *open_db(char **err) {
   sqlite3 *db = NULL;
+  /* not sb_open: an in-memory connection that runs our own scripts */
   if (sqlite3_open_v2(":memory:", &db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                           SQLITE_OPEN_NOMUTEX,

@@ -794,6 +794,8 @@ static int index_current(sqlite3 *db, const tool_db *d, int check_source) {
 static int open_index_conn(const tool_db *d, const char *path, sqlite3 **out,
                            char **err) {
   sqlite3 *ix = NULL;
+  /* not sb_open: this connection writes the index; the untrusted database
+  ** is attached read-only and build_index bounds the reading */
   int rc = sqlite3_open_v2(path ? path : ":memory:", &ix,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                                SQLITE_OPEN_URI,
@@ -842,6 +844,8 @@ static int ensure_index(tool_db *d, const char *fn, char **err) {
   struct stat st;
   if (stat(comp, &st) == 0) {
     sqlite3 *c = NULL;
+    /* not sb_open: the companion holds spidereval's own index tables
+    ** (docs/security.md: trusted, out of scope for now) */
     if (sqlite3_open_v2(comp, &c, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
         index_current(c, d, 1)) {
       d->index = c;
@@ -2172,6 +2176,8 @@ static void agentIndexFunc(sqlite3_context *ctx, int argc,
   int rc;
   char *e = NULL;
   if (!strcmp(where, "inside")) {
+    /* not sb_open: the caller asked to write the index into this file;
+    ** build_index bounds the reading of its content */
     rc = sqlite3_open_v2(d->path, &ix, SQLITE_OPEN_READWRITE, NULL);
     if (rc == SQLITE_OK) rc = build_index(ix, "main", d->path, d, &e);
     else e = msgf("%s", sqlite3_errmsg(ix));
@@ -2480,6 +2486,8 @@ static char *build_spider2_db(const char *folder, const char *out,
     ntj++;
   }
   closedir(dir);
+  /* not sb_open: a new file we write; only DDL.csv's CREATE statements
+  ** run on it, one each, under ddl_authorize */
   if (sqlite3_open_v2(out, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                       NULL) != SQLITE_OK) {
     *err = msgf("%s: cannot create '%s': %s", fn, out,

@@ -312,6 +312,7 @@ static int docConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     goto done;
   }
   memset(v, 0, sizeof *v);
+  /* not sb_open: an in-memory table of the documentation we parse */
   rc = sqlite3_open_v2(":memory:", &v->docs,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
   if (rc == SQLITE_OK)

@@ -798,10 +798,11 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, out.s ? out.s : "", -1, free);
 }
 
-/* The options of sql_verdict and sql_match (fn): 'emptyok' (an empty
-** result is compared like any other; 'corrected' turns it on too), the
-** sandbox caps maxrows=N, maxbytes=N, maxmem=N into *lim, the rest the
-** comparison options into *o. Returns nonzero after setting the error. */
+/* The options of sql_verdict, sql_match and db_match (fn): 'emptyok' (an
+** empty result is compared like any other; 'corrected' turns it on too;
+** only where empty_ok is not NULL), the sandbox caps maxrows=N, maxbytes=N,
+** maxmem=N into *lim, the rest the comparison options into *o. Returns
+** nonzero after setting the error. */
 static int parse_exec_options(sqlite3_context *ctx, const char *fn,
                               const char *opts, int *empty_ok, sb_limits *lim,
                               tc_options *o) {
@@ -810,11 +811,11 @@ static int parse_exec_options(sqlite3_context *ctx, const char *fn,
   int len;
   for (const char *w = se_next_word(opts, &len); w;
        w = se_next_word(w + len, &len)) {
-    if (len == 7 && !strncmp(w, "emptyok", 7)) {
+    if (empty_ok && len == 7 && !strncmp(w, "emptyok", 7)) {
       *empty_ok = 1;
       continue;
     }
-    if (len == 9 && !strncmp(w, "corrected", 9)) *empty_ok = 1;
+    if (empty_ok && len == 9 && !strncmp(w, "corrected", 9)) *empty_ok = 1;
     int cap = sb_limits_option(lim, w, len);
     if (cap < 0) {
       sqlite3_free(sqlite3_str_finish(rest));
@@ -830,9 +831,9 @@ static int parse_exec_options(sqlite3_context *ctx, const char *fn,
   char *err = parse_options(fn, rest_s ? rest_s : "", o);
   sqlite3_free(rest_s);
   if (err) {
-    fail(ctx, sqlite3_mprintf("%s; %s also takes emptyok, "
-                              "maxrows=N, maxbytes=N, maxmem=N",
-                              err, fn));
+    fail(ctx, sqlite3_mprintf("%s; %s also takes %smaxrows=N, maxbytes=N, "
+                              "maxmem=N",
+                              err, fn, empty_ok ? "emptyok, " : ""));
     sqlite3_free(err);
     return 1;
   }
@@ -1057,20 +1058,22 @@ done:
 
 /* ------------------------------------------------------------ db_match */
 
-/* A table of an open database as pandas would hold it after fetchdf /
-** read_sql_query (no CSV round trip). 0, or 1 with *err when it cannot be
-** read, -1 on out of memory. */
-static int read_db_table(sqlite3 *db, const char *table, tt_table **out,
+/* A table of a database open in the sandbox (sb_start done) as pandas
+** would hold it after fetchdf / read_sql_query (no CSV round trip). 0, or
+** 1 with *err when it cannot be read (also: the bound of the sandbox was
+** hit), -1 on out of memory. */
+static int read_db_table(sb_conn *c, const char *table, tt_table **out,
                          char **err) {
   *out = NULL;
   *err = NULL;
   sqlite3_stmt *st = NULL;
   char *sql = sql_printf("SELECT * FROM \"%w\"", table);
   if (!sql) return -1;
-  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  int rc = sb_prepare(c, sql, &st);
   sqlite3_free(sql);
   if (rc != SQLITE_OK) {
-    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    if (sb_failed(c) == SB_NOMEM) return -1;
+    *err = sqlite3_mprintf("%s", sb_errmsg(c) ? sb_errmsg(c) : "error");
     return *err ? 1 : -1;
   }
   int ncols = sqlite3_column_count(st);
@@ -1082,7 +1085,7 @@ static int read_db_table(sqlite3 *db, const char *table, tt_table **out,
   int result = -1;
   if (!cells || !names) goto done;
   for (int c = 0; c < ncols; c++) names[c] = sqlite3_column_name(st, c);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
     if (n == cap) {
       pv_cell *g = realloc(cells, cap * 2 * (size_t)ncols * sizeof *cells);
       if (!g) goto done;
@@ -1129,7 +1132,13 @@ static int read_db_table(sqlite3 *db, const char *table, tt_table **out,
     n++;
   }
   if (rc != SQLITE_DONE) {
-    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    if (sb_failed(c) == SB_NOMEM) goto done;
+    *err = sqlite3_mprintf("%s", sb_errmsg(c) ? sb_errmsg(c) : "error");
+    result = *err ? 1 : -1;
+    goto done;
+  }
+  if (sb_check(c) != SQLITE_OK) { /* the copy counts against the bound */
+    *err = sqlite3_mprintf("%s", sb_errmsg(c));
     result = *err ? 1 : -1;
     goto done;
   }
@@ -1166,24 +1175,35 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_str *os = sqlite3_str_new(0);
   sqlite3_str_appendf(os, "dbt %s", opts ? opts : "");
   char *opts2 = sqlite3_str_finish(os);
-  tc_options o;
-  char *err = parse_options("db_match", opts2 ? opts2 : "dbt", &o);
-  sqlite3_free(opts2);
-  if (err) {
-    fail(ctx, err);
+  if (!opts2) {
+    sqlite3_result_error_nomem(ctx);
     return;
   }
-  sqlite3 *pdb = NULL, *gdb = NULL;
+  tc_options o;
+  sb_limits lim;
+  int bad_opts = parse_exec_options(ctx, "db_match", opts2, NULL, &lim, &o);
+  sqlite3_free(opts2);
+  if (bad_opts) return;
+  /* both databases are read in the sandbox under one bound: a view in
+  ** either cannot hang the call, write or reach the process */
+  lim.timeout = timeout_arg(ctx, argc, argv, 6, "db_match");
+  if (lim.timeout < 0) return;
+  sb_conn *pdb = NULL, *gdb = NULL;
+  char *oerr = NULL;
   json_t *tabs = NULL, *cols = NULL, *ords = NULL;
   char *info = NULL, *fail_msg = NULL;
   int score = 1;
   size_t nt = 0;
   json_error_t je;
-  if (sqlite3_open_v2(gold_path, &gdb, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-      sqlite3_exec(gdb, "SELECT count(*) FROM sqlite_schema", 0, 0, 0) != SQLITE_OK) {
-    fail_msg = sqlite3_mprintf("db_match: cannot open gold database '%s': %s",
-                               gold_path, sqlite3_errmsg(gdb));
+  if (sb_open(gold_path, &gdb, &oerr) != SQLITE_OK) {
+    fail_msg = sqlite3_mprintf("db_match: gold: %s", oerr ? oerr : "?");
     goto done;
+  }
+  { /* the caps of the options are the prediction's; the gold gets the
+    ** default caps and the same timeout */
+    sb_limits glim;
+    sb_limits_init(&glim, lim.timeout);
+    sb_start(gdb, &glim);
   }
   if (tabs_json && *tabs_json && strcmp(tabs_json, "null")) {
     tabs = json_loads(tabs_json, JSON_DECODE_ANY, &je);
@@ -1196,15 +1216,22 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     /* every gold table, in name order (DuckDB's SHOW TABLES) */
     tabs = json_array();
     sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(gdb,
-                           "SELECT name FROM sqlite_schema WHERE type = "
-                           "'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE "
-                           "'\\' ORDER BY name",
-                           -1, &q, NULL) == SQLITE_OK)
-      while (sqlite3_step(q) == SQLITE_ROW)
+    if (sb_prepare(gdb,
+                   "SELECT name FROM sqlite_schema WHERE type = "
+                   "'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE "
+                   "'\\' ORDER BY name",
+                   &q) == SQLITE_OK)
+      while (sb_step(gdb, q) == SQLITE_ROW)
         json_array_append_new(tabs,
                               json_string((const char *)sqlite3_column_text(q, 0)));
     sqlite3_finalize(q);
+    if (sb_failed(gdb) != SB_OK) {
+      fail_msg = sqlite3_mprintf("db_match: gold: cannot list the tables of "
+                                 "'%s': %s",
+                                 gold_path, sb_errmsg(gdb) ? sb_errmsg(gdb)
+                                                           : "out of memory");
+      goto done;
+    }
   }
   nt = json_array_size(tabs);
   for (size_t i = 0; i < nt; i++)
@@ -1229,13 +1256,12 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       goto done;
     }
   }
-  if (sqlite3_open_v2(pred_path, &pdb, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-      sqlite3_exec(pdb, "SELECT count(*) FROM sqlite_schema", 0, 0, 0) != SQLITE_OK) {
+  if (sb_open(pred_path, &pdb, &oerr) != SQLITE_OK) {
     score = 0;
-    info = sqlite3_mprintf("Result Error: cannot open the prediction database "
-                           "'%s': %s", pred_path, sqlite3_errmsg(pdb));
+    info = sqlite3_mprintf("Result Error: the prediction: %s", oerr ? oerr : "?");
     goto done;
   }
+  sb_start(pdb, &lim);
   for (size_t i = 0; i < nt && score; i++) {
     const char *tab = json_string_value(json_array_get(tabs, i));
     tt_table *g = NULL, *p = NULL;
@@ -1310,8 +1336,9 @@ done:
   json_decref(tabs);
   json_decref(cols);
   json_decref(ords);
-  sqlite3_close(pdb);
-  sqlite3_close(gdb);
+  sb_close(pdb);
+  sb_close(gdb);
+  sqlite3_free(oerr);
   if (fail_msg) {
     fail(ctx, fail_msg);
     sqlite3_free(info);
@@ -1375,6 +1402,7 @@ int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
       {"db_match", 4, dbMatchFunc},
       {"db_match", 5, dbMatchFunc},
       {"db_match", 6, dbMatchFunc},
+      {"db_match", 7, dbMatchFunc},
       {"sql_match", 5, sqlMatchFunc},
       {"sql_match", 6, sqlMatchFunc},
       {"sql_match", 7, sqlMatchFunc},

@@ -188,6 +188,19 @@ out=$(SPIDEREVAL_TOOL_TIMEOUT=0.5 q "SELECT count(*) FROM table_info('$work/host
 expect "recursive view, agent index" "timeout after 5 s" "$out"
 within "recursive view, agent index" "$t0" 20
 
+rm -f "$work/forever_gold.db"
+sqlite3 "$work/forever_gold.db" "CREATE TABLE forever(n); INSERT INTO forever VALUES (1);"
+t0=$(now)
+out=$(q "SELECT db_match('$work/hostile.db', '$work/forever_gold.db', '[\"forever\"]', NULL, NULL, NULL, 1)" 2>&1)
+expect "recursive view, db_match prediction" "cannot be read from the prediction: timeout after 1 s" "$out"
+within "recursive view, db_match prediction" "$t0" 10
+t0=$(now)
+out=$(q "SELECT db_match('$work/forever_gold.db', '$work/hostile.db', '[\"forever\"]', NULL, NULL, NULL, 1)" 2>&1)
+expect "recursive view, db_match gold" "db_match: gold table 'forever': timeout after 1 s" "$out"
+within "recursive view, db_match gold" "$t0" 10
+out=$(q "SELECT db_match('$work/hostile.db', '$work/hostile.db', '[\"tok\"]') ->> 'score'" 2>&1)
+expect "fts3_tokenizer in a view, db_match" "(not allowed in the sandbox|unsafe use of fts3_tokenizer)" "$out"
+
 # --- submission folders: links are refused; output is valid UTF-8; read errors
 mkdir -p "$work/sub"
 ln -s "$(pwd)/$GOLD/exec_result/shop001.csv" "$work/sub/shop001.csv"

@@ -12,3 +12,8 @@ SELECT db_match('build/samples/shop.sqlite', 'build/fixtures/dbm_gold.sqlite', '
 SELECT db_match('build/fixtures/dbm_gold.sqlite', 'build/fixtures/dbm_gold.sqlite');
 SELECT db_match('tests/fixtures/no_such.sqlite', 'build/fixtures/dbm_gold.sqlite') ->> 'error_info';
 SELECT db_match(NULL, 'build/fixtures/dbm_gold.sqlite') IS NULL;
+-- both databases are read in the sandbox: its caps are options, the
+-- timeout (seconds, default 60) the seventh argument
+SELECT db_match('build/fixtures/dbm_pred.sqlite', 'build/fixtures/dbm_gold.sqlite', '["revenue"]', NULL, NULL, 'maxrows=1') ->> 'error_info';
+SELECT db_match('build/fixtures/dbm_pred.sqlite', 'build/fixtures/dbm_gold.sqlite', '["revenue"]', NULL, NULL, 'tol=1', 5) ->> 'score';
+SELECT db_match('build/fixtures/dbm_pred.sqlite', 'build/fixtures/dbm_gold.sqlite', NULL, NULL, NULL, 'emptyok');
