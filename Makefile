@@ -87,12 +87,14 @@ $(SAMPLE_DB): $(BUILD)/spidereval.so $(wildcard samples/shop/*)
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
 	  "SELECT spider2_database('samples/shop', '$@')" >/dev/null
 
-# The database of the BIRD / Spider 1.0 / LiveSQLBench examples.
+# The database of the BIRD / Spider 1.0 / LiveSQLBench examples, also as a
+# BIRD-style databases folder (peers_dev/emp/emp.sqlite, samples/peers/dev.json).
 PEERS_DB := $(BUILD)/samples/peers.sqlite
 $(PEERS_DB): samples/peers/emp.sql
-	@mkdir -p $(dir $@)
-	@rm -f $@
+	@mkdir -p $(dir $@) $(BUILD)/samples/peers_dev/emp
+	@rm -f $@ $(BUILD)/samples/peers_dev/emp/emp.sqlite
 	@sqlite3 $@ < $<
+	@cp $@ $(BUILD)/samples/peers_dev/emp/emp.sqlite
 
 demo: deps all
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \

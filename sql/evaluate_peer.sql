@@ -29,52 +29,96 @@
 --                 score, R-VES mean(sqrt(reward)); Spider's null scores
 --                 counted as 0); default: CSV idx,db_id,difficulty,score,
 --                 error_info per question, in order.
--- Run from the repository root.
+--   :runs         instead of :predictions, a JSON array of prediction
+--                 files ('["a.json", "b.json"]'), judged on the same
+--                 questions; the CSV then starts with the run (A, B, ...);
+--   :names        optional JSON array of labels, one per run (default: the
+--                 file name)
+-- The verdicts stay in temp tables for ad-hoc queries and for the reports
+-- that read this script (sql/report_peer.sql, report_peer_html.sql,
+-- compare_peer.sql):
+-- Temp tables:
+--   peer_runs(run, name, path, ord)            runs A, B, ... in the order given
+--   peer_questions(idx, db_id, difficulty, gold_sql, question, evidence)
+--   peer_preds(run, idx, pred_sql)
+--   peer_verdicts(run, idx, db_id, difficulty, question, evidence, gold_sql,
+--                 pred_sql, score, error_info, correct, verdict)
+--     score: as exec_verdict's JSON prints it (Soft-F1 keeps every digit),
+--     NULL where upstream raises; correct: 1 when the question counts as
+--     right (score 1; R-VES: its correctness gate), else 0; verdict: the
+--     whole JSON; category: Correct, no prediction, score below 1 (Soft-F1),
+--     pred error, gold error, pred refused (writes), timeout, else
+--     error_info up to its first ':'; x: the question's share of the
+--     metric (the score; R-VES sqrt(reward); a null score 0).
+--   peer_metric(metric, benchmark)   EX, Soft-F1 or R-VES; BIRD, Spider 1.0
+--     (test-suite) or LiveSQLBench
+--   compare_runs, compare_verdicts   as sql/compare_stats.sql reads them:
+--     instance_id the question index, score the correct flag
+
 .bail on
-SELECT spidereval_error('evaluate_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"') WHERE :predictions IS NULL;
-SELECT spidereval_error('evaluate_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"') WHERE :dev IS NULL AND :gold IS NULL;
-SELECT spidereval_error('evaluate_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"') WHERE :databases IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
+  WHERE :predictions IS NULL AND :runs IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')
+  WHERE :dev IS NULL AND :gold IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"')
+  WHERE :databases IS NULL;
+SELECT spidereval_error('evaluate_peer.sql: :runs ''' || :runs || ''' is not a JSON array of prediction files')
+  WHERE :runs IS NOT NULL AND (NOT json_valid(:runs) OR json_type(:runs) IS NOT 'array'
+                               OR json_array_length(:runs) = 0
+                               OR EXISTS (SELECT 1 FROM json_each(:runs) WHERE type <> 'text'));
+DROP TABLE IF EXISTS temp.peer_runs;
+CREATE TEMP TABLE peer_runs AS
+  WITH r AS (
+    SELECT CAST(key AS INTEGER) AS i, value AS path
+    FROM json_each(coalesce(:runs, json_array(:predictions))))
+  SELECT char(65 + i) AS run,
+         coalesce(json_extract(:names, '$[' || i || ']'),
+                  replace(path, rtrim(path, replace(path, '/', '')), '')) AS name,
+         path, i AS ord
+  FROM r;
 SELECT spidereval_error('evaluate_peer.sql: cannot read ' || p || ' ''' || f || '''')
-  FROM (SELECT ':predictions' AS p, :predictions AS f UNION ALL SELECT ':dev', :dev
-        UNION ALL SELECT ':gold', :gold)
+  FROM (SELECT CASE WHEN :runs IS NULL THEN ':predictions' ELSE ':runs' END AS p, path AS f
+        FROM (SELECT path FROM temp.peer_runs ORDER BY ord)
+        UNION ALL SELECT ':dev', :dev UNION ALL SELECT ':gold', :gold)
   WHERE f IS NOT NULL AND readfile(f) IS NULL;
 SELECT spidereval_error('evaluate_peer.sql: :dev ''' || :dev || ''' is not a JSON array of questions')
   WHERE :dev IS NOT NULL
     AND json_type(CASE WHEN json_valid(CAST(readfile(:dev) AS TEXT)) THEN CAST(readfile(:dev) AS TEXT) END) IS NOT 'array';
-.mode csv
-.headers on
+DROP TABLE IF EXISTS temp.peer_preds;
 CREATE TEMP TABLE peer_preds AS
   WITH RECURSIVE
-    raw(t, j) AS (
-      SELECT t, CASE WHEN json_valid(t) THEN t ELSE '[]' END
-      FROM (SELECT CAST(readfile(:predictions) AS TEXT) AS t)),
+    raw(run, t, j) AS (
+      SELECT run, t, CASE WHEN json_valid(t) THEN t ELSE '[]' END
+      FROM (SELECT run, CAST(readfile(path) AS TEXT) AS t FROM temp.peer_runs)),
     -- a text file: one SQL per line (a trailing newline ends the last)
-    lines(i, line, rest) AS (
-      SELECT -1, NULL, (SELECT t FROM raw) || char(10)
-      WHERE NOT json_valid((SELECT t FROM raw))
+    lines(run, i, line, rest) AS (
+      SELECT run, -1, NULL, t || char(10) FROM raw WHERE NOT json_valid(t)
       UNION ALL
-      SELECT i + 1, substr(rest, 1, instr(rest, char(10)) - 1),
+      SELECT run, i + 1, substr(rest, 1, instr(rest, char(10)) - 1),
              substr(rest, instr(rest, char(10)) + 1)
       FROM lines WHERE instr(rest, char(10)) > 0),
-    items(i, sql) AS (
-      SELECT CASE WHEN json_type((SELECT j FROM raw)) = 'object'
-                  THEN CAST(key AS INTEGER) ELSE key END, value
-      FROM json_each((SELECT j FROM raw))
+    items(run, i, sql) AS (
+      SELECT raw.run, CASE WHEN json_type(raw.j) = 'object'
+                           THEN CAST(e.key AS INTEGER) ELSE e.key END, e.value
+      FROM raw, json_each(raw.j) AS e
       UNION ALL
-      SELECT i, rtrim(line, char(13)) FROM lines WHERE i >= 0
+      SELECT run, i, rtrim(line, char(13)) FROM lines WHERE i >= 0
         AND NOT (rest = '' AND line = ''))
-  SELECT i AS idx,
+  SELECT run, i AS idx,
          -- BIRD's 'SQL\t----- bird -----\tdb_id', Spider's 'SQL\tdb_id'
          CASE WHEN instr(sql, char(9) || '----- bird -----' || char(9)) > 0
               THEN substr(sql, 1, instr(sql, char(9) || '----- bird -----' || char(9)) - 1)
               WHEN instr(sql, char(9)) > 0 THEN substr(sql, 1, instr(sql, char(9)) - 1)
               ELSE coalesce(sql, '') END AS pred_sql
   FROM items;
+DROP TABLE IF EXISTS temp.peer_dev;
 CREATE TEMP TABLE peer_dev AS
   SELECT CAST(key AS INTEGER) AS idx, value ->> 'db_id' AS db_id,
          coalesce(value ->> 'SQL', value ->> 'query') AS gold_sql,
-         value ->> 'difficulty' AS difficulty
+         value ->> 'difficulty' AS difficulty, value ->> 'question' AS question,
+         value ->> 'evidence' AS evidence
   FROM json_each(coalesce(CAST(readfile(:dev) AS TEXT), '[]'));
+DROP TABLE IF EXISTS temp.peer_gold;
 CREATE TEMP TABLE peer_gold AS
   WITH RECURSIVE lines(i, line, rest) AS (
     SELECT -1, NULL, CAST(readfile(:gold) AS TEXT) || char(10) WHERE :gold IS NOT NULL
@@ -86,31 +130,72 @@ CREATE TEMP TABLE peer_gold AS
          substr(line, 1, instr(line || char(9), char(9)) - 1) AS gold_sql,
          trim(substr(line, instr(line || char(9), char(9)) + 1), char(9, 13, 32)) AS db_id
   FROM lines WHERE i >= 0 AND trim(line, char(9, 13, 32)) <> '';
+-- with :gold, its lines are the questions; :dev then only adds the rest
+DROP TABLE IF EXISTS temp.peer_questions;
+CREATE TEMP TABLE peer_questions AS
+  SELECT d.idx, coalesce(g.db_id, d.db_id) AS db_id, d.difficulty,
+         coalesce(g.gold_sql, d.gold_sql) AS gold_sql, d.question, d.evidence
+  FROM temp.peer_dev AS d LEFT JOIN temp.peer_gold AS g USING (idx)
+  WHERE :gold IS NULL
+  UNION ALL
+  SELECT g.idx, g.db_id, d.difficulty, g.gold_sql, d.question, d.evidence
+  FROM temp.peer_gold AS g LEFT JOIN temp.peer_dev AS d USING (idx)
+  WHERE :gold IS NOT NULL;
+DROP TABLE IF EXISTS temp.peer_verdicts;
 CREATE TEMP TABLE peer_verdicts AS
-  WITH q AS (
-    SELECT d.idx, coalesce(g.db_id, d.db_id) AS db_id, d.difficulty,
-           coalesce(g.gold_sql, d.gold_sql) AS gold_sql, p.pred_sql
-    FROM peer_dev AS d LEFT JOIN peer_gold AS g USING (idx)
-    LEFT JOIN peer_preds AS p USING (idx)
-    WHERE :gold IS NULL
-    UNION ALL -- with :gold, its lines are the questions
-    SELECT g.idx, g.db_id, d.difficulty, g.gold_sql, p.pred_sql
-    FROM peer_gold AS g LEFT JOIN peer_dev AS d USING (idx)
-    LEFT JOIN peer_preds AS p USING (idx)
-    WHERE :gold IS NOT NULL)
-  SELECT idx, db_id, difficulty,
-         -- the score as JSON prints it (Soft-F1 keeps every digit)
+  SELECT run, idx, db_id, difficulty, question, evidence, gold_sql, pred_sql,
          CASE WHEN json_type(v, '$.score') = 'null' THEN NULL ELSE v -> '$.score' END AS score,
-         v ->> 'error_info' AS error_info
-  FROM (SELECT idx, db_id, difficulty,
-               CASE WHEN pred_sql IS NULL THEN json_object('score', 0, 'error_info', 'no prediction')
-                    ELSE exec_verdict(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite',
-                                      pred_sql, gold_sql, coalesce(:rules, 'bird'),
+         v ->> 'error_info' AS error_info,
+         CASE WHEN coalesce(:rules, 'bird') LIKE 'bird_ves%' THEN coalesce(v ->> 'correct', 0) = 1
+              ELSE coalesce(v ->> 'score', 0) = 1 END AS correct,
+         v AS verdict
+  FROM (SELECT r.run, r.ord, q.*, p.pred_sql,
+               CASE WHEN p.pred_sql IS NULL THEN json_object('score', 0, 'error_info', 'no prediction')
+                    ELSE exec_verdict(rtrim(:databases, '/') || '/' || q.db_id || '/' || q.db_id || '.sqlite',
+                                      p.pred_sql, q.gold_sql, coalesce(:rules, 'bird'),
                                       coalesce(:timeout, 30)) END AS v
-        FROM q)
-  ORDER BY idx;
-SELECT idx, db_id, difficulty, score, error_info FROM peer_verdicts
-  WHERE coalesce(:report, 0) <> 1 ORDER BY idx;
+        FROM temp.peer_runs AS r CROSS JOIN temp.peer_questions AS q
+        LEFT JOIN temp.peer_preds AS p ON p.run = r.run AND p.idx = q.idx)
+  ORDER BY ord, idx;
+DROP TABLE IF EXISTS temp.peer_metric;
+CREATE TEMP TABLE peer_metric AS
+  SELECT CASE WHEN r LIKE 'bird_f1%' THEN 'Soft-F1' WHEN r LIKE 'bird_ves%' THEN 'R-VES'
+              ELSE 'EX' END AS metric,
+         CASE WHEN r LIKE 'bird%' THEN 'BIRD' WHEN r LIKE 'spider%' THEN 'Spider 1.0 (test-suite)'
+              WHEN r LIKE 'livesql%' THEN 'LiveSQLBench' ELSE r END AS benchmark
+  FROM (SELECT lower(trim(coalesce(:rules, 'bird'))) AS r);
+ALTER TABLE temp.peer_verdicts ADD COLUMN category TEXT;
+ALTER TABLE temp.peer_verdicts ADD COLUMN x REAL;
+UPDATE temp.peer_verdicts SET
+  category = CASE WHEN correct THEN 'Correct'
+                  WHEN pred_sql IS NULL THEN 'no prediction'
+                  WHEN error_info IS NULL THEN 'score below 1'
+                  WHEN error_info LIKE 'pred: refused%' THEN 'pred refused (writes)'
+                  WHEN error_info LIKE '%timeout after%' THEN 'timeout'
+                  WHEN error_info LIKE 'pred: %' THEN 'pred error'
+                  WHEN error_info LIKE 'gold: %' THEN 'gold error'
+                  WHEN instr(error_info, ':') > 0 THEN substr(error_info, 1, instr(error_info, ':') - 1)
+                  ELSE error_info END,
+  x = CASE WHEN score IS NULL THEN 0
+           WHEN (SELECT metric FROM temp.peer_metric) = 'R-VES' THEN sqrt(score)
+           ELSE score END;
+DROP TABLE IF EXISTS temp.compare_runs;
+CREATE TEMP TABLE compare_runs AS SELECT run, name, path, ord FROM temp.peer_runs;
+DROP TABLE IF EXISTS temp.compare_verdicts;
+CREATE TEMP TABLE compare_verdicts AS
+  SELECT run, idx AS instance_id, pred_sql IS NOT NULL AS submitted, correct AS score,
+         CASE WHEN pred_sql IS NULL THEN 'not submitted'
+              WHEN score IS NULL THEN 'no score: ' || coalesce(error_info, '')
+              WHEN NOT correct THEN coalesce(error_info, 'score ' || score)
+              ELSE error_info END AS error_info,
+         NULL AS variant
+  FROM temp.peer_verdicts;
+.mode csv
+.headers on
+SELECT idx, db_id, difficulty, score, error_info FROM temp.peer_verdicts
+  WHERE coalesce(:report, 0) <> 1 AND :runs IS NULL ORDER BY idx;
+SELECT run, idx, db_id, difficulty, score, error_info FROM temp.peer_verdicts
+  WHERE coalesce(:report, 0) <> 1 AND :runs IS NOT NULL ORDER BY run, idx;
 .mode list
 .headers off
 -- (nothing below prints without :report = 1)

@@ -1,0 +1,335 @@
+-- report_peer_html.sql: report_peer.sql's report as one self-contained HTML
+-- page (inline CSS, SVG bar charts, the questions as inline JSON and a few
+-- lines of JavaScript to filter, sort and open them; no network).
+--
+--   sqlite3 :memory: -cmd '.load build/spidereval' \
+--     -cmd ".parameter set :predictions 'predict_dev.json'" \
+--     -cmd ".parameter set :dev 'dev.json'" \
+--     -cmd ".parameter set :databases 'dev_databases'" < sql/report_peer_html.sql > report.html
+--
+-- Parameters: as report_peer.sql (:predictions, :dev and/or :gold,
+-- :databases, :rules, :timeout), and
+--   :compare_with  a JSON array of other prediction files on the same
+--                  questions: the page adds compare_peer.sql's comparison
+--                  (leaderboard, paired tests, questions gained and lost)
+--                  and each question's verdict in every run
+--   :names         optional JSON array of labels, the run first
+-- The page: the metric over every question (the headline carries its
+-- numbers as data-* attributes), where the difficulties come from, bar
+-- charts by difficulty and by outcome (each bar with data-label,
+-- data-total, data-correct), the split by database, the run comparison,
+-- and the table of questions with filters (outcome, category, difficulty,
+-- database, text over the question and the SQL) and sorting; clicking a
+-- question opens it (question, evidence, gold and predicted SQL, the
+-- verdict JSON, the verdict in every run). The filters, the sort and the
+-- open question live in the address
+-- (#outcome=fail&cat=...&diff=simple&db=...&runs=gained&q=text&sort=2&open=IDX).
+-- See docs/peer_reports.md. Run from the repository root (it reads
+-- sql/evaluate_peer.sql and sql/compare_stats.sql), or anywhere as
+-- `spidereval evaluate-peer --html FILE`.
+.bail on
+SELECT spidereval_error('report_peer_html.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
+  WHERE :predictions IS NULL;
+SELECT spidereval_error('report_peer_html.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')
+  WHERE :dev IS NULL AND :gold IS NULL;
+SELECT spidereval_error('report_peer_html.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"')
+  WHERE :databases IS NULL;
+SELECT spidereval_error('report_peer_html.sql: :compare_with ''' || :compare_with || ''' is not a JSON array of prediction files')
+  WHERE :compare_with IS NOT NULL AND (NOT json_valid(:compare_with) OR json_type(:compare_with) IS NOT 'array');
+INSERT OR REPLACE INTO temp.sqlite_parameters(key, value)
+SELECT ':runs', json_group_array(path) FROM (
+  SELECT 0 AS k, :predictions AS path
+  UNION ALL SELECT 1 + key, value FROM json_each(coalesce(:compare_with, '[]'))
+  ORDER BY k)
+WHERE :predictions IS NOT NULL;
+SELECT spidereval_error('report_peer_html.sql: cannot read :compare_with ''' || value || '''')
+  FROM json_each(:compare_with) WHERE readfile(value) IS NULL;
+.output /dev/null
+.read sql/evaluate_peer.sql
+.read sql/compare_stats.sql
+.output stdout
+.mode list
+.headers off
+WITH
+v AS (SELECT * FROM temp.peer_verdicts WHERE run = 'A'),
+m AS (SELECT metric, benchmark FROM temp.peer_metric),
+t AS (SELECT count(*) AS n, coalesce(sum(correct), 0) AS ok, coalesce(sum(x), 0) AS sx,
+             sum(pred_sql IS NULL) AS missing, sum(pred_sql IS NOT NULL AND score IS NULL) AS unscored,
+             sum(difficulty IS NOT NULL) AS with_diff FROM v),
+runs AS (SELECT count(*) AS n FROM temp.peer_runs),
+diff AS (
+  SELECT coalesce(difficulty, '(none)') AS label, count(*) AS total, sum(correct) AS ok,
+         row_number() OVER (ORDER BY CASE difficulty WHEN 'simple' THEN 1 WHEN 'moderate' THEN 2
+                                     WHEN 'challenging' THEN 3 ELSE 4 END, difficulty IS NULL, difficulty) AS ord
+  FROM v GROUP BY difficulty),
+cat AS (
+  SELECT category AS label, count(*) AS total,
+         row_number() OVER (ORDER BY category = 'Correct' DESC, count(*) DESC, category) AS ord
+  FROM v GROUP BY category),
+dmax AS (SELECT max(total) AS m FROM diff),
+cmax AS (SELECT max(total) AS m FROM cat),
+diff_svg AS (
+  SELECT '<svg class="chart" width="560" height="' || (30 * count(*) + 10) ||
+         '" role="img" aria-label="by difficulty">' ||
+         group_concat(
+           '<g class="bar" data-label="' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-total="' || total ||
+           '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
+           '<text x="0" y="15">' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</text>' ||
+           '<rect x="110" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM dmax)) || '" fill="#ddd"/>' ||
+           '<rect x="110" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM dmax)) || '" fill="#2a7"/>' ||
+           '<text x="420" y="15">' || ok || ' / ' || total || '</text></g>', '') || '</svg>' AS s
+  FROM (SELECT * FROM diff ORDER BY ord)),
+cat_svg AS (
+  SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
+         '" role="img" aria-label="by outcome">' ||
+         group_concat(
+           '<g class="bar" data-label="' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-total="' || total ||
+           '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
+           '<text x="0" y="15">' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</text>' ||
+           '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM cmax)) ||
+           '" fill="' || iif(label = 'Correct', '#2a7', '#c44') || '"/>' ||
+           '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
+  FROM (SELECT * FROM cat ORDER BY ord)),
+dbs AS (
+  SELECT group_concat('<tr data-db="' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-total="' || n || '" data-correct="' || ok ||
+                      '"><td>' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</td><td>' || n || '</td><td>' || ok || '</td><td>' ||
+                      printf('%.2f', 100.0 * sx / n) || '</td></tr>', '') AS s
+  FROM (SELECT db_id, count(*) AS n, sum(correct) AS ok, sum(x) AS sx FROM v
+        GROUP BY db_id ORDER BY db_id)),
+cmp AS (
+  SELECT '<h2>Run comparison</h2>
+<table id="runs"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>answered</th><th>' ||
+    (SELECT metric FROM m) || ' x 100</th></tr></thead><tbody>' ||
+    (SELECT group_concat('<tr data-run="' || run || '" data-correct="' || ok || '" data-answered="' || answered ||
+                         '"><td>' || rank || '</td><td>' || run || '</td><td>' || replace(replace(replace(replace(name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+                         '</td><td>' || ok || '</td><td>' || answered || '</td><td>' ||
+                         printf('%.2f', 100.0 * sx / n) || '</td></tr>', '')
+     FROM (SELECT rank() OVER (ORDER BY sum(pv.correct) DESC) AS rank, r.run, r.name, r.ord,
+                  sum(pv.correct) AS ok, sum(pv.pred_sql IS NOT NULL) AS answered,
+                  sum(pv.x) AS sx, count(*) AS n
+           FROM temp.peer_runs AS r JOIN temp.peer_verdicts AS pv USING (run)
+           GROUP BY r.run ORDER BY sum(pv.correct) DESC, r.ord)) ||
+    '</tbody></table>
+<h3>Paired tests (McNemar: b right in the first run only, c in the second only)</h3>
+<table id="pairs"><thead><tr><th>runs</th><th>both right</th><th>b</th><th>c</th><th>neither</th><th>test</th><th>p-value</th></tr></thead><tbody>' ||
+    (SELECT group_concat('<tr data-pair="' || run_a || run_b || '" data-b="' || a_only || '" data-c="' || b_only ||
+                         '" data-p="' || printf('%.6g', p_value) || '"><td>' || run_a || ' vs ' || run_b ||
+                         '</td><td>' || both || '</td><td>' || a_only || '</td><td>' || b_only || '</td><td>' ||
+                         neither || '</td><td>' || test ||
+                         CASE WHEN statistic IS NOT NULL THEN printf(' (chi2 %.3f)', statistic) ELSE '' END ||
+                         '</td><td>' || printf('%.4g', p_value) ||
+                         CASE WHEN p_value < 0.05 THEN ' (significant at 5%)' ELSE ' (not significant at 5%)' END ||
+                         '</td></tr>', '')
+     FROM (SELECT * FROM temp.compare_pairs ORDER BY run_a, run_b)) ||
+    '</tbody></table>
+<p>Gained against A: ' ||
+    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move gained">' || other || ':' || instance_id || '</a>', ' ')
+              FROM (SELECT * FROM temp.compare_moves WHERE change = 'gained' ORDER BY other, instance_id)), 'none') ||
+    '</p>
+<p>Lost against A: ' ||
+    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move lost">' || other || ':' || instance_id || '</a>', ' ')
+              FROM (SELECT * FROM temp.compare_moves WHERE change = 'lost' ORDER BY other, instance_id)), 'none') ||
+    '</p>' AS s
+  WHERE (SELECT n FROM runs) >= 2),
+data AS (
+  SELECT json_group_object(idx, json_object(
+           'q', question, 'evidence', evidence, 'db', db_id, 'difficulty', difficulty,
+           'score', json(score), 'correct', correct, 'category', category,
+           'gold_sql', gold_sql, 'pred_sql', pred_sql, 'verdict', json(verdict),
+           'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
+                     (SELECT json_group_object(o.run, json_array(o.correct, json(o.score), o.category))
+                      FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) END)) AS s
+  FROM v),
+rows AS (
+  SELECT group_concat(
+           '<tr data-idx="' || idx || '" data-correct="' || correct || '" data-difficulty="' ||
+           replace(replace(replace(replace(coalesce(difficulty, '(none)'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-category="' || replace(replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+           '" data-db="' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+           CASE WHEN (SELECT n FROM runs) >= 2 THEN '" data-runs="' ||
+             (SELECT CASE WHEN min(o.correct) = max(o.correct) THEN 'agree'
+                          WHEN v.correct THEN 'lost' ELSE 'gained' END
+              FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) ELSE '' END ||
+           '"><td><a href="#open=' || idx || '">' || idx || '</a></td><td>' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+           '</td><td>' || replace(replace(replace(replace(coalesce(difficulty, ''), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</td><td>' ||
+           coalesce(score, 'null') || '</td><td>' || replace(replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</td><td>' ||
+           replace(replace(replace(replace(CASE WHEN length(question) > 120 THEN substr(question, 1, 119) || '…'
+                            ELSE coalesce(question, '') END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+           CASE WHEN (SELECT n FROM runs) >= 2 THEN '</td><td>' ||
+             (SELECT group_concat(run || ':' || iif(correct, 'pass', iif(pred_sql IS NULL, 'missing', 'fail')), ' ')
+              FROM (SELECT * FROM temp.peer_verdicts AS o WHERE o.idx = v.idx ORDER BY run))
+           ELSE '' END ||
+           '</td></tr>', char(10)) AS s
+  FROM (SELECT * FROM v ORDER BY idx) AS v),
+opts AS (
+  SELECT (SELECT group_concat('<option>' || replace(replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</option>', '')
+          FROM (SELECT DISTINCT category FROM v ORDER BY 1)) AS cats,
+         (SELECT group_concat('<option>' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</option>', '')
+          FROM (SELECT label FROM diff ORDER BY ord)) AS diffs,
+         (SELECT group_concat('<option>' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</option>', '')
+          FROM (SELECT DISTINCT db_id FROM v ORDER BY 1)) AS dbs)
+SELECT '<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>spidereval report: ' || m.benchmark || '</title>
+<style>
+body { font: 14px/1.4 sans-serif; margin: 2em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; } h3 { font-size: 1em; }
+.score { font-size: 2em; font-weight: bold; margin: 0.2em 0; }
+table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; } #questions th { cursor: pointer; }
+#questions tr[data-correct="0"] td:nth-child(5) { color: #c44; } #questions tr.open td { background: #eef4ff; }
+.chart text { font-size: 12px; }
+#filters { margin: 0.5em 0; } #filters label { margin-right: 1em; }
+#detail { border: 2px solid #88a; padding: 0.5em 1em; margin: 1em 0; background: #fafaff; }
+#detail[hidden] { display: none; }
+pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; max-height: 20em; overflow: auto; }
+footer { margin-top: 2em; color: #777; font-size: 12px; }
+</style></head><body>
+<h1>spidereval report: ' || m.benchmark || '</h1>
+<p>predictions: <code>' || replace(replace(replace(replace(:predictions, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code>, questions: <code>' ||
+  replace(replace(replace(replace(coalesce(:gold, :dev), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code>, databases: <code>' || replace(replace(replace(replace(:databases, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+  '</code>, rules: <code>' || replace(replace(replace(replace(coalesce(:rules, 'bird'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code></p>
+<p class="score" id="score" data-metric="' || m.metric || '" data-value="' ||
+  printf('%.2f', CASE WHEN t.n > 0 THEN 100.0 * t.sx / t.n ELSE 0 END) || '" data-correct="' || t.ok ||
+  '" data-questions="' || t.n || '" data-missing="' || t.missing || '" data-unscored="' || t.unscored || '">' ||
+  m.metric || ' ' || printf('%.2f', CASE WHEN t.n > 0 THEN 100.0 * t.sx / t.n ELSE 0 END) || '</p>
+<p id="denominators">' || t.ok || ' of ' || t.n || ' questions correct' ||
+  CASE m.metric WHEN 'Soft-F1' THEN ' (Soft-F1 exactly 1)' WHEN 'R-VES' THEN ' (R-VES correctness gate)' ELSE '' END ||
+  '; ' || CASE m.metric WHEN 'R-VES' THEN 'mean(sqrt(reward))' ELSE 'mean score' END ||
+  ' x 100 over all ' || t.n || ' questions; ' || t.missing || ' without a prediction' ||
+  CASE WHEN t.unscored > 0 THEN '; ' || t.unscored || ' without a score (upstream raises; counted as 0)' ELSE '' END || '</p>
+<p id="difficulty-source">Difficulty: ' || t.with_diff || ' questions from the dev JSON''s "difficulty" field' ||
+  CASE WHEN t.n > t.with_diff THEN ', ' || (t.n - t.with_diff) || ' without one' ELSE '' END || '.</p>
+<h2>By difficulty</h2>
+' || coalesce((SELECT s FROM diff_svg), '') || '
+<h2>By outcome</h2>
+' || coalesce((SELECT s FROM cat_svg), '') || '
+<h2>By database</h2>
+<table id="databases"><thead><tr><th>db_id</th><th>questions</th><th>correct</th><th>' || m.metric ||
+  ' x 100</th></tr></thead><tbody>' || coalesce((SELECT s FROM dbs), '') || '</tbody></table>
+' || coalesce((SELECT s FROM cmp), '') || '
+<h2>Questions</h2>
+<div id="filters">
+<label>outcome <select id="f-outcome"><option value="">all</option><option value="pass">correct</option><option value="fail">not correct</option></select></label>
+<label>category <select id="f-cat"><option value="">all</option>' || coalesce((SELECT cats FROM opts), '') || '</select></label>
+<label>difficulty <select id="f-diff"><option value="">all</option>' || coalesce((SELECT diffs FROM opts), '') || '</select></label>
+<label>database <select id="f-db"><option value="">all</option>' || coalesce((SELECT dbs FROM opts), '') || '</select></label>
+' || CASE WHEN (SELECT n FROM runs) >= 2 THEN '<label>against the other runs <select id="f-runs"><option value="">all</option><option value="gained">gained (A wrong, another run right)</option><option value="lost">lost (A right, another run wrong)</option><option value="agree">same verdict in every run</option></select></label>
+' ELSE '' END || '<label>search <input id="f-q" type="search" placeholder="question or SQL"></label>
+<span id="shown"></span>
+</div>
+<div id="detail" hidden></div>
+<table id="questions"><thead><tr><th>idx</th><th>db_id</th><th>difficulty</th><th>score</th><th>outcome</th><th>question</th>' ||
+  CASE WHEN (SELECT n FROM runs) >= 2 THEN '<th>verdict per run</th>' ELSE '' END || '</tr></thead>
+<tbody>
+' || coalesce((SELECT s FROM rows), '') || '
+</tbody></table>
+<footer id="footer">spidereval ' || spidereval_version() || ', ' || replace(replace(replace(replace(coalesce(:rules, 'bird'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+  ' rules, ' || strftime('%Y-%m-%d %H:%M UTC', 'now') || '</footer>
+<script type="application/json" id="data">' || replace((SELECT s FROM data), '</', '<\/') || '</script>
+<script>
+var DATA = JSON.parse(document.getElementById("data").textContent);
+var body = document.querySelector("#questions tbody");
+var ROWS = Array.prototype.slice.call(body.rows);
+var F = { outcome: "f-outcome", cat: "f-cat", diff: "f-diff", db: "f-db", q: "f-q" };
+if (document.getElementById("f-runs")) F.runs = "f-runs";
+var state = { sort: null, desc: false, open: null };
+function el(tag, text, cls) {
+  var e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function readHash() {
+  var h = {};
+  location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+    if (!kv) return;
+    var i = kv.indexOf("=");
+    h[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
+  });
+  return h;
+}
+function writeHash() {
+  var parts = [];
+  Object.keys(F).forEach(function (k) {
+    var v = document.getElementById(F[k]).value;
+    if (v) parts.push(k + "=" + encodeURIComponent(v));
+  });
+  if (state.sort !== null) parts.push("sort=" + state.sort + (state.desc ? "&desc=1" : ""));
+  if (state.open !== null) parts.push("open=" + encodeURIComponent(state.open));
+  history.replaceState(null, "", "#" + parts.join("&"));
+}
+function val(k) { return document.getElementById(F[k]).value; }
+function filter() {
+  var o = val("outcome"), c = val("cat"), d = val("diff"), b = val("db"), q = val("q").toLowerCase(),
+      g = F.runs ? val("runs") : "", n = 0;
+  ROWS.forEach(function (r) {
+    var x = DATA[r.dataset.idx];
+    var text = [x.q, x.evidence, x.gold_sql, x.pred_sql].join(" ").toLowerCase();
+    var ok = (!o || (o === "pass") === (r.dataset.correct === "1")) && (!c || r.dataset.category === c) &&
+             (!d || r.dataset.difficulty === d) && (!b || r.dataset.db === b) &&
+             (!g || r.dataset.runs === g) && (!q || text.indexOf(q) >= 0);
+    r.hidden = !ok;
+    if (ok) n++;
+  });
+  var s = document.getElementById("shown");
+  s.textContent = n + " of " + ROWS.length + " shown";
+  s.dataset.shown = n;
+}
+function sortBy(i, desc) {
+  ROWS.sort(function (a, b) {
+    var x = a.cells[i].textContent, y = b.cells[i].textContent;
+    var nx = Number(x), ny = Number(y);
+    var r = (x !== "" && y !== "" && !isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+    return desc ? -r : r;
+  });
+  ROWS.forEach(function (r) { body.appendChild(r); });
+  state.sort = i; state.desc = desc;
+}
+function open(idx) {
+  var x = idx === null ? null : DATA[idx], box = document.getElementById("detail");
+  ROWS.forEach(function (r) { r.classList.toggle("open", r.dataset.idx === idx); });
+  state.open = x ? idx : null;
+  if (!x) { box.hidden = true; return; }
+  box.innerHTML = "";
+  box.dataset.idx = idx;
+  var h = el("h3", "question " + idx + " (" + x.db + (x.difficulty ? ", " + x.difficulty : "") + "): " +
+                   (x.correct ? "correct" : x.category));
+  var close = el("button", "close"); close.onclick = function () { open(null); writeHash(); };
+  h.appendChild(document.createTextNode(" ")); h.appendChild(close);
+  box.appendChild(h);
+  if (x.q) box.appendChild(el("p", x.q, "question"));
+  if (x.evidence) box.appendChild(el("p", "evidence: " + x.evidence, "evidence"));
+  var facts = el("ul");
+  facts.appendChild(el("li", "score: " + JSON.stringify(x.score) +
+                             (x.verdict && x.verdict.error_info ? "; " + x.verdict.error_info : "")));
+  if (x.runs) facts.appendChild(el("li", "verdict per run: " + Object.keys(x.runs).map(function (k) {
+    var r = x.runs[k]; return k + " " + (r[0] ? "correct" : r[2]) + " (score " + JSON.stringify(r[1]) + ")"; }).join("; ")));
+  box.appendChild(facts);
+  box.appendChild(el("h4", "gold SQL")); box.appendChild(el("pre", x.gold_sql, "gold-sql"));
+  box.appendChild(el("h4", "predicted SQL"));
+  box.appendChild(el("pre", x.pred_sql === null ? "(no prediction)" : x.pred_sql, "pred-sql"));
+  box.appendChild(el("h4", "verdict")); box.appendChild(el("pre", JSON.stringify(x.verdict, null, 1), "verdict"));
+  box.hidden = false;
+}
+Object.keys(F).forEach(function (k) {
+  document.getElementById(F[k]).addEventListener(k === "q" ? "input" : "change", function () { filter(); writeHash(); });
+});
+document.querySelectorAll("#questions th").forEach(function (th, i) {
+  th.addEventListener("click", function () { sortBy(i, state.sort === i && !state.desc); writeHash(); });
+});
+body.addEventListener("click", function (ev) {
+  var a = ev.target.closest("a"); if (!a) return;
+  ev.preventDefault(); open(a.closest("tr").dataset.idx); writeHash();
+});
+function fromHash() {
+  var h = readHash();
+  Object.keys(F).forEach(function (k) { document.getElementById(F[k]).value = h[k] || ""; });
+  filter();
+  if (h.sort !== undefined && /^[0-9]$/.test(h.sort)) sortBy(+h.sort, h.desc === "1");
+  open(h.open === undefined ? null : h.open);
+}
+window.addEventListener("hashchange", fromHash);
+fromHash();
+</script>
+</body></html>'
+FROM m, t;
