@@ -51,13 +51,11 @@ SELECT printf('%-30s %.2f', m.metric || ':', CASE WHEN t.n > 0 THEN 100.0 * t.sx
 FROM t, temp.peer_metric AS m;
 SELECT '';
 SELECT 'Where the difficulties come from';
-SELECT printf('  %d questions: the dev JSON''s "difficulty" field', sum(difficulty IS NOT NULL)) ||
-       CASE WHEN sum(difficulty IS NULL) > 0
-            THEN char(10) || printf('  %d questions: none (%s)', sum(difficulty IS NULL),
-                                    CASE WHEN :dev IS NULL THEN 'no :dev given'
-                                         ELSE 'no "difficulty" in the dev JSON' END)
-            ELSE '' END
-FROM temp.peer_verdicts;
+SELECT printf('  %d questions: the dev JSON''s "difficulty" field', count(*))
+FROM temp.peer_verdicts WHERE difficulty IS NOT NULL AND run = 'A' HAVING count(*) > 0;
+SELECT printf('  %d questions: none (%s)', count(*),
+              CASE WHEN :dev IS NULL THEN 'no :dev given' ELSE 'no "difficulty" in the dev JSON' END)
+FROM temp.peer_verdicts WHERE difficulty IS NULL AND run = 'A' HAVING count(*) > 0;
 SELECT '';
 SELECT printf('Score by difficulty (%s x 100)', metric) FROM temp.peer_metric;
 .mode box

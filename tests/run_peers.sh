@@ -156,13 +156,127 @@ run_eval() {
 # UPDATE=1 rewrites the expected output (review the diff!)
 [ "${UPDATE:-0}" = 1 ] && cp "$work/evaluate_peer.out" "$F/evaluate_peer.expected"
 if diff "$work/evaluate_peer.out" "$F/evaluate_peer.expected" >"$work/evaluate_peer.diff"; then
-  echo "evaluate_peer: 1 passed, 0 failed"
   pass=$((pass + 1))
 else
   echo "FAIL sql/evaluate_peer.sql:"
   head -20 "$work/evaluate_peer.diff"
-  echo "evaluate_peer: 0 passed, 1 failed"
   fail=$((fail + 1))
+fi
+
+# 5. the reports on samples/peers (an eight-question BIRD-style dev set,
+# two runs): report_peer.sql and compare_peer.sql golden, their numbers
+# against evaluate_peer.sql's, the HTML page's numbers against the SQL and
+# its rendering in headless Chromium; compare_stats.sql is compare.sql's
+# section line for line
+S=samples/peers
+D=build/samples/peers_dev
+rcheck() { # name got want
+  if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL $1: got '$2', want '$3'"; fi
+}
+run_s() { # script, then sqlite3 arguments
+  local script=$1
+  shift
+  sqlite3 :memory: -cmd ".load $ext" -cmd ".parameter set :databases $D" "$@" <"sql/$script" 2>&1 | tr -d '\r'
+}
+A=(-cmd ".parameter set :predictions $S/predict_a.json" -cmd ".parameter set :dev $S/dev.json")
+RUNS=(-cmd ".parameter set :runs '[\"$S/predict_a.json\", \"$S/predict_b.json\"]'" -cmd ".parameter set :dev $S/dev.json")
+{
+  for rules in bird bird_f1 "bird_ves steps" spider livesql; do
+    echo "== report_peer.sql, $rules"
+    run_s report_peer.sql "${A[@]}" -cmd ".parameter set :rules '$rules'"
+  done
+  echo "== report_peer.sql, run B (a question without a prediction), :limit 1"
+  run_s report_peer.sql -cmd ".parameter set :predictions $S/predict_b.json" -cmd ".parameter set :dev $S/dev.json" \
+    -cmd ".parameter set :limit 1"
+  echo "== report_peer.sql, spider lines and dev_gold.sql alone (no difficulty, a null score)"
+  run_s report_peer.sql -cmd ".parameter set :predictions $F/pred_blank.sql" -cmd ".parameter set :gold $F/dev_gold.sql" \
+    -cmd ".parameter set :rules spider"
+  echo "== compare_peer.sql"
+  run_s compare_peer.sql "${RUNS[@]}"
+  echo "== compare_peer.sql, :run_a and :run_b, :names, R-VES (steps)"
+  run_s compare_peer.sql -cmd ".parameter set :run_a $S/predict_b.json" -cmd ".parameter set :run_b $S/predict_a.json" \
+    -cmd ".parameter set :dev $S/dev.json" -cmd ".parameter set :names '[\"b\", \"a\"]'" -cmd ".parameter set :rules 'bird_ves steps'"
+  echo "== errors"
+  run_s report_peer.sql -cmd ".parameter set :dev $S/dev.json"
+  run_s report_peer.sql -cmd ".parameter set :predictions $S/predict_a.json"
+  run_s compare_peer.sql -cmd ".parameter set :dev $S/dev.json"
+  run_s compare_peer.sql -cmd ".parameter set :runs '[\"$S/predict_a.json\"]'" -cmd ".parameter set :dev $S/dev.json"
+  run_s compare_peer.sql -cmd ".parameter set :runs '[\"$S/predict_a.json\", \"$S/nope.json\"]'" -cmd ".parameter set :dev $S/dev.json"
+  run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '$S/predict_b.json'"
+  run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '[\"$S/nope.json\"]'"
+  run_s evaluate_peer.sql -cmd ".parameter set :runs '[]'" -cmd ".parameter set :dev $S/dev.json"
+} >"$work/reports.out"
+[ "${UPDATE:-0}" = 1 ] && cp "$work/reports.out" "$F/reports.expected"
+if diff "$work/reports.out" "$F/reports.expected" >"$work/reports.diff"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL peer reports (tests/fixtures/peers/reports.expected):"
+  head -30 "$work/reports.diff"
+fi
+# the report's metric and counts are evaluate_peer.sql's (mini_dev's table)
+for rules in bird bird_f1 "bird_ves steps" livesql; do
+  total=$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :rules '$rules'" -cmd ".parameter set :report 1" |
+          tail -1 | awk '{ print $NF }')
+  bydiff=$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :rules '$rules'" -cmd ".parameter set :report 1" |
+           tail -1 | awk '{ print $2, $3, $4 }')
+  rep=$(run_s report_peer.sql "${A[@]}" -cmd ".parameter set :rules '$rules'")
+  rcheck "report_peer $rules: total" "$(grep -E '^(EX|Soft-F1|R-VES):' <<<"$rep" | awk '{ print $2 }')" "$total"
+  rcheck "report_peer $rules: by difficulty" \
+    "$(grep -E '^│ (simple|moderate|challenging) ' <<<"$rep" | awk -F'│' '{ gsub(/ /, "", $5); printf "%s ", $5 }' | sed 's/ $//')" "$bydiff"
+done
+# the comparison's counts are the verdicts' (compare.sql's statistics on them)
+got=$({ echo '.read sql/compare_peer.sql'; echo '.mode list';
+        echo "SELECT a_only, b_only, printf('%.6f', p_value) FROM compare_pairs;"; } |
+      sqlite3 -bail :memory: -cmd ".load $ext" -cmd ".parameter set :databases $D" "${RUNS[@]}" 2>&1 | tail -1)
+want=$(sqlite3 :memory: -cmd ".load $ext" -cmd ".parameter set :databases $D" "${RUNS[@]}" 2>&1 <<'SQL'
+.output /dev/null
+.read sql/evaluate_peer.sql
+.output stdout
+SELECT sum(a.correct AND NOT b.correct) || '|' || sum(b.correct AND NOT a.correct) || '|' ||
+       printf('%.6f', min(1.0, 2.0 * 5 / 16))
+FROM peer_verdicts AS a JOIN peer_verdicts AS b ON a.run = 'A' AND b.run = 'B' AND a.idx = b.idx;
+SQL
+)
+rcheck "compare_peer: b, c and the exact p (b = 1, c = 3: 2 * (1 + 4) / 2^4)" "$got" "$want"
+extract() { # compare.sql's comparison section, as compare_stats.sql holds it
+  awk '/^DROP TABLE IF EXISTS temp.compare_pairs;/{on=1} /^SELECT printf\(.Run comparison/{on=0}
+       /^SELECT .Runs.;/{on=1; print "SELECT \047\047;"} /^SELECT .Next: /{on=0} on' sql/compare.sql
+}
+rcheck "compare_stats.sql is compare.sql's section" \
+  "$(diff <(grep -v '^--' sql/compare_stats.sql) <(extract | grep -v '^--') >/dev/null && echo same)" same
+# the HTML page: its numbers are the SQL's; it renders and filters
+html=$work/peers.html
+run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '[\"$S/predict_b.json\"]'" >"$html"
+rcheck "report_peer_html: headline" "$(grep -o 'id="score"[^>]*' "$html")" \
+  'id="score" data-metric="EX" data-value="50.00" data-correct="4" data-questions="8" data-missing="0" data-unscored="0"'
+rcheck "report_peer_html: difficulty bars" \
+  "$(grep -o '<g class="bar" data-label="[a-z]*" data-total="[0-9]*" data-correct="[0-9]*"' "$html" | sed -E 's/.*label="([a-z]*)" data-total="([0-9]*)" data-correct="([0-9]*)"/\1 \3\/\2/' | tr '\n' ' ')" \
+  "$(run_s report_peer.sql "${A[@]}" | grep -E '^│ (simple|moderate|challenging) ' | awk -F'│' '{ gsub(/ /, ""); printf "%s %s/%s ", $2, $4, $3 }')"
+rcheck "report_peer_html: paired test" "$(grep -o '<tr data-pair="AB" data-b="[0-9]*" data-c="[0-9]*"' "$html")" '<tr data-pair="AB" data-b="1" data-c="3"'
+rcheck "report_peer_html: question rows" "$(grep -c '<tr data-idx=' "$html")" 8
+rcheck "report_peer_html: its data is JSON" \
+  "$(sed -n 's/.*<script type="application\/json" id="data">\(.*\)<\/script>.*/\1/p' "$html" >"$work/data.json"
+     sqlite3 :memory: "SELECT json_valid(readfile('$work/data.json')) AND json_type(readfile('$work/data.json')) = 'object'")" 1
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ]; then
+  rcheck "report_peer_html: chromium" missing "installed (apt-get install chromium)"
+else
+  dom=$(cd "$work" && timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+          --dump-dom "file://$html#outcome=fail&diff=simple&open=5" 2>/dev/null)
+  rcheck "report_peer_html rendered: failures among the simple questions" \
+    "$(grep -o '<span id="shown" data-shown="[0-9]*"' <<<"$dom" | grep -o '[0-9]*')" 2
+  rcheck "report_peer_html rendered: question 5 open" \
+    "$(grep -o '<div id="detail" data-idx="5"><h3>[^<]*' <<<"$dom")" \
+    '<div id="detail" data-idx="5"><h3>question 5 (emp, simple): result mismatch '
+  rcheck "report_peer_html rendered: its SQL and both runs" \
+    "$(grep -o 'WHERE bonus = NULL</pre>\|verdict per run: A result mismatch (score 0); B correct (score 1)' <<<"$dom" | sort | tr '\n' '|')" \
+    "WHERE bonus = NULL</pre>|verdict per run: A result mismatch (score 0); B correct (score 1)|"
+  dom=$(cd "$work" && timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+          --dump-dom "file://$html#runs=gained" 2>/dev/null)
+  rcheck "report_peer_html rendered: gained against B" \
+    "$(grep -o '<span id="shown" data-shown="[0-9]*"' <<<"$dom" | grep -o '[0-9]*')" 3
 fi
 echo "peers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
