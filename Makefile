@@ -38,7 +38,7 @@ $(BUILD)/spidereval.so: $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
 
 # The spidereval command: the extension compiled in (SQLITE_CORE), the
 # scripts of sql/ embedded (build/cli_sql.c) so it runs from any directory.
-CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c
+CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c
 $(BUILD)/cli_sql.c: cli/embed_sql.sh $(wildcard sql/*.sql)
 	@mkdir -p $(BUILD)
 	@./cli/embed_sql.sh $(sort $(wildcard sql/*.sql)) > $@

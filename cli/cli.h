@@ -61,5 +61,6 @@ const char *cli_gold_flavor(const char *gold_dir);
 int cli_is_dir(const char *path);
 
 int cmd_evaluate(int argc, char **argv);
+int cmd_evaluate_peer(int argc, char **argv); /* peer.c */
 
 #endif

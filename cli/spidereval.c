@@ -589,6 +589,7 @@ static const struct {
   const char *what;
 } commands[] = {
     {"evaluate", cmd_evaluate, "the official verdicts, printed as evaluate.py prints them"},
+    {"evaluate-peer", cmd_evaluate_peer, "BIRD, Spider 1.0, LiveSQLBench verdicts, reports, comparison"},
     {"report", cmd_report, "a report: totals, difficulty, outcomes, failures (--html)"},
     {"select", cmd_select, "one answer per instance among candidates (MBR, clusters)"},
     {"errors", cmd_errors, "why the failures failed, per error taxonomy"},
@@ -603,7 +604,7 @@ static void main_usage(FILE *f) {
         "verdicts.\n\ncommands:\n",
         f);
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
+    fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].what);
   fputs("\n  spidereval evaluate --mode exec_result --result_dir RUN "
         "--gold_dir gold\n\n"
         "Exit status: 0 success, 1 the evaluation could not be done, "
@@ -627,7 +628,7 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (!strcmp(c, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-  cli_error(NULL, "unknown command '%s' (expected evaluate, report, "
+  cli_error(NULL, "unknown command '%s' (expected evaluate, evaluate-peer, report, "
                   "compare, select, errors, diff or audit; see spidereval --help)", c);
   return CLI_USAGE;
 }

@@ -146,7 +146,7 @@ expect "option without value" 2 "spidereval evaluate: option '--gold_dir' needs 
   $E --gold_dir
 expect "sql mode without databases" 2 "spidereval evaluate: --mode sql needs --databases DIR (the folder of SQLite databases the SQL runs on)" \
   "$bin" evaluate --mode sql --result_dir sqlonly
-expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, report, compare, select, errors, diff or audit; see spidereval --help)" \
+expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, evaluate-peer, report, compare, select, errors, diff or audit; see spidereval --help)" \
   "$bin" evaluat
 expect "no command" 2 "$("$bin" --help)" "$bin"
 expect "report without run" 2 "spidereval report: no submission folder: give RUN or --result_dir (see spidereval report --help)" \
