@@ -278,5 +278,81 @@ else
   rcheck "report_peer_html rendered: gained against B" \
     "$(grep -o '<span id="shown" data-shown="[0-9]*"' <<<"$dom" | grep -o '[0-9]*')" 3
 fi
+
+# 6. spidereval evaluate-peer (cli/peer.c), from another directory: the
+# output is the scripts', BIRD's and Spider's flags mean our own, and every
+# bad input gets its one-line error and exit status
+root=$(pwd)
+bin=$root/build/spidereval
+mkdir -p "$work/cli" "$work/cli/damo"
+cp "$S/predict_a.json" "$work/cli/damo/predict_dev.json"
+printf 'SELECT COUNT(*) FROM emp\temp\nSELECT name FROM emp WHERE dept = \047IT\047\temp\n' >"$work/cli/damo/dev_gold.sql"
+AS=$root/$S/predict_a.json BS=$root/$S/predict_b.json DEV=$root/$S/dev.json DB=$root/$D
+incli() { (cd "$work/cli" && "$@" 2>&1 | tr -d '\r'); }
+rcheck "evaluate-peer: mini_dev's table" "$(incli "$bin" evaluate-peer "$AS" --dev "$DEV" --databases "$DB")" \
+  "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
+rcheck "evaluate-peer: BIRD's flags" \
+  "$(incli "$bin" evaluate-peer --predicted_sql_path "$AS" --diff_json_path "$DEV" --db_root_path "$DB/" \
+       --meta_time_out 30.0 --num_cpus 16 --sql_dialect SQLite --output_log_path log.txt)" \
+  "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
+rcheck "evaluate-peer: --output_log_path" "$(cat "$work/cli/log.txt")" "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
+rcheck "evaluate-peer: DAMO-ConvAI's folders" \
+  "$(incli "$bin" evaluate-peer --predicted_sql_path damo/ --ground_truth_path damo/ --data_mode dev --mode_gt gt \
+       --mode_predict gpt --db_root_path "$DB" --format csv)" "idx,db_id,difficulty,score,error_info
+0,emp,,1,
+1,emp,,0,\"result mismatch: set(pred) != set(gold)\""
+rcheck "evaluate-peer: Spider's flags (spider rules)" \
+  "$(incli "$bin" evaluate-peer --pred "$root/$F/pred_lines.sql" --gold "$root/$F/dev_gold.sql" --db "$DB" --etype exec \
+       --table tables.json --format csv)" \
+  "$(run_s evaluate_peer.sql -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :gold $F/dev_gold.sql" \
+       -cmd ".parameter set :rules spider")"
+rcheck "evaluate-peer: --keep_distinct" \
+  "$(incli "$bin" evaluate-peer --pred "$root/$F/pred_lines.sql" --gold "$root/$F/dev_gold.sql" --db "$DB" --keep_distinct --format csv)" \
+  "$(run_s evaluate_peer.sql -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :gold $F/dev_gold.sql" \
+       -cmd ".parameter set :rules 'spider keep_distinct'")"
+rcheck "evaluate-peer --report" "$(incli "$bin" evaluate-peer "$AS" --dev "$DEV" --databases "$DB" --report --rules bird_f1 | sed -n 6p)" \
+  "Soft-F1:                       58.33 (mean score x 100 over all 8 questions)"
+rcheck "evaluate-peer: two runs" "$(incli "$bin" evaluate-peer "$AS" "$BS" --dev "$DEV" --databases "$DB" | grep -c 'A vs B .* 1 .* 3 ')" 1
+incli "$bin" evaluate-peer "$AS" "$BS" --dev "$DEV" --databases "$DB" --html page.html >/dev/null
+rcheck "evaluate-peer --html: a page with the comparison" "$(grep -o '<tr data-pair="AB" data-b="1" data-c="3"' "$work/cli/page.html")" \
+  '<tr data-pair="AB" data-b="1" data-c="3"'
+rcheck "evaluate-peer --help" "$(incli "$bin" evaluate-peer --help | head -1 | cut -d' ' -f1-3)" "usage: spidereval evaluate-peer"
+pexpect() { # name status message, then the arguments of evaluate-peer
+  local name=$1 st=$2 msg=$3
+  shift 3
+  local err rc
+  err=$(cd "$work/cli" && "$bin" evaluate-peer "$@" 2>&1 >/dev/null)
+  rc=$?
+  err=$(sed -E 's/^Runtime error near line [0-9]+:/Runtime error near line N:/' <<<"$err")
+  rcheck "evaluate-peer $name" "$rc $err" "$st $msg"
+}
+E="spidereval evaluate-peer:"
+pexpect "without predictions" 2 "$E no predictions: give PRED, --predicted_sql_path or --pred (see spidereval evaluate-peer --help)"
+pexpect "without questions" 2 "$E no questions: give --dev (--diff_json_path) or a gold file (--ground_truth_path, --gold)" "$AS"
+pexpect "without databases" 2 "$E no databases: give --databases (--db_root_path, --db), the folder of <db_id>/<db_id>.sqlite" "$AS" --dev "$DEV"
+pexpect "a missing prediction file" 1 "$E --predictions 'nope.json': cannot read: No such file or directory" --predictions nope.json --dev "$DEV" --databases "$DB"
+pexpect "a missing positional file" 1 "$E prediction file 'nope.json': cannot read: No such file or directory" nope.json --dev "$DEV" --databases "$DB"
+pexpect "a prediction folder" 1 "$E --pred '.' is a folder without predict_dev.json (DAMO-ConvAI's layout): give the predictions file" --pred . --dev "$DEV" --databases "$DB"
+pexpect "a gold folder" 1 "$E --ground_truth_path '$work' is a folder without dev_gold.sql (DAMO-ConvAI's layout): give the gold SQL file" "$AS" --ground_truth_path "$work" --databases "$DB"
+pexpect "a dev folder" 1 "$E --dev '$work' is a folder: give the file" "$AS" --dev "$work" --databases "$DB"
+pexpect "a missing database folder" 1 "$E --db_root_path 'nodir': no such folder" "$AS" --dev "$DEV" --db_root_path nodir
+pexpect "unknown rules" 2 "$E --rules 'birdie': expected bird, bird_f1, bird_ves, spider or livesql, then their options" "$AS" --dev "$DEV" --databases "$DB" --rules birdie
+pexpect "a bad rule option" 1 "Runtime error near line N: exec_verdict: unknown option 'steps' for these rules" "$AS" --dev "$DEV" --databases "$DB" --rules "bird_f1 steps"
+pexpect "a bad format" 2 "$E --format 'json': expected table or csv" "$AS" --dev "$DEV" --databases "$DB" --format json
+pexpect "etype match" 2 "$E --etype 'match': expected exec (execution accuracy; exact set match is not implemented)" --pred "$AS" --gold x --db "$DB" --etype match
+pexpect "a bad timeout" 2 "$E --meta_time_out '0': expected seconds above 0 and at most 86400" "$AS" --dev "$DEV" --databases "$DB" --meta_time_out 0
+pexpect "a bad num_cpus" 2 "$E --num_cpus 'all': expected a whole number from 1" "$AS" --dev "$DEV" --databases "$DB" --num_cpus all
+pexpect "another dialect" 2 "$E --sql_dialect 'PostgreSQL': expected SQLite (the databases are SQLite files)" "$AS" --dev "$DEV" --databases "$DB" --sql_dialect PostgreSQL
+pexpect "mode_gt" 2 "$E --mode_gt 'pred': expected gt" "$AS" --dev "$DEV" --databases "$DB" --mode_gt pred
+pexpect "mode_predict" 2 "$E --mode_predict 'gt': expected gpt" "$AS" --dev "$DEV" --databases "$DB" --mode_predict gt
+pexpect "keep_distinct off spider" 2 "$E --keep_distinct is an option of the spider rules, not 'livesql'" "$AS" --dev "$DEV" --databases "$DB" --keep_distinct --rules livesql
+pexpect "--report and --html" 2 "$E --report and --html: give one (the page holds the report)" "$AS" --dev "$DEV" --databases "$DB" --report --html x.html
+pexpect "--report of two runs" 2 "$E --report takes one prediction file: with two or more, the output is the run comparison (or the page, --html)" "$AS" "$BS" --dev "$DEV" --databases "$DB" --report
+pexpect "predictions twice" 2 "$E give the predictions once: as PRED or with --predicted_sql_path" "$AS" --predicted_sql_path "$BS" --dev "$DEV" --databases "$DB"
+pexpect "one input, two flags" 2 "$E --db_root_path and --databases name the same input: give one" "$AS" --dev "$DEV" --databases "$DB" --db_root_path "$DB"
+pexpect "an unwritable page" 1 "$E --html '$work/nodir/x.html': cannot write: No such file or directory" "$AS" --dev "$DEV" --databases "$DB" --html "$work/nodir/x.html"
+pexpect "an unwritable log" 1 "$E --output_log_path '$work/nodir/log': cannot write: No such file or directory" "$AS" --dev "$DEV" --databases "$DB" --output_log_path "$work/nodir/log"
+pexpect "a bad limit" 2 "$E --limit 'x': expected a whole number" "$AS" --dev "$DEV" --databases "$DB" --report --limit x
+pexpect "a database that is missing" 1 "Runtime error near line N: exec_verdict: cannot open database '$work/emp/emp.sqlite': No such file or directory" "$AS" --dev "$DEV" --databases "$work"
 echo "peers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
