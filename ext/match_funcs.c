@@ -359,6 +359,70 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                              tt_table *pred, const gold_instance *gi,
                              const tc_options *opts);
 
+/* The condition_cols specs of a gold instance, parsed once (the JSON of the
+** eval jsonl costs more than a small comparison) and kept with the cached
+** instance: one set of nvariants specs per flavor and pad option, the only
+** options tc_variant_spec reads. */
+#define SPEC_SETS 6 /* 3 flavors x pad */
+typedef struct {
+  int nvariants;
+  cc_spec *set[SPEC_SETS]; /* NULL until parsed */
+  char *error[SPEC_SETS];  /* malformed JSON (malloc'd), else NULL */
+} spec_memo;
+
+static void spec_memo_free(void *p) {
+  spec_memo *m = p;
+  if (!m) return;
+  for (int k = 0; k < SPEC_SETS; k++) {
+    if (m->set[k])
+      for (int v = 0; v < m->nvariants; v++) cc_spec_clear(&m->set[k][v]);
+    free(m->set[k]);
+    free(m->error[k]);
+  }
+  free(m);
+}
+
+/* The spec of variant v of gi under o, or NULL with *err (malloc'd) when
+** the condition_cols JSON is malformed or memory runs out. */
+static const cc_spec *variant_spec(const gold_instance *gi, int v,
+                                   const tc_options *o, char **err) {
+  *err = NULL;
+  /* the memo is the one mutable part of a cached instance (table_cache.h) */
+  gold_instance *mi = (gold_instance *)gi;
+  spec_memo *m = mi->memo;
+  if (!m) {
+    m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->nvariants = gi->nvariants;
+    mi->memo = m;
+    mi->memo_free = spec_memo_free;
+  }
+  int k = (int)o->flavor * 2 + (o->pad_condition_cols ? 1 : 0);
+  if (k < 0 || k >= SPEC_SETS) k = 0;
+  if (m->error[k]) {
+    *err = tt_msgf("%s", m->error[k]);
+    return NULL;
+  }
+  if (!m->set[k]) {
+    cc_spec *set = calloc((size_t)(m->nvariants ? m->nvariants : 1),
+                          sizeof *set);
+    if (!set) return NULL;
+    for (int i = 0; i < m->nvariants; i++) {
+      char *jerr = NULL;
+      if (tc_variant_spec(gi->condition_cols, gi->nvariants, i,
+                          gi->variant_letters[i] == 0, o, &set[i], &jerr)) {
+        for (int j = 0; j < i; j++) cc_spec_clear(&set[j]);
+        free(set);
+        m->error[k] = jerr;
+        *err = jerr ? tt_msgf("%s", jerr) : NULL;
+        return NULL;
+      }
+    }
+    m->set[k] = set;
+  }
+  return &m->set[k][v];
+}
+
 /* Why the prediction file path must not be read (an Evaluation Error,
 ** sqlite3_malloc'd), or NULL: a symbolic link, or the very file (inode) of
 ** one of the gold variants. An honest submission is neither; the official
@@ -479,19 +543,20 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       sqlite3_free(first_reason);
       return;
     }
-    cc_spec spec;
     char *jerr = NULL;
-    if (tc_variant_spec(gi->condition_cols, gi->nvariants, v,
-                        gi->variant_letters[v] == 0, &o, &spec, &jerr)) {
-      fail(ctx, sqlite3_mprintf("spider_verdict: %s", jerr));
+    const cc_spec *spec = variant_spec(gi, v, &o, &jerr);
+    if (!spec) {
+      if (jerr)
+        fail(ctx, sqlite3_mprintf("spider_verdict: %s", jerr));
+      else
+        sqlite3_result_error_nomem(ctx);
       free(jerr);
       sqlite3_free(first_reason);
       return;
     }
-    if (tc_check_spec(&spec, gr.table, &jerr) && o.skip_bad_variants) {
+    if (tc_check_spec(spec, gr.table, &jerr) && o.skip_bad_variants) {
       /* correction: a variant the official code cannot judge is skipped */
       free(jerr);
-      cc_spec_clear(&spec);
       continue;
     }
     if (jerr) {
@@ -505,16 +570,14 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
           gi->variant_letters[v] ? (char[2]){gi->variant_letters[v], 0} : "",
           gi->variant_letters[v] ? "'" : "");
       free(jerr);
-      cc_spec_clear(&spec);
       verdict_result(ctx, 0, info, 0, gi->nvariants);
       sqlite3_free(info);
       sqlite3_free(first_reason);
       return;
     }
     tc_detail d;
-    int score = tc_compare(pr.table, gr.table, &spec, gi->ignore_order, &o,
+    int score = tc_compare(pr.table, gr.table, spec, gi->ignore_order, &o,
                            first_reason ? NULL : &d);
-    cc_spec_clear(&spec);
     if (score < 0) {
       sqlite3_free(first_reason);
       sqlite3_result_error_nomem(ctx);

@@ -106,6 +106,7 @@ static void gold_index_free(gold_index *g) {
     for (int v = 0; v < gi->nvariants; v++) free(gi->variant_paths[v]);
     free(gi->variant_paths);
     free(gi->variant_letters);
+    if (gi->memo_free) gi->memo_free(gi->memo);
   }
   free(g->inst);
   free(g->dir);

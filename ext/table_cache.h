@@ -30,6 +30,12 @@ typedef struct {
   int nvariants;
   char **variant_paths; /* sorted: <id>.csv alone, or <id>_a.csv, ... */
   char *variant_letters; /* '\0' for <id>.csv, else the letter */
+  /* What match_funcs.c derives from the instance and keeps with it (the
+  ** parsed condition_cols specs), freed with the index by memo_free; NULL
+  ** until first set. The one part of a cached instance that changes;
+  ** the cache is per connection, whose calls do not run at once. */
+  void *memo;
+  void (*memo_free)(void *memo);
 } gold_instance;
 
 typedef struct {
