@@ -101,6 +101,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <math.h>
 #include <time.h>
 
 #include "spidereval.h"
@@ -1040,7 +1041,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   char *info = NULL, *xerr = NULL;
   int score = 0, executed = 0;
   sqlite3_int64 nrows = 0;
-  double sim = -1;
+  double sim = -1, recall = -1, precision = -1;
   if (!ga.r.table) {
     char *name = table_arg_name(argv[2]);
     fail(ctx, sqlite3_mprintf("sql_match: cannot read gold %s: %s: %s", name,
@@ -1087,6 +1088,18 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   so.aligned = 1;
   sim = sim_tables(pred, ga.r.table, &so);
   if (sim < 0) goto nomem;
+  /* cell recall and precision: the shared cells R of the same pairing over
+  ** the gold's cells and the prediction's (R from S = R / max(cells)) */
+  so.cells_denominator = 1;
+  double s_cells = sim_tables(pred, ga.r.table, &so);
+  if (s_cells < 0) goto nomem;
+  {
+    double pc = (double)pred->ncols * (double)pred->nrows;
+    double gc = (double)ga.r.table->ncols * (double)ga.r.table->nrows;
+    double shared = nearbyint(s_cells * (pc > gc ? pc : gc));
+    recall = gc > 0 ? shared / gc : 1.0;
+    precision = pc > 0 ? shared / pc : gc > 0 ? 0.0 : 1.0;
+  }
   tc_detail d;
   score = tc_compare(pred, ga.r.table, &spec, ignore_order, &o, &d);
   if (score < 0) goto nomem;
@@ -1101,8 +1114,13 @@ verdict: {
   append_json_string(js, info ? info : "");
   sqlite3_str_appendf(js, ",\"executed\":%d,\"rows\":%lld,\"similarity\":",
                       executed, executed ? (long long)nrows : 0LL);
-  if (sim >= 0) sqlite3_str_appendf(js, "%.17g}", sim);
-  else sqlite3_str_appendf(js, "null}");
+  if (sim >= 0)
+    sqlite3_str_appendf(js, "%.17g,\"cell_recall\":%.17g,\"cell_precision\":"
+                            "%.17g}",
+                        sim, recall, precision);
+  else
+    sqlite3_str_appendf(js, "null,\"cell_recall\":null,\"cell_precision\":"
+                            "null}");
   char *txt = sqlite3_str_finish(js);
   if (!txt) goto nomem;
   sqlite3_result_text(ctx, txt, -1, sqlite3_free);

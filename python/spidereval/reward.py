@@ -49,6 +49,10 @@ _SPIDER2_RULES = {
 }
 
 
+COMPONENTS = ("format_ok", "executed", "match", "similarity", "cell_recall",
+              "cell_precision")
+
+
 class RewardResult(NamedTuple):
     """One reward with its named components."""
     score: float              # the scalar reward (see SqlReward weights)
@@ -57,6 +61,8 @@ class RewardResult(NamedTuple):
     match: bool               # the result matches the gold under the rules
     similarity: Optional[float]  # partial credit: cell similarity (0..1)
                                  # of the two results, None if not executed
+    cell_recall: Optional[float]     # the gold's cells found in the result
+    cell_precision: Optional[float]  # the result's cells found in the gold
     rows: int                 # rows the prediction returned
     error_info: str           # '' on a match, else why (official wording)
     rules: str                # the rule set used
@@ -65,7 +71,9 @@ class RewardResult(NamedTuple):
     def components(self):
         return {"format_ok": int(self.format_ok),
                 "executed": int(self.executed), "match": int(self.match),
-                "similarity": self.similarity, "rows": self.rows}
+                "similarity": self.similarity,
+                "cell_recall": self.cell_recall,
+                "cell_precision": self.cell_precision, "rows": self.rows}
 
 
 def extract_sql(completion):
@@ -113,7 +121,8 @@ class SqlReward:
       instead of scoring 0.
     weights: the scalar as a weighted sum of the components, e.g.
       {'format_ok': 0.1, 'executed': 0.1, 'match': 0.8}; default: match
-      alone (1.0 or 0.0). 'similarity' is the partial credit.
+      alone (1.0 or 0.0). 'similarity', 'cell_recall' and
+      'cell_precision' are partial credit (0 when nothing ran).
     """
 
     def __init__(self, rules="spider2", timeout=30.0, ignore_order=True,
@@ -125,10 +134,10 @@ class SqlReward:
         self.empty_ok = bool(empty_ok)
         self.weights = dict(weights) if weights else {"match": 1.0}
         for k in self.weights:
-            if k not in ("format_ok", "executed", "match", "similarity"):
+            if k not in COMPONENTS:
                 raise SpiderevalError(
                     "spidereval: unknown reward component %r in weights "
-                    "(expected format_ok, executed, match or similarity)" % k)
+                    "(expected %s)" % (k, ", ".join(COMPONENTS)))
         if not (0 < self.timeout <= 86400):
             raise SpiderevalError("spidereval: timeout must be between 0 and "
                                   "86400 seconds")
@@ -146,16 +155,21 @@ class SqlReward:
         self.__dict__.update(d)
         self._lock = threading.Lock()
 
-    def _scalar(self, format_ok, executed, match, similarity):
+    def _scalar(self, format_ok, executed, match, similarity=None,
+                recall=None, precision=None):
         vals = {"format_ok": format_ok, "executed": executed, "match": match,
-                "similarity": similarity or 0.0}
+                "similarity": similarity or 0.0,
+                "cell_recall": recall or 0.0,
+                "cell_precision": precision or 0.0}
         return float(sum(w * float(vals[k]) for k, w in self.weights.items()))
 
-    def _result(self, format_ok, executed, match, similarity, rows, info):
+    def _result(self, format_ok, executed, match, rows, info,
+                similarity=None, recall=None, precision=None):
         return RewardResult(
-            self._scalar(format_ok, executed, match, similarity),
-            bool(format_ok), bool(executed), bool(match), similarity, rows,
-            info, self.rules)
+            self._scalar(format_ok, executed, match, similarity, recall,
+                         precision),
+            bool(format_ok), bool(executed), bool(match), similarity, recall,
+            precision, rows, info, self.rules)
 
     def gold_result(self, db_path, gold_sql, conn=None, st=None):
         """The gold SQL's result as CSV bytes, computed once per database
@@ -195,7 +209,7 @@ class SqlReward:
         conn = conn or thread_connection()
         sql = extract_sql(completion)
         if not sql:
-            return self._result(0, 0, 0, None, 0,
+            return self._result(0, 0, 0, 0,
                                 "Format Error: no SQL in the completion")
         if not isinstance(db_path, (str, os.PathLike)):
             raise SpiderevalError("spidereval: db_path must be a path, not %s"
@@ -206,7 +220,7 @@ class SqlReward:
         except OSError:
             st = None
         if st is None or not stat.S_ISREG(st.st_mode):
-            return self._result(1, 0, 0, None, 0,
+            return self._result(1, 0, 0, 0,
                                 "Gold Error: no such database '%s'" % db_path)
         if self.rules not in _SPIDER2_RULES:
             return self._peer(conn, sql, db_path, gold)
@@ -218,7 +232,7 @@ class SqlReward:
             else:
                 gold_arg = table_argument(gold, "gold")
         except SpiderevalError as e:
-            return self._result(1, 0, 0, None, 0,
+            return self._result(1, 0, 0, 0,
                                 "Gold Error: %s" % str(e).replace(
                                     "spidereval: ", "", 1))
         opts = _SPIDER2_RULES[self.rules] + (" emptyok" if self.empty_ok else "")
@@ -230,10 +244,11 @@ class SqlReward:
                      list(cc) if isinstance(cc, (list, tuple)) else cc),
                  int(bool(io)), opts, self.timeout)).fetchone()[0]
         except sqlite3.Error as e:
-            return self._result(1, 0, 0, None, 0, "Gold Error: %s" % e)
+            return self._result(1, 0, 0, 0, "Gold Error: %s" % e)
         v = json.loads(js)
-        return self._result(1, v["executed"], v["score"], v["similarity"],
-                            v["rows"], v["error_info"])
+        return self._result(1, v["executed"], v["score"], v["rows"],
+                            v["error_info"], v["similarity"],
+                            v["cell_recall"], v["cell_precision"])
 
     def _peer(self, conn, sql, db_path, gold):
         """A BIRD / Spider 1.0 / LiveSQLBench rule set: exec_verdict runs
@@ -257,13 +272,14 @@ class SqlReward:
         score = v.get("score")
         if score is None or info.startswith("gold"):
             # the upstream evaluator raises (failing gold, blank prediction)
-            return self._result(1, 0, 0, None, 0,
+            return self._result(1, 0, 0, 0,
                                 "Gold Error: %s" % (info or "no verdict"))
         executed = not info.startswith(("pred", "refused", "timeout"))
         score = float(score)
         return RewardResult(
             self._scalar(1, executed, score, score), True, executed,
-            score == 1, score if executed else None, 0, info, self.rules)
+            score == 1, score if executed else None, None, None, 0, info,
+            self.rules)
 
     def rewards(self, items, workers=1, processes=False):
         """Rewards of many items, in input order. An item is a dict with

@@ -19,7 +19,8 @@ def test_fence_and_bare_sql(shop_db):
     r = reward.sql_execution(GOOD, shop_db, GOLD_SQL)
     assert (r.score, r.format_ok, r.executed, r.match, r.error_info) == (1.0, True, True, True, "")
     assert r.similarity == 1 and r.rows == 4 and r.rules == "spider2"
-    assert r.components == {"format_ok": 1, "executed": 1, "match": 1, "similarity": 1, "rows": 4}
+    assert r.components == {"format_ok": 1, "executed": 1, "match": 1, "similarity": 1,
+                            "cell_recall": 1, "cell_precision": 1, "rows": 4}
     bare = reward.sql_execution("  SELECT city, count(*) FROM customers GROUP BY 1;  ", shop_db, GOLD_SQL)
     assert bare.match
     assert reward.extract_sql("x ```SQL\nSELECT 1\n``` y ```sql\nSELECT 2```") == "SELECT 1"
@@ -85,6 +86,27 @@ def test_weights_and_partial_credit(shop_db):
     assert failed.score == pytest.approx(0.1)
     with pytest.raises(SpiderevalError, match="unknown reward component 'style'"):
         reward.SqlReward(weights={"style": 1})
+
+
+def test_cell_recall_and_precision(shop_db):
+    # the gold: 4 cities x (city, n) = 8 cells
+    fewer = reward.sql_execution("SELECT city FROM customers GROUP BY 1", shop_db, GOLD_SQL)
+    assert (fewer.cell_recall, fewer.cell_precision) == (0.5, 1.0)
+    more = reward.sql_execution("SELECT city, count(*), 0 AS extra FROM customers GROUP BY 1",
+                                shop_db, GOLD_SQL)
+    assert more.match and more.cell_recall == 1.0
+    assert more.cell_precision == pytest.approx(8 / 12)
+    other = reward.sql_execution("SELECT customer_name FROM customers", shop_db, GOLD_SQL)
+    assert (other.cell_recall, other.cell_precision) == (0.0, 0.0)
+    failed = reward.sql_execution("SELECT nope FROM customers", shop_db, GOLD_SQL)
+    assert (failed.similarity, failed.cell_recall, failed.cell_precision) == (None, None, None)
+    assert failed.components["cell_recall"] is None
+    r = reward.SqlReward(weights={"match": 0.5, "cell_recall": 0.25, "cell_precision": 0.25})
+    assert r("SELECT city, count(*), 0 FROM customers GROUP BY 1", shop_db, GOLD_SQL).score == \
+        pytest.approx(0.5 + 0.25 + 0.25 * 8 / 12)
+    assert r("SELECT city FROM customers GROUP BY 1", shop_db, GOLD_SQL).score == \
+        pytest.approx(0.25 * 0.5 + 0.25)
+    assert r("SELECT nope", shop_db, GOLD_SQL).score == 0.0
 
 
 # ---------------------------------------------------------------- bad inputs
@@ -204,7 +226,10 @@ def test_verl_compute_score(shop_db):
     assert reward.compute_score("spider2", "SELECT 1", {"sql": GOLD_SQL, "db_path": shop_db}) == 0.0
     d = reward.compute_score_details("spider2", GOOD, GOLD_SQL, {"db_path": shop_db})
     assert d == {"score": 1.0, "format_ok": 1.0, "executed": 1.0, "match": 1.0,
-                 "similarity": 1.0, "rows": 4.0}
+                 "similarity": 1.0, "cell_recall": 1.0, "cell_precision": 1.0, "rows": 4.0}
+    d = reward.compute_score_details("spider2", "SELECT nope", GOLD_SQL, {"db_path": shop_db})
+    assert (d["executed"], d["similarity"], d["cell_recall"], d["cell_precision"]) == \
+        (0.0, -1.0, -1.0, -1.0)
     import os
     root, name = os.path.split(os.path.dirname(shop_db))
     with pytest.raises(SpiderevalError, match="no database for this sample"):
@@ -229,6 +254,20 @@ def test_docs_worked_example(root, monkeypatch):
     text = open("docs/python.md").read()
     block = re.search(r"A worked example.*?```python\n(.*?)\n```\n", text, re.S).group(1)
     exec(compile(block, "docs/python.md", "exec"), {})
+
+
+def test_readme_example(root, monkeypatch):
+    import re
+    monkeypatch.chdir(root)
+    text = open("README.md").read()
+    block = re.search(r"## From Python.*?```python\n(.*?)\n```\n", text, re.S).group(1)
+    assert len(block.splitlines()) == 5
+    batch = [(GOOD, "build/samples/shop.sqlite", GOLD_SQL), ("SELECT 1", "build/samples/shop.sqlite", GOLD_SQL)]
+    df = Rows(["a", "b"], [(1, 2)])
+    env = {"model_answer": GOOD, "batch": batch, "df": df}
+    exec(compile(block, "README.md", "exec"), env)
+    assert env["r"].score == 1.0 and env["r"].cell_precision == 1.0
+    assert [x.score for x in env["scores"]] == [1.0, 0.0]
 
 
 def test_peer_rule_sets(shop_db):

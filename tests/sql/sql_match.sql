@@ -8,6 +8,8 @@ SELECT sql_match('build/samples/shop.sqlite', 'Answer: ```sql
 SELECT city FROM customers GROUP BY 1
 ```', csv, '[0]', 1) FROM g;
 SELECT sql_match('build/samples/shop.sqlite', 'SELECT city FROM customers GROUP BY 1', csv, '[]', 1) FROM g;
+-- cell recall and precision: extra columns lower precision, not recall
+SELECT sql_match('build/samples/shop.sqlite', 'SELECT city, count(*), 0 AS extra FROM customers GROUP BY 1', csv, '[]', 1) FROM g;
 SELECT sql_match('build/samples/shop.sqlite', 'SELECT cty FROM customers', csv, '[]', 1) FROM g;
 SELECT sql_match('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', csv, '[]', 1) FROM g;
 SELECT sql_match('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', CAST('city' || char(10) AS BLOB), '[]', 1, 'emptyok') FROM g;
