@@ -31,17 +31,35 @@ static int is_space_ascii(char c) {
 }
 static int is_digit_ascii(char c) { return c >= '0' && c <= '9'; }
 
+/* w is exactly s (both NUL-terminated). */
+static inline int word_is(const char *w, const char *s) {
+  while (*s)
+    if (*w++ != *s++) return 0;
+  return *w == 0;
+}
+
+/* Every word of a file passes here: a switch on the first byte, so that
+** numbers (which may start with '-' or '1' like some tokens) leave after
+** a byte or two. */
 int pn_is_na(const char *w) {
-  static const char *const na[] = {
-      "",      "#N/A", "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN",
-      "-NaN",  "-nan", "1.#IND",   "1.#QNAN", "<NA>", "N/A",
-      "NA",    "NULL", "NaN",      "n/a",  "nan",     "null"};
-  if (w[0] == 0) return 1;
-  /* Every NA token starts with one of these characters. */
-  if (!strchr("#-1<NnA", w[0])) return 0;
-  for (size_t i = 1; i < sizeof(na) / sizeof(na[0]); i++)
-    if (strcmp(w, na[i]) == 0) return 1;
-  return 0;
+  switch (w[0]) {
+    case 0: return 1;
+    case '#':
+      return word_is(w + 1, "N/A") || word_is(w + 1, "N/A N/A") ||
+             word_is(w + 1, "NA");
+    case '-':
+      if (w[1] == '1') return word_is(w + 2, ".#IND") || word_is(w + 2, ".#QNAN");
+      return word_is(w + 1, "NaN") || word_is(w + 1, "nan");
+    case '1': return word_is(w + 1, ".#IND") || word_is(w + 1, ".#QNAN");
+    case '<': return word_is(w + 1, "NA>");
+    case 'N':
+      return word_is(w + 1, "/A") || word_is(w + 1, "A") ||
+             word_is(w + 1, "ULL") || word_is(w + 1, "aN");
+    case 'n':
+      return word_is(w + 1, "/a") || word_is(w + 1, "an") ||
+             word_is(w + 1, "ull");
+    default: return 0;
+  }
 }
 
 int pn_str_to_int64(const char *p, int64_t *out) {
@@ -154,8 +172,9 @@ static int wrap_int32(uint32_t u) {
 }
 
 /* precise_xstrtod with decimal='.', sci='E', no thousands separator,
-** skip_trailing=1. Returns the value; sets *error on ERANGE; *endp. */
-static double precise_xstrtod(const char *str, const char **endp, int *error,
+** skip_trailing=1, transcribed step for step: the digits accumulated in a
+** double. The reference of pn_parse_float_literal (the unit tests). */
+static double precise_xstrtod_literal(const char *str, const char **endp, int *error,
                               pn_hint *hint) {
   const char *p = str;
   const int max_digits = 17;
@@ -255,11 +274,131 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
   return number;
 }
 
-int pn_parse_float(const char *word, double *out, pn_hint *hint) {
+/* What pandas' digit loop leaves in its double: number = number * 10 + d
+** for each of num_digits digits (at most 17) whose integer value is mant.
+** Every step is exact while the value stays below 2^53, which holds for
+** the first 15 digits (< 10^15) and for all of them when mant < 2^53;
+** only a 16th and 17th digit on a value past 2^53 round, and they are
+** replayed in doubles, one rounded multiply and one rounded add each, as
+** pandas does them (C11 does not contract them into a fused multiply-add:
+** -std=c11 implies -ffp-contract=off). */
+static double digit_loop_value(uint64_t mant, int num_digits) {
+  if (mant < (UINT64_C(1) << 53)) return (double)mant;
+  /* here num_digits is 16 or 17: 15 digits are below 10^15 < 2^53 */
+  if (num_digits == 16) return (double)(mant / 10) * 10. + (double)(mant % 10);
+  double number = (double)(mant / 100);
+  number = number * 10. + (double)(mant / 10 % 10);
+  return number * 10. + (double)(mant % 10);
+}
+
+/* precise_xstrtod with decimal='.', sci='E', no thousands separator,
+** skip_trailing=1: pandas' steps, with the digits accumulated in an
+** integer (digit_loop_value gives the double pandas' loop has). Returns
+** the value; sets *error on ERANGE; *endp. */
+static double precise_xstrtod(const char *str, const char **endp, int *error,
+                              pn_hint *hint) {
+  const char *p = str;
+  const int max_digits = 17;
+  while (is_space_ascii(*p)) p++;
+  int negative = 0;
+  if (*p == '-') {
+    negative = 1;
+    p++;
+  } else if (*p == '+') {
+    p++;
+  }
+  int exponent = 0, num_digits = 0, num_decimals = 0;
+  uint64_t mant = 0; /* the digits read, leading zeros included */
+  while (is_digit_ascii(*p)) {
+    if (num_digits < max_digits) {
+      mant = mant * 10 + (uint64_t)(*p - '0');
+      num_digits++;
+    } else {
+      ++exponent;
+    }
+    p++;
+  }
+  if (*p == '.') {
+    p++;
+    while (num_digits < max_digits && is_digit_ascii(*p)) {
+      mant = mant * 10 + (uint64_t)(*p - '0');
+      p++;
+      num_digits++;
+      num_decimals++;
+    }
+    if (num_digits >= max_digits)
+      while (is_digit_ascii(*p)) ++p;
+    exponent -= num_decimals;
+  }
+  if (num_digits == 0) {
+    *error = 1;
+    *endp = p;
+    return 0.0;
+  }
+  double number = digit_loop_value(mant, num_digits);
+  if (negative) number = -number;
+  if (*p == 'e' || *p == 'E') {
+    int eneg = 0;
+    ++p;
+    if (*p == '-') {
+      eneg = 1;
+      p++;
+    } else if (*p == '+') {
+      p++;
+    }
+    /* pandas accumulates up to 17 exponent digits in a C int and adds
+    ** them to the exponent, both wrapping modulo 2^32 where pandas runs
+    ** (1e4294967297 is 10.0, 5e2147483648 is 0.0): the same arithmetic,
+    ** done unsigned so that it is defined. */
+    int nd = 0;
+    uint32_t n = 0;
+    while (nd < max_digits && is_digit_ascii(*p)) {
+      n = n * 10u + (uint32_t)(*p - '0');
+      nd++;
+      p++;
+    }
+    exponent = wrap_int32(eneg ? (uint32_t)exponent - n
+                               : (uint32_t)exponent + n);
+    if (nd == 0) p--;
+  }
+  if (exponent > 308) {
+    *error = 1;
+    *endp = p;
+    return HUGE_VAL;
+  } else if (exponent > 0) {
+    number *= pow10_table[exponent];
+  } else if (exponent < -308) {
+    if (exponent < -616) {
+      number = 0.;
+    } else {
+      number /= pow10_table[-308 - exponent];
+      number /= pow10_table[308];
+    }
+  } else {
+    number /= pow10_table[-exponent];
+  }
+  if (number == HUGE_VAL || number == -HUGE_VAL) *error = 1;
+  while (is_space_ascii(*p)) p++;
+  *endp = p;
+  if (hint) {
+    /* at most 15 significant digits: mant < 10^15 (< 2^53) */
+    hint->exact = mant < UINT64_C(1000000000000000) && exponent >= -22 &&
+                  exponent <= 22;
+    hint->mantissa = mant;
+    hint->exp10 = exponent;
+  }
+  return number;
+}
+
+typedef double (*xstrtod_fn)(const char *, const char **, int *, pn_hint *);
+
+/* _try_double: the whole word a float, else an inf/Infinity spelling. */
+static inline int parse_float_with(xstrtod_fn xstrtod, const char *word,
+                                   double *out, pn_hint *hint) {
   int error = 0;
   const char *end;
   pn_hint h;
-  double v = precise_xstrtod(word, &end, &error, &h);
+  double v = xstrtod(word, &end, &error, &h);
   if (error || end == word || *end) {
     if (!strcasecmp(word, "inf") || !strcasecmp(word, "+inf") ||
         !strcasecmp(word, "Infinity") || !strcasecmp(word, "+Infinity")) {
@@ -274,6 +413,14 @@ int pn_parse_float(const char *word, double *out, pn_hint *hint) {
   *out = v;
   if (hint) *hint = h;
   return 0;
+}
+
+int pn_parse_float(const char *word, double *out, pn_hint *hint) {
+  return parse_float_with(precise_xstrtod, word, out, hint);
+}
+
+int pn_parse_float_literal(const char *word, double *out, pn_hint *hint) {
+  return parse_float_with(precise_xstrtod_literal, word, out, hint);
 }
 
 int pn_parse_bool(const char *w, int *out) {

@@ -48,6 +48,10 @@ int pn_str_to_uint64(pn_uint_state *st, const char *word, uint64_t *out);
 */
 int pn_parse_float(const char *word, double *out, pn_hint *hint);
 
+/* The same with pandas' digit loop transcribed literally (digits summed in
+** a double): the independent reference of the unit tests. */
+int pn_parse_float_literal(const char *word, double *out, pn_hint *hint);
+
 /* pandas' bool recognition: True/TRUE/true/False/FALSE/false and any case of
 ** "true"/"false". Returns 0 and sets *out (0/1), or -1. */
 int pn_parse_bool(const char *word, int *out);

@@ -1,5 +1,6 @@
 /* Check suite: pandas' number readers and Python's repr of floats. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -149,6 +150,100 @@ START_TEST(test_repr_exact_vs_search) {
 }
 END_TEST
 
+/* A random word for the float readers: signs, leading zeros, up to 25
+** digits with or without a point, exponents, blanks, stray characters,
+** and 16- and 17-digit mantissas around 2^53 (where pandas' double loop
+** starts to round). */
+static void random_float_word(uint64_t *x, char *w) {
+  uint64_t b = next_bits(x);
+  char *o = w;
+  if (b % 7 == 0) *o++ = ' ';
+  if (b % 5 == 1) *o++ = '-';
+  else if (b % 11 == 2) *o++ = '+';
+  b >>= 8;
+  if (b % 4 == 0) { /* a 16- or 17-digit mantissa near 2^53 or 10^16 */
+    uint64_t base = (b >> 2) % 3 == 0   ? (UINT64_C(1) << 53)
+                    : (b >> 2) % 3 == 1 ? UINT64_C(10000000000000000)
+                                        : UINT64_C(99999999999999999);
+    uint64_t m = base - 2000 + next_bits(x) % 4000;
+    if ((b >> 4) % 2) m = m / 10 * 10 + next_bits(x) % 10;
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)m);
+    int point = (int)(next_bits(x) % (uint64_t)(n + 2)) - 1; /* -1: none */
+    for (int i = 0; i < n; i++) {
+      if (i == point) *o++ = '.';
+      *o++ = digits[i];
+    }
+  } else {
+    int zeros = (int)((b >> 2) % 4 == 0 ? (b >> 4) % 6 : 0);
+    int n = (int)((b >> 8) % 26), point = (int)((b >> 16) % (uint64_t)(n + 3)) - 1;
+    for (int i = 0; i < zeros; i++) *o++ = '0';
+    for (int i = 0; i < n; i++) {
+      if (i == point) *o++ = '.';
+      *o++ = (char)('0' + next_bits(x) % 10);
+    }
+    if (point == n) *o++ = '.';
+  }
+  b = next_bits(x);
+  if (b % 4 == 0) {
+    *o++ = b % 8 == 0 ? 'e' : 'E';
+    if (b % 3 == 0) *o++ = '-';
+    o += sprintf(o, "%d", (int)((b >> 8) % 400));
+  }
+  if (b % 13 == 5) *o++ = ' ';
+  if (b % 29 == 7) *o++ = 'x';
+  *o = 0;
+}
+
+/* The integer digit loop gives pandas' double loop's value, bit for bit,
+** hints included. */
+START_TEST(test_float_reader_vs_literal) {
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  char w[96];
+  for (int i = 0; i < 300000; i++) {
+    random_float_word(&x, w);
+    double a = 0, b = 0;
+    pn_hint ha = {0, 0, 0}, hb = {0, 0, 0};
+    int ra = pn_parse_float(w, &a, &ha), rb = pn_parse_float_literal(w, &b, &hb);
+    ck_assert_msg(ra == rb, "'%s': %d, literal %d", w, ra, rb);
+    if (ra) continue;
+    ck_assert_msg(!memcmp(&a, &b, sizeof a), "'%s': %a, literal %a", w, a, b);
+    ck_assert_msg(ha.exact == hb.exact, "'%s': exact %d, literal %d", w,
+                  ha.exact, hb.exact);
+    if (ha.exact)
+      ck_assert_msg(ha.mantissa == hb.mantissa && ha.exp10 == hb.exp10,
+                    "'%s': hint differs", w);
+  }
+}
+END_TEST
+
+START_TEST(test_na_tokens_exhaustive) {
+  /* every token, its prefixes, its extensions and one-byte changes: the
+  ** switch of pn_is_na agrees with a lookup in the list */
+  static const char *const na[] = {"",     "#N/A", "#N/A N/A", "#NA",
+                                   "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+                                   "1.#IND", "1.#QNAN", "<NA>", "N/A",
+                                   "NA",   "NULL", "NaN",  "n/a",
+                                   "nan",  "null"};
+  const size_t nna = sizeof na / sizeof na[0];
+  for (size_t t = 0; t < nna; t++) {
+    size_t len = strlen(na[t]);
+    for (size_t cut = 0; cut <= len + 1; cut++)
+      for (int c = 0; c < 256; c++) {
+        char w[16];
+        memcpy(w, na[t], len + 1);
+        if (cut < len) w[cut] = (char)c;  /* a byte changed (or cut by 0) */
+        else if (cut == len) { w[len] = (char)c; w[len + 1] = 0; } /* longer */
+        else if (c > 0) break;
+        int want = 0;
+        for (size_t k = 0; k < nna; k++) want |= !strcmp(w, na[k]);
+        ck_assert_msg(pn_is_na(w) == want, "pn_is_na('%s') should be %d", w,
+                      want);
+      }
+  }
+}
+END_TEST
+
 START_TEST(test_ints) {
   int64_t v;
   ck_assert_int_eq(pn_str_to_int64("  12  ", &v), PN_OK);
@@ -213,6 +308,8 @@ Suite *suite_pynum(void) {
   tcase_add_test(tc, test_repr_exact_vs_search);
   tcase_add_test(tc, test_ints);
   tcase_add_test(tc, test_na_and_bool);
+  tcase_add_test(tc, test_na_tokens_exhaustive);
+  tcase_add_test(tc, test_float_reader_vs_literal);
   tcase_add_test(tc, test_isclose);
   suite_add_tcase(s, tc);
   return s;
