@@ -453,6 +453,50 @@ static int tk_begin(tokenizer *t) {
   return 0;
 }
 
+/* Word-at-a-time scanning for the bytes that end an unquoted field:
+** in x, the high bit of each byte that is zero, exactly (no carries
+** between bytes). */
+#define ONES UINT64_C(0x0101010101010101)
+#define LOWS UINT64_C(0x7F7F7F7F7F7F7F7F)
+static inline uint64_t zero_bytes(uint64_t x) {
+  return ~(((x & LOWS) + LOWS) | x | LOWS);
+}
+static inline uint64_t field_end_bytes(uint64_t w) {
+  return zero_bytes(w ^ (ONES * ',')) | zero_bytes(w ^ (ONES * '\n')) |
+         zero_bytes(w ^ (ONES * '\r'));
+}
+
+/* The first offset from j on (before len) holding ',', '\n' or '\r', or
+** len. */
+static inline uint64_t plain_run_end(const char *data, uint64_t j,
+                                     uint64_t len) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; j + 8 <= len; j += 8) {
+    uint64_t w;
+    memcpy(&w, data + j, 8);
+    uint64_t m = field_end_bytes(w);
+    if (m) return j + (uint64_t)(__builtin_ctzll(m) >> 3);
+  }
+#endif
+  while (j < len && data[j] != ',' && data[j] != '\n' && data[j] != '\r') j++;
+  return j;
+}
+
+/* How many bytes of p[0..n) are ',', '\n' or '\r'. */
+static size_t count_field_ends(const char *p, size_t n) {
+  size_t k = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    /* one bit per matching byte, summed bytewise by the multiply */
+    k += (size_t)((((field_end_bytes(w) >> 7) * ONES) >> 56) & 0xFF);
+  }
+  for (; i < n; i++) k += (p[i] == ',') | (p[i] == '\n') | (p[i] == '\r');
+  return k;
+}
+#undef ONES
+#undef LOWS
+
 /*
 ** Tokenize one buffer of pandas': the bytes at file offsets [off, off + n),
 ** held in blk, which follow the previous buffer. pandas' buffers are
@@ -574,8 +618,8 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
         } else if (c == ',') {
           END_FIELD();
         } else {
-          PUSH(c);
           state = IN_FIELD;
+          goto plain_run; /* c starts the field's run */
         }
         break;
 
@@ -590,16 +634,23 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
           END_FIELD();
           state = START_FIELD;
         } else {
-          /* copy the run of ordinary characters at once */
-          uint64_t j = i + 1;
-          while (j < len && data[j] != ',' &&
-                 data[j] != '\n' && data[j] != '\r')
-            j++;
+        plain_run: {
+          /* copy the run of ordinary characters at once (as pushing them
+          ** one by one would: the same overflow check) and end the field
+          ** at a delimiter right away */
+          uint64_t j = plain_run_end(data, i + 1, len);
           if (push_run(t, data + i, (size_t)(j - i))) {
             SAVE();
             return -1;
           }
+          if (j < len && data[j] == ',') {
+            i = j; /* where END_FIELD saves on error */
+            END_FIELD();
+            state = START_FIELD;
+            j++;
+          }
           next = j;
+        }
         }
         break;
 
@@ -1484,9 +1535,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   /* size the buffers once: the words never outgrow the input plus one NUL
   ** per field, and fields are bounded by delimiters and line ends */
   {
-    size_t seps = 1;
-    for (const char *p = data, *end = data + len; p < end; p++)
-      seps += (*p == ',') | (*p == '\n') | (*p == '\r');
+    size_t seps = 1 + count_field_ends(data, len);
     tk.stream = malloc(len + seps + 64);
     tk.words = malloc((seps + 16) * sizeof(uint32_t));
     if (!tk.stream || !tk.words) {
@@ -1533,9 +1582,11 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
 
   /* data rows are lines 1..lines-1; all of them have `width` fields.
   ** Each column is inferred chunk by chunk into a chunk-sized scratch of
-  ** cells, then kept in the compact store its dtype allows. A column of
-  ** several chunks is inferred twice: once for the dtype their
-  ** concatenation has, once to store the rows (cast to that dtype). */
+  ** cells, then kept in the compact store its dtype allows. The rows of
+  ** each chunk are stored as soon as it is inferred while every chunk so
+  ** far has the first one's dtype (and, for object, its str-only store);
+  ** a column whose chunks differ is inferred again, once its dtype (the
+  ** chunks' concatenation) is known, to store the rows cast to it. */
   {
     size_t chunk_lines = tk.chunk_lines;
     size_t scratch_n = nrows < chunk_lines ? nrows : chunk_lines;
@@ -1553,21 +1604,32 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       tt_dtype dt = TT_OBJECT;
       size_t nchunks = 0;
       int all_str = 1; /* every chunk object, of str and NaN only */
+      int stored = 1;  /* the rows of every chunk so far are in the store */
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
         tt_dtype d = infer_chunk(&tk, leading + c, r0, r1, scratch);
         chunk_dt[nchunks++] = d;
         dt = nchunks == 1 ? d : promote(dt, d);
+        int was_str = all_str;
         if (all_str) all_str = d == TT_OBJECT && only_str(scratch, r1 - r0);
+        if (nchunks == 1) {
+          if (alloc_store(col, store_for(dt, all_str), nrows)) goto nomem;
+        } else if (stored && (d != chunk_dt[0] || all_str != was_str)) {
+          stored = 0; /* the store changes: every row again below */
+          free(col->data.any);
+          col->data.any = NULL;
+          free(col->fexp);
+          col->fexp = NULL;
+        }
+        if (stored) {
+          int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream);
+          if (st == -2) goto nomem;
+          if (st) goto bug;
+        }
       }
       col->dtype = dt;
+      if (stored) continue;
       if (alloc_store(col, store_for(dt, all_str), nrows)) goto nomem;
-      if (nchunks == 1) {
-        int st = store_rows(col, nrows, 0, scratch, nrows, tk.stream);
-        if (st == -2) goto nomem;
-        if (st) goto bug;
-        continue;
-      }
       size_t k = 0;
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines, k++) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
