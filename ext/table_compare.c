@@ -362,6 +362,48 @@ static canon_cell canon_of(const pv_cell *c, int mode) {
   return k;
 }
 
+/* canon_of(tt_cell(col, r)), read straight from the typed stores. */
+static inline canon_cell canon_at(const tt_column *col, int64_t r, int mode) {
+  canon_cell k = {CN_NONE, 0, NULL, 0};
+  switch (col->store) {
+    case TT_STORE_FLOAT: {
+      double f = col->data.f64[r];
+      if (f != f) { /* NaN in a float store is NA (PV_NAN) */
+        k.tag = (mode & VIEW_NAN0) ? CN_INT : CN_NAN;
+      } else {
+        k.tag = CN_FLOAT;
+        memcpy(&k.bits, &f, sizeof f);
+      }
+      return k;
+    }
+    case TT_STORE_INT:
+      if (mode & VIEW_AS_FLOAT) {
+        double f = (double)col->data.i64[r];
+        k.tag = CN_FLOAT;
+        memcpy(&k.bits, &f, sizeof f);
+      } else {
+        k.tag = CN_INT;
+        k.bits = (uint64_t)col->data.i64[r];
+      }
+      return k;
+    case TT_STORE_STR: {
+      tt_strref s = col->data.str[r];
+      if (s.len == TT_STR_NAN) {
+        k.tag = (mode & VIEW_NAN0) ? CN_INT : CN_NAN;
+      } else {
+        k.tag = CN_STR;
+        k.s = col->arena + s.off;
+        k.len = s.len;
+      }
+      return k;
+    }
+    default: {
+      pv_cell c = tt_cell(col, r);
+      return canon_of(&c, mode);
+    }
+  }
+}
+
 static int canon_equal(const canon_cell *a, const canon_cell *b) {
   if (a->tag != b->tag) return 0;
   if (a->tag == CN_STR)
@@ -379,7 +421,10 @@ static uint64_t mix64(uint64_t x) {
 }
 
 static uint64_t canon_hash(const canon_cell *k) {
-  if (k->tag != CN_STR) return mix64(k->bits ^ mix64(k->tag));
+  /* the tag in the top bits before one bijective mix: distinct for
+  ** distinct bits under one tag */
+  if (k->tag != CN_STR)
+    return mix64(k->bits + (uint64_t)k->tag * UINT64_C(0x9E3779B97F4A7C15));
   uint64_t h = mix64(CN_STR) ^ k->len;
   uint32_t i = 0;
   for (; i + 8 <= k->len; i += 8) {
@@ -400,8 +445,7 @@ static struct tt_view *get_signed(tt_column *col, int64_t nrows, int mode) {
   uint64_t sum = 0;
   int num = 0, usable = 1;
   for (int64_t r = 0; r < nrows && usable; r++) {
-    pv_cell c = tt_cell(col, r);
-    canon_cell k = canon_of(&c, mode);
+    canon_cell k = canon_at(col, r, mode);
     if (k.tag == CN_NONE) usable = 0;
     if (k.tag != CN_STR && k.tag != CN_NAN) num = 1;
     sum += canon_hash(&k);
@@ -426,6 +470,19 @@ typedef struct {
   int mode;
 } multiset;
 
+/* The hashes of a column's canons come AHEAD rows before their slots are
+** probed, and the slots are prefetched meanwhile: a table of 2n slots is
+** larger than the caches, and each probe would otherwise wait on memory. */
+enum { MS_AHEAD = 8 };
+
+static inline uint64_t ms_hash_prefetch(const multiset *m, const tt_column *col,
+                                        int64_t r, int mode) {
+  canon_cell k = canon_at(col, r, mode);
+  uint64_t h = canon_hash(&k);
+  __builtin_prefetch(&m->slots[h & m->mask]);
+  return h;
+}
+
 static int multiset_build(multiset *m, const tt_column *col, int64_t n,
                           int mode) {
   size_t cap = 16;
@@ -436,10 +493,14 @@ static int multiset_build(multiset *m, const tt_column *col, int64_t n,
   m->mask = cap - 1;
   m->col = col;
   m->mode = mode;
+  uint64_t ring[MS_AHEAD];
+  for (int64_t r = 0; r < n && r < MS_AHEAD; r++)
+    ring[r] = ms_hash_prefetch(m, col, r, mode);
   for (int64_t r = 0; r < n; r++) {
-    pv_cell c = tt_cell(col, r);
-    canon_cell k = canon_of(&c, mode);
-    uint64_t h = canon_hash(&k);
+    uint64_t h = ring[r % MS_AHEAD];
+    if (r + MS_AHEAD < n)
+      ring[r % MS_AHEAD] = ms_hash_prefetch(m, col, r + MS_AHEAD, mode);
+    canon_cell k = canon_at(col, r, mode);
     for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
       ms_slot *s = &m->slots[i];
       if (s->row == UINT32_MAX) {
@@ -449,8 +510,7 @@ static int multiset_build(multiset *m, const tt_column *col, int64_t n,
         break;
       }
       if (s->hash == h) {
-        pv_cell o = tt_cell(col, s->row);
-        canon_cell ok = canon_of(&o, mode);
+        canon_cell ok = canon_at(col, s->row, mode);
         if (canon_equal(&ok, &k)) {
           s->count++;
           break;
@@ -466,16 +526,19 @@ static int multiset_build(multiset *m, const tt_column *col, int64_t n,
 ** equal, 0 at the first one missing. */
 static int multiset_consume(multiset *m, const tt_column *col, int64_t n,
                             int mode) {
+  uint64_t ring[MS_AHEAD];
+  for (int64_t r = 0; r < n && r < MS_AHEAD; r++)
+    ring[r] = ms_hash_prefetch(m, col, r, mode);
   for (int64_t r = 0; r < n; r++) {
-    pv_cell c = tt_cell(col, r);
-    canon_cell k = canon_of(&c, mode);
-    uint64_t h = canon_hash(&k);
+    uint64_t h = ring[r % MS_AHEAD];
+    if (r + MS_AHEAD < n)
+      ring[r % MS_AHEAD] = ms_hash_prefetch(m, col, r + MS_AHEAD, mode);
+    canon_cell k = canon_at(col, r, mode);
     for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
       ms_slot *s = &m->slots[i];
       if (s->row == UINT32_MAX) return 0;
       if (s->hash != h) continue;
-      pv_cell o = tt_cell(m->col, s->row);
-      canon_cell ok = canon_of(&o, m->mode);
+      canon_cell ok = canon_at(m->col, s->row, m->mode);
       if (!canon_equal(&ok, &k)) continue;
       if (--s->count < 0) return 0;
       break;
