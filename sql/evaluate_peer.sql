@@ -66,6 +66,8 @@ SELECT spidereval_error('evaluate_peer.sql: :runs ''' || :runs || ''' is not a J
   WHERE :runs IS NOT NULL AND (NOT json_valid(:runs) OR json_type(:runs) IS NOT 'array'
                                OR json_array_length(:runs) = 0
                                OR EXISTS (SELECT 1 FROM json_each(:runs) WHERE type <> 'text'));
+SELECT spidereval_error('evaluate_peer.sql: :report 1 takes one run: set :predictions, not :runs (sql/compare_peer.sql compares runs)')
+  WHERE coalesce(:report, 0) = 1 AND json_valid(:runs) AND json_array_length(:runs) > 1;
 DROP TABLE IF EXISTS temp.peer_runs;
 CREATE TEMP TABLE peer_runs AS
   WITH r AS (

@@ -14,6 +14,8 @@
 --                  (leaderboard, paired tests, questions gained and lost)
 --                  and each question's verdict in every run
 --   :names         optional JSON array of labels, the run first
+--   :rows          rows of the gold and the predicted result shown per
+--                  question (default 10; 0: none, and no query runs again)
 -- The page: the metric over every question (the headline carries its
 -- numbers as data-* attributes), where the difficulties come from, bar
 -- charts by difficulty and by outcome (each bar with data-label,
@@ -21,7 +23,9 @@
 -- and the table of questions with filters (outcome, category, difficulty,
 -- database, text over the question and the SQL) and sorting; clicking a
 -- question opens it (question, evidence, gold and predicted SQL, the
--- verdict JSON, the verdict in every run). The filters, the sort and the
+-- verdict JSON, the verdict in every run, the first :rows rows of the
+-- gold and the predicted result, run again read-only by execute_sql, or
+-- the query's error). The filters, the sort and the
 -- open question live in the address
 -- (#outcome=fail&cat=...&diff=simple&db=...&runs=gained&q=text&sort=2&open=IDX).
 -- See docs/peer_reports.md. Run from the repository root (it reads
@@ -48,6 +52,19 @@ SELECT spidereval_error('report_peer_html.sql: cannot read :compare_with ''' || 
 .read sql/evaluate_peer.sql
 .read sql/compare_stats.sql
 .output stdout
+-- the first :rows rows of the gold and the predicted result (execute_sql:
+-- read-only, values as Python prints them, the SQL's error in "error")
+DROP TABLE IF EXISTS temp.html_peer_results;
+CREATE TEMP TABLE html_peer_results AS
+SELECT idx, gold, CASE WHEN pred_sql IS NOT NULL THEN pred END AS pred
+FROM (SELECT idx, pred_sql,
+             CASE WHEN coalesce(:rows, 10) > 0 THEN
+               execute_sql(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite', gold_sql,
+                           coalesce(:rows, 10), coalesce(:timeout, 30)) END AS gold,
+             CASE WHEN coalesce(:rows, 10) > 0 AND pred_sql IS NOT NULL THEN
+               execute_sql(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite', pred_sql,
+                           coalesce(:rows, 10), coalesce(:timeout, 30)) END AS pred
+      FROM temp.peer_verdicts WHERE run = 'A');
 .mode list
 .headers off
 WITH
@@ -136,6 +153,8 @@ data AS (
            'q', question, 'evidence', evidence, 'db', db_id, 'difficulty', difficulty,
            'score', json(score), 'correct', correct, 'category', category,
            'gold_sql', gold_sql, 'pred_sql', pred_sql, 'verdict', json(verdict),
+           'gold_result', (SELECT json(r.gold) FROM temp.html_peer_results AS r WHERE r.idx = v.idx),
+           'pred_result', (SELECT json(r.pred) FROM temp.html_peer_results AS r WHERE r.idx = v.idx),
            'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
                      (SELECT json_group_object(o.run, json_array(o.correct, json(o.score), o.category))
                       FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) END)) AS s
@@ -181,6 +200,8 @@ th { background: #f4f4f4; } #questions th { cursor: pointer; }
 #filters { margin: 0.5em 0; } #filters label { margin-right: 1em; }
 #detail { border: 2px solid #88a; padding: 0.5em 1em; margin: 1em 0; background: #fafaff; }
 #detail[hidden] { display: none; }
+.side { display: flex; gap: 2em; align-items: flex-start; overflow-x: auto; }
+.side td, .side th { font: 12px monospace; }
 pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; max-height: 20em; overflow: auto; }
 footer { margin-top: 2em; color: #777; font-size: 12px; }
 </style></head><body>
@@ -285,6 +306,23 @@ function sortBy(i, desc) {
   ROWS.forEach(function (r) { body.appendChild(r); });
   state.sort = i; state.desc = desc;
 }
+/* a result of execute_sql: its columns and first rows, or its error */
+function result(r, title, cls) {
+  var box = el("div", null, cls);
+  if (!r) return box;
+  box.appendChild(el("h4", title + (r.error ? "" : " (first " + r.rows.length + (r.rows.length === 1 ? " row" : " rows") + (r.truncated ? ", more exist" : "") + ")")));
+  if (r.error) { box.appendChild(el("p", "error: " + r.error)); return box; }
+  var tb = el("table"), tr = el("tr");
+  r.columns.forEach(function (c) { tr.appendChild(el("th", c)); });
+  tb.appendChild(tr);
+  r.rows.forEach(function (row) {
+    var t = el("tr");
+    row.forEach(function (v) { t.appendChild(el("td", v === null ? "None" : typeof v === "string" ? v : JSON.stringify(v))); });
+    tb.appendChild(t);
+  });
+  box.appendChild(tb);
+  return box;
+}
 function open(idx) {
   var x = idx === null ? null : DATA[idx], box = document.getElementById("detail");
   ROWS.forEach(function (r) { r.classList.toggle("open", r.dataset.idx === idx); });
@@ -308,6 +346,10 @@ function open(idx) {
   box.appendChild(el("h4", "gold SQL")); box.appendChild(el("pre", x.gold_sql, "gold-sql"));
   box.appendChild(el("h4", "predicted SQL"));
   box.appendChild(el("pre", x.pred_sql === null ? "(no prediction)" : x.pred_sql, "pred-sql"));
+  var side = el("div", null, "side");
+  side.appendChild(result(x.gold_result, "gold result", "gold-result"));
+  side.appendChild(result(x.pred_result, "predicted result", "pred-result"));
+  if (x.gold_result || x.pred_result) box.appendChild(side);
   box.appendChild(el("h4", "verdict")); box.appendChild(el("pre", JSON.stringify(x.verdict, null, 1), "verdict"));
   box.hidden = false;
 }

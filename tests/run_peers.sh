@@ -206,6 +206,7 @@ RUNS=(-cmd ".parameter set :runs '[\"$S/predict_a.json\", \"$S/predict_b.json\"]
   run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '$S/predict_b.json'"
   run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '[\"$S/nope.json\"]'"
   run_s evaluate_peer.sql -cmd ".parameter set :runs '[]'" -cmd ".parameter set :dev $S/dev.json"
+  run_s evaluate_peer.sql "${RUNS[@]}" -cmd ".parameter set :report 1"
 } >"$work/reports.out"
 [ "${UPDATE:-0}" = 1 ] && cp "$work/reports.out" "$F/reports.expected"
 if diff "$work/reports.out" "$F/reports.expected" >"$work/reports.diff"; then
@@ -270,6 +271,9 @@ else
   rcheck "report_peer_html rendered: question 5 open" \
     "$(grep -o '<div id="detail" data-idx="5"><h3>[^<]*' <<<"$dom")" \
     '<div id="detail" data-idx="5"><h3>question 5 (emp, simple): result mismatch '
+  rcheck "report_peer_html rendered: both results (the gold's first row, the prediction's none)" \
+    "$(grep -o '<div class="gold-result">.*</div><h4>verdict' <<<"$dom")" \
+    '<div class="gold-result"><h4>gold result (first 1 row)</h4><table><tr><th>name</th></tr><tr><td>Bo</td></tr></table></div><div class="pred-result"><h4>predicted result (first 0 rows)</h4><table><tr><th>name</th></tr></table></div></div><h4>verdict'
   rcheck "report_peer_html rendered: its SQL and both runs" \
     "$(grep -o 'WHERE bonus = NULL</pre>\|verdict per run: A result mismatch (score 0); B correct (score 1)' <<<"$dom" | sort | tr '\n' '|')" \
     "WHERE bonus = NULL</pre>|verdict per run: A result mismatch (score 0); B correct (score 1)|"
