@@ -156,7 +156,7 @@ FUZZ_SECONDS ?= 30
 # a few bytes can run pandas' re-read loop to a full chunk (~40 s under the
 # sanitizers, see docs/fuzzing.md): slow is not a failure below this
 FUZZ_TIMEOUT ?= 120
-FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare
+FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare fuzz_fence fuzz_errcat
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE
 .PHONY: fuzz valgrind
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(HDRS)
