@@ -156,12 +156,19 @@ FUZZ_SECONDS ?= 30
 # a few bytes can run pandas' re-read loop to a full chunk (~40 s under the
 # sanitizers, see docs/fuzzing.md): slow is not a failure below this
 FUZZ_TIMEOUT ?= 120
-FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare fuzz_fence fuzz_errcat
+FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare fuzz_fence fuzz_errcat \
+                fuzz_jsonl
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE
 .PHONY: fuzz valgrind
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(HDRS)
 	@mkdir -p $(BUILD)
 	clang $(FUZZ_CFLAGS) $(DEPCFLAGS) -Iext -o $@ $< $(CORE_SRC) $(DEPLIBS)
+# targets that run SQL: the extension compiled in (SQLITE_CORE)
+FUZZ_EXT_TARGETS := fuzz_jsonl
+$(addprefix $(BUILD)/,$(FUZZ_EXT_TARGETS)): $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(EXT_SRC) $(HDRS)
+	@mkdir -p $(BUILD)
+	clang $(FUZZ_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -o $@ $< $(CORE_SRC) $(EXT_SRC) \
+	  $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread -ldl
 
 fuzz: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
