@@ -48,6 +48,7 @@ SQLITE_EXTENSION_INIT3
 struct sb_conn;
 #define SB_CACHE_MAX 16     /* idle connections kept */
 #define SB_PROGRESS_OPS 1000 /* opcodes between deadline checks */
+#define SB_FMT_CACHED 8 /* printf statements kept, by argument count */
 
 struct sb_conn {
   char *path;
@@ -68,6 +69,8 @@ struct sb_conn {
   bt_clock clock; /* for the deadline-aware functions */
   struct sb_conn *wd_next; /* in the watchdog's list while preparing */
   int wd_fired;            /* the watchdog interrupted this prepare */
+  sqlite3 *fmt_db;         /* runs SQLite's own printf (see printfFunc) */
+  sqlite3_stmt *fmt_st[SB_FMT_CACHED + 1]; /* printf(?1..?n), by n */
 };
 
 /* ------------------------------------------------------------- limits */
@@ -410,6 +413,8 @@ static sb_conn *pool; /* most recently used first */
 
 static void conn_free(sb_conn *c) {
   if (!c) return;
+  for (int i = 0; i <= SB_FMT_CACHED; i++) sqlite3_finalize(c->fmt_st[i]);
+  sqlite3_close(c->fmt_db);
   sqlite3_close(c->db);
   sqlite3_free(c->msg);
   sqlite3_free(c->refused);
@@ -556,6 +561,118 @@ static void rtrimFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   trim_sides(ctx, argv, 2);
 }
 
+/* printf() and format(): SQLite (3.40) writes %c with a precision one
+** character at a time and goes on after the result has passed the length
+** limit, so printf('%.*c', 1000000000, 'x') is a billion steps inside one
+** call that no deadline can stop (fuzz_sandbox found it). The format is
+** read as SQLite reads it (flags, width, precision, '*' taking the next
+** argument as an int, the conversions that take an argument, an unknown
+** one ending the output); when the precisions of its %c add up to the
+** length limit or more the result cannot fit, and is what SQLite then
+** gives: NULL. Any other call runs SQLite's own printf, on a private
+** in-memory connection with the same length limit. */
+static sqlite3_int64 printf_char_repeats(int argc, sqlite3_value **argv) {
+  const unsigned char *f = sqlite3_value_text(argv[0]);
+  sqlite3_int64 total = 0;
+  int used = 1; /* arguments taken so far (the format is argv[0]) */
+#define NEXT_INT() (used < argc ? (int)sqlite3_value_int64(argv[used++]) : 0)
+  for (; f && *f; f++) {
+    if (*f != '%') continue;
+    unsigned char c = *++f;
+    if (!c) break;
+    int precision = -1, done = 0;
+    do {
+      switch (c) {
+        case '-': case '+': case ' ': case '#': case '!': case '0': case ',':
+          break;
+        case 'l':
+          c = *++f;
+          if (c == 'l') c = *++f;
+          done = 1;
+          break;
+        case '1': case '2': case '3': case '4': case '5':
+        case '6': case '7': case '8': case '9':
+          while ((c = *++f) >= '0' && c <= '9') {
+          }
+          if (c != '.' && c != 'l') done = 1;
+          else f--;
+          break;
+        case '*':
+          (void)NEXT_INT(); /* the width */
+          if ((c = f[1]) != '.' && c != 'l') {
+            c = *++f;
+            done = 1;
+          }
+          break;
+        case '.':
+          c = *++f;
+          if (c == '*') {
+            precision = NEXT_INT();
+            if (precision < 0)
+              precision = precision >= -2147483647 ? -precision : -1;
+            c = *++f;
+          } else {
+            unsigned px = 0;
+            while (c >= '0' && c <= '9') {
+              px = px * 10 + (unsigned)(c - '0');
+              c = *++f;
+            }
+            precision = (int)(px & 0x7fffffff);
+          }
+          if (c == 'l') --f;
+          else done = 1;
+          break;
+        default: done = 1;
+      }
+    } while (!done && (c = *++f) != 0);
+    if (!c) break;
+    if (c == '%' || c == 'n') continue; /* no argument */
+    if (!strchr("dsgzqQwcouxXfeEGipr", c)) break; /* SQLite stops here */
+    if (used < argc) used++;
+    if (c == 'c' && precision > 1) total += precision;
+  }
+#undef NEXT_INT
+  return total;
+}
+
+static void printfFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  sb_conn *c = sqlite3_user_data(ctx);
+  if (argc < 1 || !sqlite3_value_text(argv[0])) return;
+  if (printf_char_repeats(argc, argv) >= SB_LIMIT_LENGTH) return; /* NULL */
+  if (!c->fmt_db) {
+    if (sqlite3_open_v2(":memory:", &c->fmt_db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK) {
+      sqlite3_close(c->fmt_db);
+      c->fmt_db = NULL;
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_limit(c->fmt_db, SQLITE_LIMIT_LENGTH, SB_LIMIT_LENGTH);
+  }
+  sqlite3_stmt *st = argc <= SB_FMT_CACHED ? c->fmt_st[argc] : NULL;
+  if (!st) {
+    sqlite3_str *q = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(q, "SELECT printf(");
+    for (int i = 1; i <= argc; i++) sqlite3_str_appendf(q, "%s?%d", i > 1 ? "," : "", i);
+    sqlite3_str_appendall(q, ")");
+    char *sql = sqlite3_str_finish(q);
+    int rc = sql ? sqlite3_prepare_v2(c->fmt_db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK) {
+      sqlite3_result_error(ctx, sqlite3_errmsg(c->fmt_db), -1);
+      return;
+    }
+    if (argc <= SB_FMT_CACHED) c->fmt_st[argc] = st;
+  }
+  for (int i = 0; i < argc; i++) sqlite3_bind_value(st, i + 1, argv[i]);
+  if (sqlite3_step(st) == SQLITE_ROW) sqlite3_result_value(ctx, sqlite3_column_value(st, 0));
+  else sqlite3_result_error(ctx, sqlite3_errmsg(c->fmt_db), -1);
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  if (argc > SB_FMT_CACHED) sqlite3_finalize(st);
+}
+
 /* Replace SQLite's like, glob, instr, replace and trim (with a set) on a
 ** sandbox connection: same names, arities and results. */
 static int register_bounded(sqlite3 *db, bt_clock *ck) {
@@ -602,6 +719,11 @@ static int configure(sb_conn *c) {
   ** memory bound (run before the authorizer is installed) */
   if (!rc) rc = sqlite3_exec(db, "PRAGMA temp_store = MEMORY", 0, 0, 0);
   if (!rc) rc = register_bounded(db, &c->clock);
+  for (int i = 0; i < 2 && !rc; i++)
+    rc = sqlite3_create_function(db, i ? "format" : "printf", -1,
+                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+                                     SQLITE_INNOCUOUS,
+                                 c, printfFunc, NULL, NULL);
   if (!rc) rc = sqlite3_set_authorizer(db, sb_authorize, c);
   if (!rc) sqlite3_progress_handler(db, SB_PROGRESS_OPS, sb_progress, c);
   return rc;
@@ -702,8 +824,12 @@ sqlite3 *sb_db(sb_conn *c) { return c->db; }
 
 void sb_close(sb_conn *c) {
   if (!c) return;
-  sqlite3_stmt *st;
-  while ((st = sqlite3_next_stmt(c->db, NULL)) != NULL) sqlite3_finalize(st);
+  /* statements still running are reset, never finalized: some belong to
+  ** SQLite's own modules (FTS3/4 keeps prepared statements on the
+  ** connection and would use them after a finalize) */
+  for (sqlite3_stmt *st = sqlite3_next_stmt(c->db, NULL); st;
+       st = sqlite3_next_stmt(c->db, st))
+    if (sqlite3_stmt_busy(st)) sqlite3_reset(st);
   sqlite3_free(c->msg);
   c->msg = NULL;
   sqlite3_free(c->refused);

@@ -12,7 +12,7 @@
 ** (sb_limits): a deadline that covers prepare, execution and the caller's
 ** post-processing (sb_check), SQLite memory, result rows and bytes.
 ** Functions whose single call can take long (like, glob, replace, instr,
-** trim) are replaced by versions with SQLite's exact semantics that stop
+** trim, printf, format) are replaced by versions with SQLite's exact semantics that stop
 ** at the deadline.
 **
 ** Connections are cached per database file (keyed by path, device, inode,
