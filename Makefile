@@ -157,14 +157,14 @@ FUZZ_SECONDS ?= 30
 # sanitizers, see docs/fuzzing.md): slow is not a failure below this
 FUZZ_TIMEOUT ?= 120
 FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare fuzz_fence fuzz_errcat \
-                fuzz_jsonl
+                fuzz_jsonl fuzz_sandbox
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE
 .PHONY: fuzz valgrind
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(HDRS)
 	@mkdir -p $(BUILD)
 	clang $(FUZZ_CFLAGS) $(DEPCFLAGS) -Iext -o $@ $< $(CORE_SRC) $(DEPLIBS)
 # targets that run SQL: the extension compiled in (SQLITE_CORE)
-FUZZ_EXT_TARGETS := fuzz_jsonl
+FUZZ_EXT_TARGETS := fuzz_jsonl fuzz_sandbox
 $(addprefix $(BUILD)/,$(FUZZ_EXT_TARGETS)): $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(EXT_SRC) $(HDRS)
 	@mkdir -p $(BUILD)
 	clang $(FUZZ_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -o $@ $< $(CORE_SRC) $(EXT_SRC) \

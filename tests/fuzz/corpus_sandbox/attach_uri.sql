@@ -1,0 +1,1 @@
+ATTACH 'file:@S@/u.db?mode=rwc' AS u2

@@ -1,0 +1,1 @@
+BEGIN; SELECT 1

@@ -1,0 +1,1 @@
+SELECT count(*) FROM t a, t b, t c, t d, t e

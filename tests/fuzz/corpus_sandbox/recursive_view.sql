@@ -1,0 +1,1 @@
+SELECT max(n) FROM rec

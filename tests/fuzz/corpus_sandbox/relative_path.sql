@@ -1,0 +1,1 @@
+VACUUM INTO 'fuzz_sandbox_escape.db'

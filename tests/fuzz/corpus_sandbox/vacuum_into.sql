@@ -1,0 +1,1 @@
+VACUUM INTO '@S@/copy.db'

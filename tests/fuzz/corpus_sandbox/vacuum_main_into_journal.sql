@@ -1,0 +1,1 @@
+VACUUM main INTO '@S@/bench.db-journal'
