@@ -278,6 +278,33 @@ for r in bird bird_f1 "bird_ves steps" spider "spider keep_distinct" livesql "li
 done
 peer_rate "bird_ves iterations=100" 50 exec
 for r in bird bird_f1 spider livesql; do peer_rate "$r" 20000 rows; done
+# spidereval evaluate-peer on a dev set of 1,520 questions (samples/peers
+# repeated 190 times, two runs): mini_dev's table, the report, and the page
+# with the comparison (each question's gold and predicted result run again)
+mkdir -p "$work/peer_dbs/emp"
+cp "$work/peers.sqlite" "$work/peer_dbs/emp/emp.sqlite"
+for f in dev predict_a predict_b; do
+  sqlite3 :memory: "WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 189)
+    SELECT CASE WHEN '$f' = 'dev' THEN (SELECT json_group_array(json(v)) FROM (
+             SELECT json_set(d.value, '\$.question_id', k.n * 8 + d.key) AS v
+             FROM k, json_each(readfile('samples/peers/dev.json')) AS d ORDER BY k.n, d.key))
+           ELSE (SELECT json_group_object(k.n * 8 + p.key, p.value)
+                 FROM k, json_each(readfile('samples/peers/$f.json')) AS p) END" >"$work/peer_$f.json"
+done
+for mode in table report html; do
+  : >"$work/peer_cpu"
+  case $mode in
+    table) cpu_of "$work/peer_cpu" build/spidereval evaluate-peer "$work/peer_predict_a.json" \
+             --dev "$work/peer_dev.json" --databases "$work/peer_dbs" >/dev/null ;;
+    report) cpu_of "$work/peer_cpu" build/spidereval evaluate-peer "$work/peer_predict_a.json" \
+             --dev "$work/peer_dev.json" --databases "$work/peer_dbs" --report >/dev/null ;;
+    html) cpu_of "$work/peer_cpu" build/spidereval evaluate-peer "$work/peer_predict_a.json" "$work/peer_predict_b.json" \
+             --dev "$work/peer_dev.json" --databases "$work/peer_dbs" --html "$work/peer.html" ;;
+  esac
+  printf '  evaluate-peer, 1,520 questions, %-19s %6.2f s CPU\n' \
+    "$(case $mode in table) echo "mini_dev's table:" ;; report) echo "--report:" ;; html) echo "--html, two runs:" ;; esac)" \
+    "$(sum_of "$work/peer_cpu")"
+done
 # 9. the spidereval command on a real run (537 result CSVs, official
 # output and correct-ids file) vs the same verdicts by sql/evaluate.sql in
 # the sqlite3 shell; 1 worker vs one per core. Best of 3, cold cache each

@@ -159,6 +159,7 @@ CREATE TEMP TABLE peer_verdicts AS
         FROM temp.peer_runs AS r CROSS JOIN temp.peer_questions AS q
         LEFT JOIN temp.peer_preds AS p ON p.run = r.run AND p.idx = q.idx)
   ORDER BY ord, idx;
+CREATE INDEX temp.peer_verdicts_by_question ON peer_verdicts(idx, run);
 DROP TABLE IF EXISTS temp.peer_metric;
 CREATE TEMP TABLE peer_metric AS
   SELECT CASE WHEN r LIKE 'bird_f1%' THEN 'Soft-F1' WHEN r LIKE 'bird_ves%' THEN 'R-VES'

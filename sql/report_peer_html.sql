@@ -65,6 +65,7 @@ FROM (SELECT idx, pred_sql,
                execute_sql(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite', pred_sql,
                            coalesce(:rows, 10), coalesce(:timeout, 30)) END AS pred
       FROM temp.peer_verdicts WHERE run = 'A');
+CREATE INDEX temp.html_peer_results_by_question ON html_peer_results(idx);
 .mode list
 .headers off
 WITH
