@@ -291,6 +291,29 @@ static double digit_loop_value(uint64_t mant, int num_digits) {
   return number * 10. + (double)(mant % 10);
 }
 
+/* Appends to *mant the digits at p, at most room of them (four at a time
+** while there are); returns where they end. A byte is looked at only
+** after the one before it was a digit, so none past the NUL is read. */
+static inline const char *take_digits(const char *p, int room,
+                                      uint64_t *mant) {
+  uint64_t m = *mant;
+  while (room >= 4 && is_digit_ascii(p[0]) && is_digit_ascii(p[1]) &&
+         is_digit_ascii(p[2]) && is_digit_ascii(p[3])) {
+    uint64_t four = (uint64_t)((p[0] - '0') * 1000 + (p[1] - '0') * 100 +
+                               (p[2] - '0') * 10 + (p[3] - '0'));
+    m = m * 10000 + four;
+    p += 4;
+    room -= 4;
+  }
+  while (room > 0 && is_digit_ascii(*p)) {
+    m = m * 10 + (uint64_t)(*p - '0');
+    p++;
+    room--;
+  }
+  *mant = m;
+  return p;
+}
+
 /* precise_xstrtod with decimal='.', sci='E', no thousands separator,
 ** skip_trailing=1: pandas' steps, with the digits accumulated in an
 ** integer (digit_loop_value gives the double pandas' loop has). Returns
@@ -307,25 +330,22 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
   } else if (*p == '+') {
     p++;
   }
-  int exponent = 0, num_digits = 0, num_decimals = 0;
+  int exponent = 0, num_digits, num_decimals = 0;
   uint64_t mant = 0; /* the digits read, leading zeros included */
+  /* integer part: the first 17 digits count, each one more a power of ten */
+  const char *q = take_digits(p, max_digits, &mant);
+  num_digits = (int)(q - p);
+  p = q;
   while (is_digit_ascii(*p)) {
-    if (num_digits < max_digits) {
-      mant = mant * 10 + (uint64_t)(*p - '0');
-      num_digits++;
-    } else {
-      ++exponent;
-    }
+    ++exponent;
     p++;
   }
   if (*p == '.') {
     p++;
-    while (num_digits < max_digits && is_digit_ascii(*p)) {
-      mant = mant * 10 + (uint64_t)(*p - '0');
-      p++;
-      num_digits++;
-      num_decimals++;
-    }
+    q = take_digits(p, max_digits - num_digits, &mant);
+    num_decimals = (int)(q - p);
+    num_digits += num_decimals;
+    p = q;
     if (num_digits >= max_digits)
       while (is_digit_ascii(*p)) ++p;
     exponent -= num_decimals;

@@ -229,7 +229,7 @@ static int push_char(tokenizer *t, char c) {
 }
 
 /* Append a run of ordinary characters (as many PUSH_CHARs would). */
-static int push_run(tokenizer *t, const char *p, size_t run) {
+static inline int push_run(tokenizer *t, const char *p, size_t run) {
   if (t->stream_len - t->pd_stream_base + run > t->pd_stream_cap)
     return pd_overflow(t);
   if (t->stream_len + run + 1 > t->stream_cap &&
@@ -250,7 +250,7 @@ static int push_run(tokenizer *t, const char *p, size_t run) {
 ** into whatever is written next (after the stream grows at the next
 ** tokenizer call). A NUL is kept after the stream's end so that such a
 ** word always ends. */
-static int end_field(tokenizer *t) {
+static inline int end_field(tokenizer *t) {
   if (t->nwords - t->pd_words_base >= t->pd_words_cap) return pd_overflow(t);
   if (t->word_start > UINT32_MAX) {
     t->err = tt_msgf("token storage beyond 4 GiB (the limit of one file)");
