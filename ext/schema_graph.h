@@ -1,7 +1,7 @@
 /*
-** schema_graph.h: the pure parts of the agent tools (agent_tools.c):
-** words of identifiers for the search indexes and shortest join paths
-** over a foreign-key graph. No SQLite.
+** schema_graph.h: the pure parts of the agent tools (agent_search.c,
+** agent_index.c): words of identifiers for the search indexes and
+** shortest join paths over a foreign-key graph. No SQLite.
 */
 #ifndef SPIDEREVAL_SCHEMA_GRAPH_H
 #define SPIDEREVAL_SCHEMA_GRAPH_H

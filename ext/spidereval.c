@@ -32,7 +32,8 @@
 ** sql_result_csv, db_match, string_match, number_match (match_funcs.c);
 ** result_similarity, sql_normalize, sql_from_fence (select_funcs.c);
 ** hardcoded_sql_flags and the scanner's functions (sql_funcs.c); the agent
-** tools and spider2_database (agent_tools.c); dialect_doc
+** tools (agent_tools.c and the agent_*.c it lists), jsonl_lines
+** (jsonl_reader.c), spider2_database (spider2_db.c); dialect_doc
 ** (dialect_doc.c); spider2e_excluded, spidereval_error (script_funcs.c).
 ** All of them share one per-connection cache (table_cache.c).
 */
