@@ -6,7 +6,9 @@
 ** changes; kept in memory when the companion cannot be written), or
 ** inside the database itself. Building reads the untrusted database on a
 ** connection that writes the index: DEFENSIVE, trusted_schema off, the
-** FTS3 tokenizer off, and a time limit.
+** FTS3 tokenizer off, and a time limit. A companion file is untrusted too:
+** used only when its schema is exactly the one the build makes and its
+** metadata matches the database, else built again (open_companion).
 **
 ** agent_index(db [, where])
 **   Builds (again) the index of db, where = 'companion' (default),
@@ -48,6 +50,12 @@ static const char *INDEX_DDL =
     " tokenize = 'porter unicode61 remove_diacritics 2');"
     "CREATE TABLE _spidereval_edges(edge INT, seq INT, from_table TEXT,"
     " from_column TEXT, to_table TEXT, to_column TEXT, inferred INT);";
+
+/* made after the values are loaded */
+static const char *INDEX_LATE_DDL =
+    "CREATE INDEX _spidereval_values_value ON _spidereval_values(value);"
+    "CREATE INDEX _spidereval_values_nocase ON "
+    "_spidereval_values(value COLLATE NOCASE);";
 
 static const char *INDEX_DROP =
     "DROP TABLE IF EXISTS _spidereval_meta;"
@@ -442,12 +450,9 @@ static int build_index_bounded(sqlite3 *ix, const char *src,
                    "table_name, column_name;"
                    "DROP TABLE temp._spidereval_values_load;"
                    "INSERT INTO _spidereval_values_fts(_spidereval_values_fts) "
-                   "VALUES ('rebuild');"
-                   "CREATE INDEX _spidereval_values_value ON "
-                   "_spidereval_values(value);"
-                   "CREATE INDEX _spidereval_values_nocase ON "
-                   "_spidereval_values(value COLLATE NOCASE);")))
+                   "VALUES ('rebuild');")))
     goto fail;
+  if ((rc = at_run(ix, err, "%s", INDEX_LATE_DDL))) goto fail;
   if ((rc = at_run(ix, err,
                    "INSERT INTO _spidereval_meta VALUES ('version', %Q), "
                    "('source', %Q), ('source_size', %lld), ('source_mtime', "
@@ -547,8 +552,78 @@ static int open_index_conn(const tool_db *d, const char *path, sqlite3 **out,
   return rc ? rc : SQLITE_ERROR;
 }
 
+/* Every object of the schema of db (type, name, table, SQL; sorted), as
+** one text (sqlite3_malloc'd), or NULL when it cannot be read. */
+static char *schema_text(sqlite3 *db) {
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT type, name, tbl_name, sql FROM sqlite_schema"
+                         " ORDER BY name, type",
+                         -1, &q, NULL) != SQLITE_OK)
+    return NULL;
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  int rc;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+    for (int k = 0; k < 4; k++)
+      sqlite3_str_appendf(s, "%Q%c", (const char *)sqlite3_column_text(q, k),
+                          k == 3 ? '\n' : '|');
+  sqlite3_finalize(q);
+  char *text = sqlite3_str_finish(s);
+  if (rc != SQLITE_DONE) {
+    sqlite3_free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* The schema build_index makes (schema_text of an empty index). */
+static char *index_schema_wanted(void) {
+  sqlite3 *m = NULL;
+  char *text = NULL;
+  if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE, NULL) ==
+          SQLITE_OK &&
+      sqlite3_exec(m, INDEX_DDL, 0, 0, 0) == SQLITE_OK &&
+      sqlite3_exec(m, INDEX_LATE_DDL, 0, 0, 0) == SQLITE_OK)
+    text = schema_text(m);
+  sqlite3_close(m);
+  return text;
+}
+
+/* The companion index file comp, when it can be used for d: else NULL (it
+** is then built again). The file is untrusted input (anyone who can write
+** beside the database can plant one): it is opened read-only with
+** DEFENSIVE, trusted_schema off, the FTS3 tokenizer and extensions off,
+** and used only when its schema is exactly the one build_index makes
+** (no view, trigger or other object whose reading could run code or
+** never end) and its _spidereval_meta matches d's file. */
+static sqlite3 *open_companion(const char *comp, const tool_db *d) {
+  sqlite3 *c = NULL;
+  char *want = NULL, *have = NULL;
+  int ok = sqlite3_open_v2(comp, &c, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK;
+  static const int on_off[][2] = {
+      {SQLITE_DBCONFIG_DEFENSIVE, 1},
+      {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+      {SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0},
+      {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0},
+  };
+  for (size_t i = 0; ok && i < sizeof on_off / sizeof on_off[0]; i++)
+    ok = sqlite3_db_config(c, on_off[i][0], on_off[i][1], (int *)0) ==
+         SQLITE_OK;
+  if (ok) {
+    sqlite3_limit(c, SQLITE_LIMIT_ATTACHED, 0);
+    want = index_schema_wanted();
+    have = schema_text(c);
+    ok = want && have && !strcmp(want, have) && index_current(c, d, 1);
+  }
+  sqlite3_free(want);
+  sqlite3_free(have);
+  if (ok) return c;
+  sqlite3_close(c);
+  return NULL;
+}
+
 /* Make sure d has an index: inside the database, the companion file (built
-** when missing or stale), or in memory. */
+** when missing, stale or not exactly ours), or in memory. */
 int at_ensure_index(tool_db *d, const char *fn, char **err) {
   if (d->index) return SQLITE_OK;
   if (index_current(d->data, d, 0)) {
@@ -562,17 +637,15 @@ int at_ensure_index(tool_db *d, const char *fn, char **err) {
   }
   struct stat st;
   if (stat(comp, &st) == 0) {
-    sqlite3 *c = NULL;
-    /* not sb_open: the companion holds spidereval's own index tables
-    ** (docs/security.md: trusted, out of scope for now) */
-    if (sqlite3_open_v2(comp, &c, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        index_current(c, d, 1)) {
+    /* not sb_open: the index is queried with FTS5 and our own functions;
+    ** open_companion checks the file instead */
+    sqlite3 *c = open_companion(comp, d);
+    if (c) {
       d->index = c;
       sqlite3_free(comp);
       return SQLITE_OK;
     }
-    sqlite3_close(c);
-    unlink(comp); /* stale: built again below */
+    unlink(comp); /* stale or not ours: built again below */
   }
   sqlite3 *ix = NULL;
   char *e = NULL;

@@ -201,6 +201,32 @@ within "recursive view, db_match gold" "$t0" 10
 out=$(q "SELECT db_match('$work/hostile.db', '$work/hostile.db', '[\"tok\"]') ->> 'score'" 2>&1)
 expect "fts3_tokenizer in a view, db_match" "(not allowed in the sandbox|unsafe use of fts3_tokenizer)" "$out"
 
+# --- the companion index is untrusted: used only when exactly ours
+cp "$DB" "$work/ix.db"
+want=$(q "SELECT group_concat(name, ',') FROM table_info('$work/ix.db', 'orders')")
+comp="$work/ix.db.spidereval-index"
+ino=$(stat -c %i:%Y "$comp" 2>/dev/null)
+out=$(q "SELECT group_concat(name, ',') FROM table_info('$work/ix.db', 'orders')")
+[ -n "$ino" ] && [ "$(stat -c %i:%Y "$comp")" = "$ino" ] && [ "$out" = "$want" ] && ok || bad "a good companion index is not reused ($out)"
+# a recursive view in place of _spidereval_meta (the metadata still current)
+sqlite3 "$comp" "ALTER TABLE _spidereval_meta RENAME TO m0;
+  CREATE VIEW _spidereval_meta(key, value) AS
+    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+    SELECT key, CASE key WHEN 'version' THEN (SELECT count(*) FROM c) ELSE value END FROM m0;"
+t0=$(now)
+out=$(q "SELECT group_concat(name, ',') FROM table_info('$work/ix.db', 'orders')")
+expect "planted companion: recursive view, the index rebuilt" "^$want\$" "$out"
+within "planted companion: recursive view" "$t0" 20
+out=$(sqlite3 "$comp" "SELECT count(*) FROM sqlite_schema WHERE type = 'view'")
+expect "planted companion replaced" "^0$" "$out"
+# an extra object (a view that calls fts3_tokenizer, a trigger)
+sqlite3 "$comp" "CREATE VIEW tok AS SELECT hex(fts3_tokenizer('simple')) AS p;
+  CREATE TRIGGER tr AFTER INSERT ON _spidereval_edges BEGIN SELECT 1; END;"
+out=$(q "SELECT count(*) FROM search_column('$work/ix.db', 'price')")
+expect "planted companion: extra objects, the index rebuilt" "^[1-9]" "$out"
+out=$(sqlite3 "$comp" "SELECT count(*) FROM sqlite_schema WHERE type IN ('view', 'trigger')")
+expect "planted companion: extra objects gone" "^0$" "$out"
+
 # --- submission folders: links are refused; output is valid UTF-8; read errors
 mkdir -p "$work/sub"
 ln -s "$(pwd)/$GOLD/exec_result/shop001.csv" "$work/sub/shop001.csv"
