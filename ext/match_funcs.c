@@ -125,12 +125,18 @@ static int is_resource_error(tt_error e) {
 /* SQL text built with %w / %Q quoting (not messages) */
 #define sql_printf sqlite3_mprintf
 
-/* Parse the options argument; on error returns a sqlite3_malloc'd message. */
-static char *parse_options(const char *fn, const char *s, tc_options *o) {
+/* Parse the options argument into o; 'redact' (error texts without gold
+** values and gold column names) into *redact where the function writes
+** such texts (redact not NULL). On error returns a sqlite3_malloc'd
+** message. */
+static char *parse_options(const char *fn, const char *s, tc_options *o,
+                           int *redact) {
   tc_options_default(o);
+  if (redact) *redact = 0;
   int n;
   for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
-    if (n == 4 && !strncmp(p, "snow", 4)) o->flavor = TC_SNOW;
+    if (redact && n == 6 && !strncmp(p, "redact", 6)) *redact = 1;
+    else if (n == 4 && !strncmp(p, "snow", 4)) o->flavor = TC_SNOW;
     else if (n == 4 && !strncmp(p, "lite", 4)) o->flavor = TC_LITE;
     else if (n == 3 && !strncmp(p, "dbt", 3)) o->flavor = TC_DBT;
     else if (n == 6 && !strncmp(p, "strict", 6)) o->strict = 1;
@@ -157,8 +163,8 @@ static char *parse_options(const char *fn, const char *s, tc_options *o) {
     } else {
       return sqlite3_mprintf("%s: unknown option '%.*s' (expected snow, lite, "
                              "dbt, strict, pad, keepnan, numsort, skipbad, "
-                             "corrected or tol=<number>)",
-                             fn, n, p);
+                             "corrected%s or tol=<number>)",
+                             fn, n, p, redact ? ", redact" : "");
     }
   }
   return NULL;
@@ -173,6 +179,50 @@ static void fail(sqlite3_context *ctx, char *msg) {
   sqlite3_result_error(ctx, clean ? clean : msg, -1);
   free(clean);
   sqlite3_free(msg);
+}
+
+/* Why a comparison failed (tc_detail_text), or with redact the same facts
+** without gold values and gold column names: positions, counts and the
+** prediction's own column and value only (malloc'd; NULL on out of
+** memory). */
+static char *detail_text(const tc_detail *d, const tt_table *pred,
+                         const tt_table *gold, int redact) {
+  if (!redact || d->strict_fail || d->gold_col < 0)
+    return tc_detail_text(d, pred, gold);
+  if (d->gold_rows != d->pred_rows)
+    return tt_msgf("gold column %d has no match: the prediction has %lld "
+                   "row%s, the gold %lld",
+                   d->gold_col, (long long)d->pred_rows,
+                   d->pred_rows == 1 ? "" : "s", (long long)d->gold_rows);
+  if (d->pred_col < 0 || pred->ncols == 0)
+    return tt_msgf("gold column %d has no match: the prediction has no "
+                   "columns",
+                   d->gold_col);
+  return tt_msgf("gold column %d has no match; nearest prediction column %d "
+                 "('%s') first differs at position %lld: prediction %s "
+                 "(gold value redacted)",
+                 d->gold_col, d->pred_col, pred->cols[d->pred_col].name,
+                 (long long)d->row, d->pred_val);
+}
+
+/* result_diff's JSON (malloc'd) without the gold's column names and
+** values ("name" and "gold" of each column; "redacted": true added), or
+** NULL on out of memory. */
+static char *redact_diff(const char *json) {
+  json_error_t je;
+  json_t *root = json_loads(json, 0, &je);
+  if (!root) return NULL;
+  json_t *cols = json_object_get(root, "columns");
+  size_t i;
+  json_t *c;
+  json_array_foreach(cols, i, c) {
+    json_object_del(c, "name");
+    json_object_del(c, "gold");
+  }
+  json_object_set_new(root, "redacted", json_true());
+  char *out = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(root);
+  return out;
 }
 
 static void append_json_string(sqlite3_str *s, const char *t);
@@ -225,9 +275,11 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (!cc) cc = "[]";
   int ignore_order = sqlite3_value_int(argv[3]) != 0;
   tc_options o;
+  int redact = 0; /* result_diff only */
   char *err = parse_options(
       fn,
-      argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL, &o);
+      argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL, &o,
+      diagnose ? &redact : NULL);
   if (err) {
     fail(ctx, err);
     return;
@@ -293,6 +345,11 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   }
   if (diagnose) {
     char *json = rd_diagnose(pr.table, gr.table, &spec, ignore_order, &o);
+    if (json && redact) {
+      char *r = redact_diff(json);
+      free(json);
+      json = r;
+    }
     if (!json) sqlite3_result_error_nomem(ctx);
     else sqlite3_result_text(ctx, json, -1, free);
     goto done;
@@ -358,7 +415,7 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
 
 static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                              tt_table *pred, const gold_instance *gi,
-                             const tc_options *opts);
+                             const tc_options *opts, int redact);
 
 /* The condition_cols specs of a gold instance, parsed once (the JSON of the
 ** eval jsonl costs more than a small comparison) and kept with the cached
@@ -457,9 +514,11 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   const char *gold_dir = (const char *)sqlite3_value_text(argv[1]);
   const char *id = (const char *)sqlite3_value_text(argv[2]);
   tc_options o;
+  int redact = 0;
   char *err = parse_options(
       "spider_verdict",
-      argc > 3 ? (const char *)sqlite3_value_text(argv[3]) : NULL, &o);
+      argc > 3 ? (const char *)sqlite3_value_text(argv[3]) : NULL, &o,
+      &redact);
   if (err) {
     fail(ctx, err);
     return;
@@ -506,16 +565,17 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     verdict_result(ctx, 0, info, 0, gi->nvariants);
     sqlite3_free(info);
   } else {
-    verdict_on_table(ctx, cache, pr.table, gi, &o);
+    verdict_on_table(ctx, cache, pr.table, gi, &o, redact);
   }
   table_arg_clear(&pa);
 }
 
 /* The verdict of a prediction table against the variants of gi (steps 2
-** and 3 of spider_verdict), as the function's result. */
+** and 3 of spider_verdict), as the function's result; redact: error_info
+** without gold values, gold column names and gold paths. */
 static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                              tt_table *pred, const gold_instance *gi,
-                             const tc_options *opts) {
+                             const tc_options *opts, int redact) {
   tc_options o = *opts;
   tc_read pr = {pred, TT_OK, NULL};
   if (gi->nvariants == 0) {
@@ -535,10 +595,15 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       return;
     }
     if (!gr.table) {
-      char *info = sqlite3_mprintf(
-          "Python Script Error:%s: gold variant '%s' cannot be read: %s",
-          tt_error_name(gr.error), gi->variant_paths[v],
-          gr.message ? gr.message : "");
+      char *info =
+          redact ? sqlite3_mprintf("Python Script Error:%s: gold variant %d "
+                                   "cannot be read (details redacted)",
+                                   tt_error_name(gr.error), v + 1)
+                 : sqlite3_mprintf(
+                       "Python Script Error:%s: gold variant '%s' cannot be "
+                       "read: %s",
+                       tt_error_name(gr.error), gi->variant_paths[v],
+                       gr.message ? gr.message : "");
       verdict_result(ctx, 0, info, 0, gi->nvariants);
       sqlite3_free(info);
       sqlite3_free(first_reason);
@@ -590,7 +655,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       return;
     }
     if (!first_reason) {
-      char *why = tc_detail_text(&d, pr.table, gr.table);
+      char *why = detail_text(&d, pr.table, gr.table, redact);
       if (gi->nvariants > 1)
         first_reason = sqlite3_mprintf("Result Error: no gold variant matches "
                                        "(%d tried); variant '%c': %s",
@@ -865,11 +930,11 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
 /* The options of sql_verdict, sql_match and db_match (fn): 'emptyok' (an
 ** empty result is compared like any other; 'corrected' turns it on too;
 ** only where empty_ok is not NULL), the sandbox caps maxrows=N, maxbytes=N,
-** maxmem=N into *lim, the rest the comparison options into *o. Returns
-** nonzero after setting the error. */
+** maxmem=N into *lim, 'redact' into *redact, the rest the comparison
+** options into *o. Returns nonzero after setting the error. */
 static int parse_exec_options(sqlite3_context *ctx, const char *fn,
                               const char *opts, int *empty_ok, sb_limits *lim,
-                              tc_options *o) {
+                              tc_options *o, int *redact) {
   sb_limits_init(lim, 60);
   sqlite3_str *rest = sqlite3_str_new(0);
   int len;
@@ -892,7 +957,7 @@ static int parse_exec_options(sqlite3_context *ctx, const char *fn,
     sqlite3_str_appendf(rest, "%.*s ", len, w);
   }
   char *rest_s = sqlite3_str_finish(rest);
-  char *err = parse_options(fn, rest_s ? rest_s : "", o);
+  char *err = parse_options(fn, rest_s ? rest_s : "", o, redact);
   sqlite3_free(rest_s);
   if (err) {
     fail(ctx, sqlite3_mprintf("%s; %s also takes %smaxrows=N, maxbytes=N, "
@@ -916,10 +981,12 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   /* 'emptyok' (Spider2-E: an empty result is compared like any other) is
   ** this function's own option; 'corrected' turns it on too */
   const char *opts = argc > 4 ? (const char *)sqlite3_value_text(argv[4]) : NULL;
-  int empty_ok = 0;
+  int empty_ok = 0, redact = 0;
   sb_limits lim;
   tc_options o;
-  if (parse_exec_options(ctx, "sql_verdict", opts, &empty_ok, &lim, &o)) return;
+  if (parse_exec_options(ctx, "sql_verdict", opts, &empty_ok, &lim, &o,
+                         &redact))
+    return;
   double timeout = timeout_arg(ctx, argc, argv, 5, "sql_verdict");
   if (timeout < 0) return;
   se_cache_trim(cache);
@@ -1001,7 +1068,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     free(perr);
     return;
   }
-  verdict_on_table(ctx, cache, pred, gi, &o);
+  verdict_on_table(ctx, cache, pred, gi, &o, redact);
   tt_free(pred);
 }
 
@@ -1016,10 +1083,12 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!cc) cc = "[]";
   int ignore_order = sqlite3_value_int(argv[4]) != 0;
   const char *opts = argc > 5 ? (const char *)sqlite3_value_text(argv[5]) : NULL;
-  int empty_ok = 0;
+  int empty_ok = 0, redact = 0;
   sb_limits lim;
   tc_options o;
-  if (parse_exec_options(ctx, "sql_match", opts, &empty_ok, &lim, &o)) return;
+  if (parse_exec_options(ctx, "sql_match", opts, &empty_ok, &lim, &o,
+                         &redact))
+    return;
   double timeout = timeout_arg(ctx, argc, argv, 6, "sql_match");
   if (timeout < 0) return;
   lim.timeout = timeout;
@@ -1104,7 +1173,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   score = tc_compare(pred, ga.r.table, &spec, ignore_order, &o, &d);
   if (score < 0) goto nomem;
   if (!score) {
-    char *why = tc_detail_text(&d, pred, ga.r.table);
+    char *why = detail_text(&d, pred, ga.r.table, redact);
     info = sqlite3_mprintf("Result Error: %s", why ? why : "");
     free(why);
   }
@@ -1262,7 +1331,9 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   tc_options o;
   sb_limits lim;
-  int bad_opts = parse_exec_options(ctx, "db_match", opts2, NULL, &lim, &o);
+  int redact = 0;
+  int bad_opts =
+      parse_exec_options(ctx, "db_match", opts2, NULL, &lim, &o, &redact);
   sqlite3_free(opts2);
   if (bad_opts) return;
   /* both databases are read in the sandbox under one bound: a view in
@@ -1405,7 +1476,7 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       goto done;
     }
     if (m == 0) {
-      char *why = tc_detail_text(&d, p, g);
+      char *why = detail_text(&d, p, g, redact);
       score = 0;
       info = sqlite3_mprintf("Result Error: table '%s': %s", tab, why ? why : "");
       free(why);

@@ -261,6 +261,19 @@ out=$(q "SELECT spider2_database('$work/ddl', '$work/ddl_out.db')")
 [ ! -e "$work/ddl_evil.db" ] && [ ! -e "$work/ddl_evil2.db" ] && ok || bad "spider2_database ran DDL beyond one CREATE: $(ls $work)"
 expect "spider2_database: the bad row is an error, the good one rebuilt from JSON" "(cannot create table 'evil'|rewritten)" "$out"
 
+# --- redact: no gold value or gold column name in what a model may see
+gold_words=$(tr ',\r' '\n\n' <"$GOLD/exec_result/shop001.csv" | sed 's/^"//; s/"$//' | grep -E '..' | sort -u)
+for sql in "SELECT upper(city) AS a, count(*) + 100 AS b FROM customers GROUP BY 1" \
+           "SELECT 'x' AS a, 0 AS b" "SELECT 1 AS a WHERE 0"; do
+  e=$(printf '%s' "$sql" | sed "s/'/''/g")
+  out=$(q "SELECT sql_verdict('$DB', '$e', '$GOLD', 'shop001', 'redact emptyok') ->> 'error_info'" \
+          "SELECT sql_match('$DB', '$e', '$GOLD/exec_result/shop001.csv', '[]', 1, 'redact emptyok') ->> 'error_info'" \
+          "SELECT result_diff(CAST(sql_result_csv('$DB', '$e') AS BLOB), '$GOLD/exec_result/shop001.csv', '[]', 1, 'redact')")
+  leaked=$(printf '%s\n' "$gold_words" | while IFS= read -r w; do printf '%s' "$out" | grep -qF -- "$w" && echo "$w"; done)
+  [ -n "$out" ] && [ -z "$leaked" ] && ok || bad "redact: '$sql' shows gold words: $leaked ($out)"
+  expect "redact: '$sql' still fails" "^Result Error" "$out"
+done
+
 # --- nothing escaped: no new files beside the database, the process alive
 out=$(q "$honest")
 expect "honest verdict at the end" "^1$" "$out"
