@@ -191,6 +191,30 @@ static int check_no_from(const char *sql, const sq_tokens *t, json_t *arr) {
   return add_flag(arr, "NO_FROM", "reject", values);
 }
 
+/* VACUUM_INTO: a statement VACUUM [schema] INTO <file>, which writes a
+** copy of the database wherever the evaluator can write (not an answer at
+** all). Only at the start of a statement: a column named vacuum is not
+** one. */
+static int check_vacuum_into(const char *sql, const sq_tokens *t,
+                             json_t *arr) {
+  json_t *values = NULL;
+  for (size_t i = 0; i < t->n; i++) {
+    int starts = i == 0 || (t->tok[i - 1].kind == SQ_PUNCT &&
+                            sql[t->tok[i - 1].start] == ';');
+    if (!starts || !sq_is_word(sql, &t->tok[i], "vacuum")) continue;
+    for (size_t j = i + 1; j < t->n && j <= i + 2; j++) {
+      if (sq_is_word(sql, &t->tok[j], "into")) {
+        if (!values && !(values = json_array())) return -1;
+        json_array_append_new(values,
+                              snippet(sql, t, i, j + 1 < t->n ? j + 1 : j));
+        break;
+      }
+      if (t->tok[j].kind != SQ_WORD && t->tok[j].kind != SQ_QUOTED_ID) break;
+    }
+  }
+  return values ? add_flag(arr, "VACUUM_INTO", "reject", values) : 0;
+}
+
 char *hc_flags(const hc_patterns *p, const char *sql, size_t len) {
   sq_tokens t;
   if (sq_scan(sql, len, &t)) return NULL;
@@ -205,6 +229,7 @@ char *hc_flags(const hc_patterns *p, const char *sql, size_t len) {
   if (!md) goto done;
 
   if (check_no_from(sql, &t, arr)) goto done;
+  if (check_vacuum_into(sql, &t, arr)) goto done;
 
   /* HARDCODED_CASE_MAP */
   {

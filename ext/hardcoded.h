@@ -27,6 +27,8 @@ void hc_free(hc_patterns *p);
 **     number of rows.
 **   UNION_ALL_LITERALS (warn): two or more SELECT blocks of literals only
 **     joined by UNION ALL. values: the number of blocks.
+**   VACUUM_INTO (reject): a statement VACUUM [schema] INTO <file>, which
+**     writes a file rather than answering. values: the statements.
 */
 char *hc_flags(const hc_patterns *p, const char *sql, size_t len);
 

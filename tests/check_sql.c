@@ -73,6 +73,12 @@ static const struct {
      "VALUES_CLAUSE"},
     {"WITH a AS (SELECT 1 AS x) SELECT * FROM orders, a", ""},
     {"INSERT INTO t VALUES (1, 'a')", "VALUES_CLAUSE"},
+    /* a statement that writes a file instead of answering */
+    {"VACUUM INTO '/tmp/x.db'", "VACUUM_INTO"},
+    {"vacuum main into 'x'", "VACUUM_INTO"},
+    {"SELECT a FROM t; VACUUM \"main\" INTO 'x'", "VACUUM_INTO"},
+    {"VACUUM", ""},
+    {"SELECT vacuum INTO x FROM t", ""},
     /* look-alikes that must not be flagged */
     {"SELECT EXTRACT(YEAR FROM d) FROM t", ""},
     {"SELECT TRIM(BOTH ' ' FROM s), SUBSTRING(s FROM 2) FROM t", ""},

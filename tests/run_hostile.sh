@@ -47,6 +47,8 @@ honest="SELECT sql_verdict('$DB', '$good_verdict', '$GOLD', 'shop001', 'lite') -
 out=$(verdict "VACUUM INTO '$work/vacuum.db'")
 expect "vacuum into" "^Execution Error: not allowed in the sandbox" "$out"
 [ ! -e "$work/vacuum.db" ] && ok || bad "vacuum into created $work/vacuum.db"
+out=$(q "SELECT hardcoded_sql_flags('VACUUM main INTO ''$work/vacuum.db''')")
+expect "hardcoded_sql_flags flags vacuum into" '"flag":"VACUUM_INTO","action":"reject"' "$out"
 out=$(verdict "ATTACH '$work/attached.db' AS x")
 expect "attach" "not allowed in the sandbox: ATTACH" "$out"
 [ ! -e "$work/attached.db" ] && ok || bad "attach created a file"
