@@ -17,10 +17,13 @@
 -- any other, Spider2-E's rule, instead of scoring 0 with "No data found
 -- for the specified query.") and :instances ('spider2e' as in
 -- evaluate.sql), :progress (N: "evaluate_sql: <n> done" on stderr every N
--- queries run).
+-- queries run), :max_sql_bytes (the largest .sql file read, default
+-- 16777216: a larger one scores 0 with "Evaluation Error: file too large
+-- (<n> bytes; the limit is <m>)", the run goes on).
 --
--- Per instance: the SQL of a ```sql fence when there is one, else the
--- whole file; hard-coded answers rejected (hardcoded_sql_flags); the query
+-- Per instance (the files of submission_files(:submission, 'sql'); a
+-- symbolic link is refused, as spider_verdict refuses one): the SQL of a
+-- ```sql fence when there is one, else the whole file; hard-coded answers rejected (hardcoded_sql_flags); the query
 -- run read-only with the timeout; its result turned into the CSV the
 -- official evaluator writes (read_sql_query in chunks of 500, to_csv) and
 -- read back as pandas reads it; then the gold variants as in evaluate.sql.
@@ -36,13 +39,29 @@ FROM json_each(spider2e_excluded());
 .mode csv
 .headers on
 WITH
+  files AS (
+    -- kind: the file type of path itself (fsdir does not follow links)
+    SELECT f.instance_id, f.path, f.size,
+           CASE WHEN f.size IS NOT NULL
+                THEN (SELECT d.mode & 61440 FROM fsdir(f.path) AS d) END AS kind
+    FROM submission_files(:submission, 'sql') AS f),
+  checked AS (
+    SELECT instance_id, path,
+      CASE WHEN size IS NULL THEN 'Evaluation Error: cannot read ''' || path || ''''
+           WHEN kind = 40960 THEN 'Evaluation Error: the prediction ''' || path
+                                  || ''' is a symbolic link (refused)'
+           WHEN size > coalesce(:max_sql_bytes, 16777216)
+             THEN 'Evaluation Error: file too large (' || size
+                  || ' bytes; the limit is ' || coalesce(:max_sql_bytes, 16777216) || ')'
+      END AS problem
+    FROM files
+    WHERE kind IS NULL OR kind IN (32768, 40960)),
   subs AS (
-    SELECT substr(base, 1, instr(base || '.', '.') - 1) AS instance_id,
-           sql_from_fence(CAST(data AS TEXT)) AS sql
-    FROM (SELECT substr(name, length(rtrim(:submission, '/')) + 2) AS base, data
-          FROM fsdir(:submission)
-          WHERE name LIKE '%.sql' AND (mode & 61440) = 32768)
-    WHERE instr(base, '/') = 0),
+    -- a file is read only once it passed the checks
+    SELECT instance_id, problem,
+           CASE WHEN problem IS NULL
+                THEN sql_from_fence(CAST(readfile(path) AS TEXT)) END AS sql
+    FROM checked),
   tasks AS (
     SELECT json ->> 'instance_id' AS instance_id, json ->> 'db' AS db
     FROM jsonl_lines(coalesce(:tasks, rtrim(:gold, '/') || '/../spider2-lite.jsonl'))),
@@ -56,7 +75,7 @@ WITH
           FROM fsdir(:databases) WHERE (mode & 61440) = 32768)
     WHERE instr(base, '/') = 0 AND base NOT LIKE '%.spidereval-index'),
   work AS MATERIALIZED (
-    SELECT s.instance_id, s.sql, t.db,
+    SELECT s.instance_id, s.problem, s.sql, t.db,
            (SELECT path FROM dbs WHERE dbs.db = t.db ORDER BY path LIMIT 1) AS db_path,
            hardcoded_sql_flags(s.sql) AS flags
     FROM subs AS s LEFT JOIN tasks AS t USING (instance_id)
@@ -66,6 +85,7 @@ WITH
   judged AS MATERIALIZED (
     SELECT instance_id,
       CASE
+        WHEN problem IS NOT NULL THEN json_object('score', 0, 'error_info', problem)
         WHEN db IS NULL THEN json_object('score', 0, 'error_info',
           'Execution Error: no db for ' || instance_id || ' in the task list')
         WHEN db_path IS NULL THEN json_object('score', 0, 'error_info',

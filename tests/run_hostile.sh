@@ -253,6 +253,26 @@ expect "non-UTF-8 result text, as Python's sqlite3" "^Execution Error: Could not
 out=$(q "SELECT count(*) FROM jsonl_lines('$work/sub')")
 expect "jsonl read error" "jsonl_lines: cannot read '$work/sub' after line 0" "$out"
 
+# --- evaluate_sql.sql: an oversized .sql (sparse, 1.1 GB) or a linked one
+# scores 0 on its own; the other instances are judged as without it
+mkdir -p "$work/sqlsub"
+cp tests/fixtures/sub_shop/shop001.sql "$work/sqlsub/"
+truncate -s 1100M "$work/sqlsub/shop002.sql"
+ln -s "$(pwd)/tests/fixtures/sub_shop/shop002.sql" "$work/sqlsub/shop003.sql"
+t0=$(now)
+out=$(sqlite3 -bail :memory: -cmd ".load $EXT" -cmd ".parameter set :submission '$work/sqlsub'" \
+  -cmd ".parameter set :gold '$GOLD'" -cmd ".parameter set :databases 'build/samples'" \
+  -cmd ".parameter set :tasks 'tests/fixtures/shop_tasks.jsonl'" <sql/evaluate_sql.sql 2>&1)
+expect "evaluate_sql: the honest instance" '^shop001,1,""' "$out"
+expect "evaluate_sql: a 1.1 GB .sql" '^shop002,0,"Evaluation Error: file too large \(1153433600 bytes; the limit is 16777216\)"' "$out"
+expect "evaluate_sql: a linked .sql" "^shop003,0,\"Evaluation Error: the prediction '.*shop003.sql' is a symbolic link \(refused\)\"" "$out"
+within "evaluate_sql: a 1.1 GB .sql" "$t0" 20
+out=$(sqlite3 -bail :memory: -cmd ".load $EXT" -cmd ".parameter set :submission '$work/sqlsub'" \
+  -cmd ".parameter set :gold '$GOLD'" -cmd ".parameter set :databases 'build/samples'" \
+  -cmd ".parameter set :tasks 'tests/fixtures/shop_tasks.jsonl'" -cmd ".parameter set :max_sql_bytes 10" <sql/evaluate_sql.sql 2>&1)
+expect "evaluate_sql: :max_sql_bytes" '^shop001,0,"Evaluation Error: file too large \([0-9]+ bytes; the limit is 10\)"' "$out"
+rm -f "$work/sqlsub/shop002.sql"
+
 # --- spider2_database: one CREATE TABLE per DDL row, nothing else runs
 mkdir -p "$work/ddl"
 cp samples/shop/customers.json "$work/ddl/"
