@@ -95,70 +95,158 @@ static char *parse_sim_options(const char *s, sim_options *o) {
 }
 
 /* Similarities already computed in this run of the statement. MBR asks
-** for every ordered pair of an instance's candidates: once (a, b) is
-** computed, (b, a) is stored for the asking when sim_tables_sym says the
-** value is symmetric. Paths and options are numbered (interned) so a
-** pair is three numbers; both tables grow as needed, the pairs up to
-** SIM_MEMO_MAX slots (then emptied). Lives in a statement-wide auxdata
-** slot, freed when the statement is reset. */
+** for every ordered pair of an instance's candidates, and candidates often
+** hold the same table (byte-identical files, or files that read the same):
+** each path is numbered (interned) and mapped, when first read, to the
+** number of its distinct table (sim_table_hash, confirmed with
+** sim_tables_identical), so a pair of tables is computed once whichever
+** paths and argument order ask for it, and a table with an identical one
+** is 1 (0 when unreadable) at once. The pairs keep up to SIM_MEMO_MAX
+** slots (then emptied); everything lives in a statement-wide auxdata slot,
+** freed when the statement is reset, so a file is taken as it was when
+** the statement run first read it (as the cache's statement epoch does). */
 #define SIM_MEMO_AUXDATA (-0x5E1DF)
 #define SIM_MEMO_MAX (1u << 21)
 
 typedef struct {
-  char *text; /* sqlite3_malloc'd; NULL: empty */
-  uint32_t id;
-} sim_name;
-
-typedef struct {
-  uint32_t a, b, opts; /* interned ids, a == 0: empty */
+  uint32_t a, b, opts; /* table ids and options id, a == 0: empty slot */
   double value;
 } sim_pair;
 
 typedef struct {
-  sim_name *names;
-  uint32_t nnames, names_cap; /* ids from 1 */
+  uint64_t hash; /* sim_table_hash */
+  uint32_t path; /* id of the path whose cached table stands for it */
+  int readable;  /* 0: the file could not be read (similar to nothing) */
+} sim_distinct;
+
+typedef struct {
+  /* interned texts (paths and options), ids from 1 */
+  char **texts;       /* texts[id] (sqlite3_malloc'd) */
+  uint32_t ntexts, texts_cap;
+  uint32_t *table_of; /* table_of[id]: distinct table id, 0 not read yet */
+  uint32_t table_of_cap;
+  uint32_t *text_slots; /* hash set of text ids */
+  uint32_t text_slots_cap;
+  uint32_t last_a; /* id of the last first argument (joins repeat it) */
+  /* distinct tables, ids from 1 */
+  sim_distinct *tables;
+  uint32_t ntables, tables_cap;
+  uint32_t *table_slots; /* hash set of table ids by hash */
+  uint32_t table_slots_cap;
+  /* computed pairs */
   sim_pair *pairs;
   uint32_t npairs, pairs_cap;
 } sim_memo;
 
 static void sim_memo_free(void *p) {
   sim_memo *m = p;
-  for (uint32_t i = 0; i < m->names_cap; i++) sqlite3_free(m->names[i].text);
-  sqlite3_free(m->names);
+  for (uint32_t i = 1; i <= m->ntexts; i++) sqlite3_free(m->texts[i]);
+  sqlite3_free(m->texts);
+  sqlite3_free(m->table_of);
+  sqlite3_free(m->text_slots);
+  sqlite3_free(m->tables);
+  sqlite3_free(m->table_slots);
   sqlite3_free(m->pairs);
   sqlite3_free(m);
 }
 
-static uint64_t fnv1a(const char *t) {
+static uint64_t fnv1a(const char *t, size_t n) {
   uint64_t h = 1469598103934665603ULL;
-  for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ULL;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)t[i]) * 1099511628211ULL;
   return h;
 }
 
-/* The number of a path or options text (1, 2, ...); 0 on out of memory. */
-static uint32_t sim_memo_intern(sim_memo *m, const char *text) {
-  if ((m->nnames + 1) * 2 > m->names_cap) {
-    uint32_t cap = m->names_cap ? m->names_cap * 2 : 1024;
-    sim_name *nn = sqlite3_malloc64((sqlite3_uint64)cap * sizeof *nn);
-    if (!nn) return 0;
-    memset(nn, 0, (size_t)cap * sizeof *nn);
-    for (uint32_t i = 0; i < m->names_cap; i++) {
-      if (!m->names[i].text) continue;
-      uint32_t k = (uint32_t)fnv1a(m->names[i].text) & (cap - 1);
-      while (nn[k].text) k = (k + 1) & (cap - 1);
-      nn[k] = m->names[i];
+/* Grow *v (elements of `size` bytes, *cap of them) to hold index n;
+** new elements zeroed. Nonzero on out of memory. */
+static int grow_array(void *v, uint32_t *cap, uint32_t n, size_t size) {
+  if (n < *cap) return 0;
+  uint32_t c = *cap ? *cap : 256;
+  while (c <= n) c *= 2;
+  char *nv = sqlite3_realloc64(*(void **)v, (sqlite3_uint64)c * size);
+  if (!nv) return 1;
+  memset(nv + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+  *(void **)v = nv;
+  *cap = c;
+  return 0;
+}
+
+/* An empty open-addressing set of ids, cap slots (a power of 2). */
+static uint32_t *new_slots(uint32_t cap) {
+  uint32_t *s = sqlite3_malloc64((sqlite3_uint64)cap * sizeof *s);
+  if (s) memset(s, 0, (size_t)cap * sizeof *s);
+  return s;
+}
+
+/* The number of a text of n bytes (1, 2, ...); 0 on out of memory. */
+static uint32_t sim_memo_intern(sim_memo *m, const char *text, size_t n) {
+  if ((m->ntexts + 1) * 2 > m->text_slots_cap) {
+    uint32_t cap = m->text_slots_cap ? m->text_slots_cap * 2 : 1024;
+    uint32_t *ns = new_slots(cap);
+    if (!ns) return 0;
+    for (uint32_t id = 1; id <= m->ntexts; id++) {
+      uint32_t k = (uint32_t)fnv1a(m->texts[id], strlen(m->texts[id])) & (cap - 1);
+      while (ns[k]) k = (k + 1) & (cap - 1);
+      ns[k] = id;
     }
-    sqlite3_free(m->names);
-    m->names = nn;
-    m->names_cap = cap;
+    sqlite3_free(m->text_slots);
+    m->text_slots = ns;
+    m->text_slots_cap = cap;
   }
-  uint32_t k = (uint32_t)fnv1a(text) & (m->names_cap - 1);
-  for (; m->names[k].text; k = (k + 1) & (m->names_cap - 1))
-    if (!strcmp(m->names[k].text, text)) return m->names[k].id;
-  m->names[k].text = sqlite3_mprintf("%s", text);
-  if (!m->names[k].text) return 0;
-  m->names[k].id = ++m->nnames;
-  return m->names[k].id;
+  uint32_t k = (uint32_t)fnv1a(text, n) & (m->text_slots_cap - 1);
+  for (; m->text_slots[k]; k = (k + 1) & (m->text_slots_cap - 1)) {
+    const char *t = m->texts[m->text_slots[k]];
+    if (!memcmp(t, text, n) && !t[n]) return m->text_slots[k];
+  }
+  uint32_t id = m->ntexts + 1;
+  if (grow_array(&m->texts, &m->texts_cap, id, sizeof *m->texts) ||
+      grow_array(&m->table_of, &m->table_of_cap, id, sizeof *m->table_of))
+    return 0;
+  m->texts[id] = sqlite3_mprintf("%.*s", (int)n, text);
+  if (!m->texts[id]) return 0;
+  m->ntexts = id;
+  m->text_slots[k] = id;
+  return id;
+}
+
+/* The distinct table of path id p: read through the cache when first met
+** and matched with the tables met before. 0 on out of memory. */
+static uint32_t sim_memo_table(sim_memo *m, se_cache *cache, uint32_t p) {
+  if (m->table_of[p]) return m->table_of[p];
+  tc_read r = se_cache_read(cache, m->texts[p]);
+  if (r.error == TT_ERR_NOMEM) return 0;
+  uint64_t h = sim_table_hash(r.table);
+  if ((m->ntables + 1) * 2 > m->table_slots_cap) {
+    uint32_t cap = m->table_slots_cap ? m->table_slots_cap * 2 : 1024;
+    uint32_t *ns = new_slots(cap);
+    if (!ns) return 0;
+    for (uint32_t id = 1; id <= m->ntables; id++) {
+      uint32_t k = (uint32_t)m->tables[id].hash & (cap - 1);
+      while (ns[k]) k = (k + 1) & (cap - 1);
+      ns[k] = id;
+    }
+    sqlite3_free(m->table_slots);
+    m->table_slots = ns;
+    m->table_slots_cap = cap;
+  }
+  uint32_t k = (uint32_t)h & (m->table_slots_cap - 1);
+  for (; m->table_slots[k]; k = (k + 1) & (m->table_slots_cap - 1)) {
+    const sim_distinct *d = &m->tables[m->table_slots[k]];
+    if (d->hash != h) continue;
+    /* a hit of the cache (no eviction within a call): r stays valid */
+    tc_read q = se_cache_read(cache, m->texts[d->path]);
+    if (q.error == TT_ERR_NOMEM) return 0;
+    if (sim_tables_identical(r.table, q.table))
+      return m->table_of[p] = m->table_slots[k];
+  }
+  uint32_t id = m->ntables + 1;
+  if (grow_array(&m->tables, &m->tables_cap, id, sizeof *m->tables)) return 0;
+  m->tables[id].hash = h;
+  m->tables[id].path = p;
+  m->tables[id].readable = r.table != NULL;
+  m->ntables = id;
+  m->table_slots[k] = id;
+  return m->table_of[p] = id;
 }
 
 static uint32_t sim_pair_slot(const sim_memo *m, uint32_t a, uint32_t b,
@@ -173,7 +261,7 @@ static uint32_t sim_pair_slot(const sim_memo *m, uint32_t a, uint32_t b,
   return k;
 }
 
-/* The stored similarity of (a, b) under o, or -1. */
+/* The stored similarity of tables (a, b) under o, or -1. */
 static double sim_memo_get(const sim_memo *m, uint32_t a, uint32_t b,
                            uint32_t o) {
   if (!m->pairs_cap) return -1;
@@ -209,6 +297,32 @@ static void sim_memo_put(sim_memo *m, uint32_t a, uint32_t b, uint32_t o,
   p->value = value;
 }
 
+/* The memo of this statement run, made on first use; NULL on out of
+** memory. */
+static sim_memo *sim_memo_of(sqlite3_context *ctx) {
+  sim_memo *memo = sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
+  if (memo) return memo;
+  memo = sqlite3_malloc64(sizeof *memo);
+  if (!memo) return NULL;
+  memset(memo, 0, sizeof *memo);
+  sqlite3_set_auxdata(ctx, SIM_MEMO_AUXDATA, memo, sim_memo_free);
+  return sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
+}
+
+/* The id of argument i's text, the first argument from memo->last_a when
+** it repeats (a join's outer row); 0 on out of memory. */
+static uint32_t sim_memo_arg(sim_memo *m, sqlite3_value *v, int first) {
+  const char *t = (const char *)sqlite3_value_text(v);
+  if (!t) return 0;
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  if (first && m->last_a && !memcmp(m->texts[m->last_a], t, n) &&
+      !m->texts[m->last_a][n])
+    return m->last_a;
+  uint32_t id = sim_memo_intern(m, t, n);
+  if (first) m->last_a = id;
+  return id;
+}
+
 static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
                                  sqlite3_value **argv) {
   se_cache *cache = sqlite3_user_data(ctx);
@@ -225,37 +339,29 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
   }
   se_cache_trim(cache);
   se_statement_epoch(ctx, cache);
-  const char *pa = (const char *)sqlite3_value_text(argv[0]);
-  const char *pb = (const char *)sqlite3_value_text(argv[1]);
-  const char *opts = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : "";
-  if (!pa || !pb || !opts) {
+  sim_memo *m = sim_memo_of(ctx);
+  uint32_t pa = m ? sim_memo_arg(m, argv[0], 1) : 0;
+  uint32_t pb = pa ? sim_memo_arg(m, argv[1], 0) : 0;
+  uint32_t io = pb ? (argc > 2 ? sim_memo_arg(m, argv[2], 0)
+                               : sim_memo_intern(m, "", 0))
+                   : 0;
+  uint32_t ta = io ? sim_memo_table(m, cache, pa) : 0;
+  uint32_t tb = ta ? sim_memo_table(m, cache, pb) : 0;
+  if (!tb) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  sim_memo *memo = sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
-  if (!memo) {
-    memo = sqlite3_malloc64(sizeof *memo);
-    if (memo) {
-      memset(memo, 0, sizeof *memo);
-      sqlite3_set_auxdata(ctx, SIM_MEMO_AUXDATA, memo, sim_memo_free);
-      memo = sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
-    }
+  if (ta == tb) { /* the same table: 1, or 0 when it cannot be read */
+    sqlite3_result_double(ctx, m->tables[ta].readable ? 1.0 : 0.0);
+    return;
   }
-  uint32_t ia = 0, ib = 0, io = 0;
-  if (memo) {
-    ia = sim_memo_intern(memo, pa);
-    ib = sim_memo_intern(memo, pb);
-    io = sim_memo_intern(memo, opts);
-    if (ia && ib && io) {
-      double v = sim_memo_get(memo, ia, ib, io);
-      if (v >= 0) {
-        sqlite3_result_double(ctx, v);
-        return;
-      }
-    }
+  double v = sim_memo_get(m, ta, tb, io);
+  if (v >= 0) {
+    sqlite3_result_double(ctx, v);
+    return;
   }
-  tc_read a = se_cache_read(cache, pa);
-  tc_read b = se_cache_read(cache, pb);
+  tc_read a = se_cache_read(cache, m->texts[m->tables[ta].path]);
+  tc_read b = se_cache_read(cache, m->texts[m->tables[tb].path]);
   if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -266,8 +372,8 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  if (memo && ia && ib && io && symmetric && ia != ib)
-    sim_memo_put(memo, ib, ia, io, s);
+  sim_memo_put(m, ta, tb, io, s);
+  if (symmetric) sim_memo_put(m, tb, ta, io, s);
   sqlite3_result_double(ctx, s);
 }
 

@@ -1,13 +1,17 @@
 /*
 ** similarity.c: the cell-recall similarity of two result tables.
 **
-** How it works: each column gets a cached order of its rows by typed
-** value (NaN first, then numbers ascending, then strings bytewise; the
-** order survives rounding, which is monotonic). The size of the multiset
-** intersection of two columns is then one merge pass. Aligned mode pairs
-** columns greedily by largest intersection (ties by the larger of the two
-** positions, then the smaller, so swapping the tables gives the same pairs
-** except in exact ties between mirrored positions).
+** How it works: each column gets cached keys, its values split by class
+** (NaN counted; numbers, rounded to the decimals option, as a sorted
+** array of doubles; strs as a sorted array with their first 8 bytes as an
+** integer), built once per column and kept on it for every pair it meets.
+** The size of the multiset intersection of two columns is then a count
+** and two merges, each over one type (doubles by <, strs by the integer
+** head, the bytes only on equal heads); columns of different types meet
+** in O(1). Aligned mode pairs columns greedily by largest intersection
+** (ties by the larger of the two positions, then the smaller, so swapping
+** the tables gives the same pairs except in exact ties between mirrored
+** positions).
 */
 #include "similarity.h"
 
@@ -21,11 +25,6 @@ void sim_options_default(sim_options *o) {
   o->decimals = -1;
 }
 
-/* 0 NaN, 1 number, 2 string */
-static int vclass(const pv_cell *c) {
-  return c->kind == PV_NAN ? 0 : c->kind == PV_STR ? 2 : 1;
-}
-
 /* 10^d, exact, for the decimals option (0..15). */
 static double pow10_exact(int d) {
   static const double p[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -33,95 +32,166 @@ static double pow10_exact(int d) {
   return d >= 0 && d < 16 ? p[d] : pow(10.0, d);
 }
 
-/* The number a cell compares as: rounded to `decimals` (p = 10^decimals)
-** when decimals >= 0. */
-static double vnum_p(const pv_cell *c, int decimals, double p) {
-  double x = pv_cell_num(c);
-  if (decimals >= 0 && isfinite(x)) {
-    double y = round(x * p) / p;
-    if (isfinite(y)) x = y;
-  }
-  return x;
-}
-
-static double vnum(const pv_cell *c, int decimals) {
-  return vnum_p(c, decimals, decimals >= 0 ? pow10_exact(decimals) : 1);
-}
-
-static int vcmp(const pv_cell *a, const pv_cell *b, int decimals) {
-  int ca = vclass(a), cb = vclass(b);
-  if (ca != cb) return ca < cb ? -1 : 1;
-  if (ca == 0) return 0;
-  if (ca == 1) {
-    double x = vnum(a, decimals), y = vnum(b, decimals);
-    if (isnan(x) || isnan(y)) return isnan(y) - isnan(x);
-    return x < y ? -1 : x > y;
-  }
-  return pv_str_cmp(a, b);
-}
-
-static int qcmp(const void *x, const void *y, void *ctx) {
-  const tt_column *col = ctx;
-  pv_cell a = tt_cell(col, *(const uint32_t *)x);
-  pv_cell b = tt_cell(col, *(const uint32_t *)y);
-  return vcmp(&a, &b, -1);
-}
-
-/* The value order of a column (cached on the column). */
-static const uint32_t *value_order(tt_column *col, int64_t nrows) {
-  if (col->value_order) return col->value_order;
-  uint32_t *o = malloc((size_t)(nrows ? nrows : 1) * sizeof(uint32_t));
-  if (!o) return NULL;
-  for (int64_t r = 0; r < nrows; r++) o[r] = (uint32_t)r;
-  qsort_r(o, (size_t)nrows, sizeof(uint32_t), qcmp, col);
-  col->value_order = o;
-  return o;
-}
-
-/* A cell in the merge: its class and, for numbers, the (rounded) value,
-** computed once per position rather than once per comparison. */
+/* A str value in a column's keys: its first 8 bytes big-endian (zero
+** padded) decide most comparisons without touching the text. */
 typedef struct {
-  pv_cell cell;
-  int cls;
-  double num;
-} merge_cell;
+  uint64_t head;
+  const char *s;
+  uint32_t len;
+} sim_str;
 
-static inline void merge_load(merge_cell *m, const tt_column *col,
-                              uint32_t row, int decimals, double p) {
-  m->cell = tt_cell(col, row);
-  m->cls = vclass(&m->cell);
-  if (m->cls == 1) m->num = vnum_p(&m->cell, decimals, p);
+/* A column's values in the order the merge needs, split by class and
+** each class in its own array: NaN only counted (all NaN are equal),
+** numbers (int, float, bool; rounded to `decimals`) as sorted doubles,
+** those that are NaN as numbers only counted, strs sorted by their
+** bytes. Built once per column and rounding, kept on the column (in
+** tt_column.value_order, which belongs to this file; one malloc'd block
+** that tt_free frees). */
+typedef struct {
+  int decimals;    /* the rounding the numbers were made with, -1 none */
+  int64_t nan;     /* NaN cells */
+  int64_t num_nan; /* number cells whose value is NaN */
+  int64_t nnum;    /* numbers in num */
+  int64_t nstr;    /* strs in str */
+  double *num;     /* ascending */
+  sim_str *str;    /* ascending by bytes */
+} sim_keys;
+
+static int dbl_cmp(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
 }
 
-/* vcmp on loaded cells */
-static inline int merge_cmp(const merge_cell *a, const merge_cell *b) {
-  if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
-  if (a->cls == 0) return 0;
-  if (a->cls == 1) {
-    double x = a->num, y = b->num;
-    if (isnan(x) || isnan(y)) return isnan(y) - isnan(x);
-    return x < y ? -1 : x > y;
+static inline int str_cmp(const sim_str *a, const sim_str *b) {
+  if (a->head != b->head) return a->head < b->head ? -1 : 1;
+  uint32_t n = a->len < b->len ? a->len : b->len;
+  int r = n > 8 ? memcmp(a->s + 8, b->s + 8, n - 8) : 0;
+  if (r) return r;
+  return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int str_qcmp(const void *x, const void *y) {
+  return str_cmp(x, y);
+}
+
+static uint64_t str_head(const char *s, uint32_t len) {
+  uint64_t h = 0;
+  for (uint32_t k = 0; k < 8; k++)
+    h = (h << 8) | (k < len ? (unsigned char)s[k] : 0);
+  return h;
+}
+
+/* The keys of a column for rounding `decimals` (cached on the column);
+** NULL on out of memory. */
+static const sim_keys *column_keys(tt_column *col, int64_t nrows,
+                                   int decimals) {
+  sim_keys *k = (sim_keys *)(void *)col->value_order;
+  if (k && k->decimals == decimals) return k;
+  free(col->value_order);
+  col->value_order = NULL;
+  int64_t nnum = 0, nstr = 0;
+  for (int64_t r = 0; r < nrows; r++) {
+    pv_cell c = tt_cell(col, r);
+    if (c.kind == PV_STR) nstr++;
+    else if (c.kind != PV_NAN) nnum++;
   }
-  return pv_str_cmp(&a->cell, &b->cell);
+  size_t bytes = sizeof *k + (size_t)nnum * sizeof(double) +
+                 (size_t)nstr * sizeof(sim_str);
+  k = malloc(bytes);
+  if (!k) return NULL;
+  k->decimals = decimals;
+  k->nan = k->num_nan = k->nnum = k->nstr = 0;
+  k->num = (double *)(void *)(k + 1);
+  k->str = (sim_str *)(void *)(k->num + nnum);
+  double p = decimals >= 0 ? pow10_exact(decimals) : 1;
+  for (int64_t r = 0; r < nrows; r++) {
+    pv_cell c = tt_cell(col, r);
+    if (c.kind == PV_NAN) {
+      k->nan++;
+    } else if (c.kind == PV_STR) {
+      sim_str *s = &k->str[k->nstr++];
+      s->head = str_head(c.v.s, c.len);
+      s->s = c.v.s;
+      s->len = c.len;
+    } else {
+      double x = pv_cell_num(&c);
+      if (decimals >= 0 && isfinite(x)) {
+        double y = round(x * p) / p;
+        if (isfinite(y)) x = y;
+      }
+      if (isnan(x)) k->num_nan++;
+      else k->num[k->nnum++] = x;
+    }
+  }
+  qsort(k->num, (size_t)k->nnum, sizeof(double), dbl_cmp);
+  qsort(k->str, (size_t)k->nstr, sizeof(sim_str), str_qcmp);
+  col->value_order = (uint32_t *)(void *)k;
+  return k;
 }
 
-/* Size of the multiset intersection of two columns; -1 on out of memory. */
-static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
-                       int decimals) {
-  const uint32_t *ox = value_order(x, nx), *oy = value_order(y, ny);
-  if (!ox || !oy) return -1;
-  double p = decimals >= 0 ? pow10_exact(decimals) : 1;
-  int64_t i = 0, j = 0, r = 0;
-  merge_cell a = {{0}, 0, 0}, b = {{0}, 0, 0};
-  if (nx > 0) merge_load(&a, x, ox[0], decimals, p);
-  if (ny > 0) merge_load(&b, y, oy[0], decimals, p);
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The first position of sorted x[0..n) not below v. */
+static int64_t lower_num(const double *x, int64_t n, double v) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (x[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Size of the multiset intersection of two sorted arrays of doubles: only
+** where their ranges overlap, identical arrays at once, else a merge
+** without branches on the data. */
+static int64_t overlap_num(const double *x, int64_t nx, const double *y,
+                           int64_t ny) {
+  if (!nx || !ny || x[nx - 1] < y[0] || y[ny - 1] < x[0]) return 0;
+  if (nx == ny && !memcmp(x, y, (size_t)nx * sizeof *x)) return nx;
+  int64_t i = x[0] < y[0] ? lower_num(x, nx, y[0]) : 0;
+  int64_t j = y[0] < x[0] ? lower_num(y, ny, x[0]) : 0;
+  int64_t r = 0;
   while (i < nx && j < ny) {
-    int c = merge_cmp(&a, &b);
-    if (c <= 0 && ++i < nx) merge_load(&a, x, ox[i], decimals, p);
-    if (c >= 0 && ++j < ny) merge_load(&b, y, oy[j], decimals, p);
-    if (c == 0) r++;
+    double a = x[i], b = y[j];
+    r += a == b;
+    i += a <= b;
+    j += b <= a;
   }
   return r;
+}
+
+/* The same for sorted strs. */
+static int64_t overlap_str(const sim_str *x, int64_t nx, const sim_str *y,
+                           int64_t ny) {
+  if (!nx || !ny || str_cmp(&x[nx - 1], &y[0]) < 0 ||
+      str_cmp(&y[ny - 1], &x[0]) < 0)
+    return 0;
+  int64_t i = 0, j = 0, r = 0;
+  while (i < nx && j < ny) {
+    int c = str_cmp(&x[i], &y[j]);
+    if (c < 0) i++;
+    else if (c > 0) j++;
+    else {
+      r++;
+      i++;
+      j++;
+    }
+  }
+  return r;
+}
+
+/* Size of the multiset intersection of two columns (values equal as typed
+** values after rounding: NaN with NaN, numbers by value, strs by bytes);
+** -1 on out of memory. */
+static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
+                       int decimals) {
+  const sim_keys *kx = column_keys(x, nx, decimals);
+  const sim_keys *ky = kx ? column_keys(y, ny, decimals) : NULL;
+  if (!kx || !ky) return -1;
+  return min64(kx->nan, ky->nan) + min64(kx->num_nan, ky->num_nan) +
+         overlap_num(kx->num, kx->nnum, ky->num, ky->nnum) +
+         overlap_str(kx->str, kx->nstr, ky->str, ky->nstr);
 }
 
 double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
@@ -224,4 +294,63 @@ nomem:
   free(pair_a);
   free(pair_b);
   return -1;
+}
+
+/* A 64-bit mix of one more word into h. */
+static inline uint64_t mix(uint64_t h, uint64_t w) {
+  h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+  return h * 0xFF51AFD7ED558CCDULL;
+}
+
+static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
+  while (n >= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = mix(h, w);
+    s += 8;
+    n -= 8;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s, n);
+  return mix(h, w ^ ((uint64_t)n << 56));
+}
+
+uint64_t sim_table_hash(const tt_table *t) {
+  if (!t) return 0;
+  uint64_t h = mix(mix(0x5E1D, (uint64_t)t->ncols), (uint64_t)t->nrows);
+  for (int c = 0; c < t->ncols; c++) {
+    const tt_column *col = &t->cols[c];
+    h = mix_bytes(h, col->name, strlen(col->name));
+    for (int64_t r = 0; r < t->nrows; r++) {
+      pv_cell x = tt_cell(col, r);
+      h = mix(h, x.kind);
+      switch (x.kind) {
+        case PV_NAN: break;
+        case PV_INT:
+        case PV_BOOL: h = mix(h, (uint64_t)x.v.i); break;
+        case PV_UINT: h = mix(h, x.v.u); break;
+        case PV_FLOAT: {
+          uint64_t w;
+          memcpy(&w, &x.v.f, 8);
+          h = mix(h, w);
+          break;
+        }
+        case PV_STR: h = mix_bytes(h, x.v.s, x.len); break;
+      }
+    }
+  }
+  return h | 1; /* 0 stands for no table */
+}
+
+int sim_tables_identical(const tt_table *a, const tt_table *b) {
+  if (!a || !b) return !a && !b;
+  if (a == b) return 1;
+  if (a->ncols != b->ncols || a->nrows != b->nrows) return 0;
+  for (int c = 0; c < a->ncols; c++) {
+    const tt_column *x = &a->cols[c], *y = &b->cols[c];
+    if (strcmp(x->name, y->name)) return 0;
+    for (int64_t r = 0; r < a->nrows; r++)
+      if (!pv_cell_identical(tt_cell(x, r), tt_cell(y, r))) return 0;
+  }
+  return 1;
 }

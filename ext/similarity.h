@@ -36,4 +36,16 @@ double sim_tables(tt_table *a, tt_table *b, const sim_options *o);
 double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
                       int *symmetric);
 
+/*
+** Tables that give the same similarity with every table: both NULL, or
+** the same column names in the same order and the same cells (kind and
+** value, floats bit for bit). sim_tables_identical says so exactly;
+** sim_table_hash is equal for identical tables (0 for NULL only), so
+** selection can compare each distinct table once. Equal hashes of tables
+** that are not identical are possible (rare): check with
+** sim_tables_identical.
+*/
+uint64_t sim_table_hash(const tt_table *t);
+int sim_tables_identical(const tt_table *a, const tt_table *b);
+
 #endif
