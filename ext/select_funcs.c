@@ -13,7 +13,9 @@
 **   Identical tables give 1, disjoint 0, two tables without cells 1; the
 **   function is symmetric. A result that cannot be read (a candidate that
 **   failed: missing, empty, malformed) has no cells, so it is similar to
-**   nothing. NULL arguments give NULL.
+**   nothing. NULL arguments give NULL. Within a run of a statement each
+**   pair of distinct tables is computed once: files that read as the same
+**   table (copies, byte-identical candidates) share their similarities.
 **   options, words separated by spaces or commas:
 **     cells       the paper appendix's denominator max(|A|, |B|), total
 **                 cells (gives 0.5 where the main text's gives 0.4)
