@@ -129,7 +129,8 @@ typedef struct {
   uint32_t table_of_cap;
   uint32_t *text_slots; /* hash set of text ids */
   uint32_t text_slots_cap;
-  uint32_t last_a; /* id of the last first argument (joins repeat it) */
+  uint32_t last[3]; /* id of the last text of each argument (a join
+                       repeats its outer row's path and the options) */
   /* distinct tables, ids from 1 */
   sim_distinct *tables;
   uint32_t ntables, tables_cap;
@@ -152,11 +153,19 @@ static void sim_memo_free(void *p) {
   sqlite3_free(m);
 }
 
-static uint64_t fnv1a(const char *t, size_t n) {
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)t[i]) * 1099511628211ULL;
-  return h;
+/* A hash of n bytes, 8 at a time. */
+static uint64_t text_hash(const char *t, size_t n) {
+  uint64_t h = 0x5E1DF ^ n;
+  for (; n >= 8; t += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, t, 8);
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  memcpy(&w, t, n);
+  h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+  return h ^ (h >> 29);
 }
 
 /* Grow *v (elements of `size` bytes, *cap of them) to hold index n;
@@ -187,7 +196,7 @@ static uint32_t sim_memo_intern(sim_memo *m, const char *text, size_t n) {
     uint32_t *ns = new_slots(cap);
     if (!ns) return 0;
     for (uint32_t id = 1; id <= m->ntexts; id++) {
-      uint32_t k = (uint32_t)fnv1a(m->texts[id], strlen(m->texts[id])) & (cap - 1);
+      uint32_t k = (uint32_t)text_hash(m->texts[id], strlen(m->texts[id])) & (cap - 1);
       while (ns[k]) k = (k + 1) & (cap - 1);
       ns[k] = id;
     }
@@ -195,7 +204,7 @@ static uint32_t sim_memo_intern(sim_memo *m, const char *text, size_t n) {
     m->text_slots = ns;
     m->text_slots_cap = cap;
   }
-  uint32_t k = (uint32_t)fnv1a(text, n) & (m->text_slots_cap - 1);
+  uint32_t k = (uint32_t)text_hash(text, n) & (m->text_slots_cap - 1);
   for (; m->text_slots[k]; k = (k + 1) & (m->text_slots_cap - 1)) {
     const char *t = m->texts[m->text_slots[k]];
     if (!memcmp(t, text, n) && !t[n]) return m->text_slots[k];
@@ -311,40 +320,57 @@ static sim_memo *sim_memo_of(sqlite3_context *ctx) {
   return sqlite3_get_auxdata(ctx, SIM_MEMO_AUXDATA);
 }
 
-/* The id of argument i's text, the first argument from memo->last_a when
-** it repeats (a join's outer row); 0 on out of memory. */
-static uint32_t sim_memo_arg(sim_memo *m, sqlite3_value *v, int first) {
+/* The id of the text of argument i (0, 1, 2), from m->last[i] when it
+** repeats; 0 on out of memory. */
+static uint32_t sim_memo_arg(sim_memo *m, sqlite3_value *v, int i) {
   const char *t = (const char *)sqlite3_value_text(v);
   if (!t) return 0;
   size_t n = (size_t)sqlite3_value_bytes(v);
-  if (first && m->last_a && !memcmp(m->texts[m->last_a], t, n) &&
-      !m->texts[m->last_a][n])
-    return m->last_a;
-  uint32_t id = sim_memo_intern(m, t, n);
-  if (first) m->last_a = id;
-  return id;
+  uint32_t last = m->last[i];
+  if (last && !memcmp(m->texts[last], t, n) && !m->texts[last][n])
+    return last;
+  return m->last[i] = sim_memo_intern(m, t, n);
+}
+
+/* The options text of a call (argument 3), NULL when absent. */
+static const char *options_arg(int argc, sqlite3_value **argv) {
+  return argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+}
+
+/* The start of result_similarity and result_equivalent, given what their
+** options parser said (err, a sqlite3_malloc'd message or NULL): 0 when
+** the call is answered already (a NULL path: NULL; bad options: the
+** error), else 1 with the cache ready for this run of the statement. */
+static int pair_call_ready(sqlite3_context *ctx, sqlite3_value **argv,
+                           char *err) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    sqlite3_free(err);
+    return 0;
+  }
+  if (err) {
+    sqlite3_result_error(ctx, err, -1);
+    sqlite3_free(err);
+    return 0;
+  }
+  se_cache *cache = sqlite3_user_data(ctx);
+  se_cache_trim(cache);
+  se_statement_epoch(ctx, cache);
+  return 1;
 }
 
 static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
                                  sqlite3_value **argv) {
   se_cache *cache = sqlite3_user_data(ctx);
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-      sqlite3_value_type(argv[1]) == SQLITE_NULL)
-    return;
   sim_options o;
-  char *err = parse_sim_options(
-      argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL, &o);
-  if (err) {
-    sqlite3_result_error(ctx, err, -1);
-    sqlite3_free(err);
+  if (!pair_call_ready(ctx, argv,
+                       parse_sim_options(options_arg(argc, argv), &o)))
     return;
-  }
-  se_cache_trim(cache);
-  se_statement_epoch(ctx, cache);
   sim_memo *m = sim_memo_of(ctx);
-  uint32_t pa = m ? sim_memo_arg(m, argv[0], 1) : 0;
-  uint32_t pb = pa ? sim_memo_arg(m, argv[1], 0) : 0;
-  uint32_t io = pb ? (argc > 2 ? sim_memo_arg(m, argv[2], 0)
+  uint32_t pa = m ? sim_memo_arg(m, argv[0], 0) : 0;
+  uint32_t pb = pa ? sim_memo_arg(m, argv[1], 1) : 0;
+  int has_opts = argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL;
+  uint32_t io = pb ? (has_opts ? sim_memo_arg(m, argv[2], 2)
                                : sim_memo_intern(m, "", 0))
                    : 0;
   uint32_t ta = io ? sim_memo_table(m, cache, pa) : 0;
@@ -413,19 +439,10 @@ static char *parse_eq_options(const char *s, eq_options *o) {
 static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
                                  sqlite3_value **argv) {
   se_cache *cache = sqlite3_user_data(ctx);
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-      sqlite3_value_type(argv[1]) == SQLITE_NULL)
-    return;
   eq_options o;
-  char *err = parse_eq_options(
-      argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL, &o);
-  if (err) {
-    sqlite3_result_error(ctx, err, -1);
-    sqlite3_free(err);
+  if (!pair_call_ready(ctx, argv,
+                       parse_eq_options(options_arg(argc, argv), &o)))
     return;
-  }
-  se_cache_trim(cache);
-  se_statement_epoch(ctx, cache);
   tc_read a = se_cache_read(cache, (const char *)sqlite3_value_text(argv[0]));
   tc_read b = se_cache_read(cache, (const char *)sqlite3_value_text(argv[1]));
   if (a.error == TT_ERR_NOMEM || b.error == TT_ERR_NOMEM) {
@@ -437,7 +454,7 @@ static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
     const char *path = (const char *)sqlite3_value_text(
         argv[a.error == TT_ERR_LIMIT ? 0 : 1]);
     tc_read *r = a.error == TT_ERR_LIMIT ? &a : &b;
-    err = sqlite3_mprintf("result_equivalent: cannot read '%s': %s", path,
+    char *err = sqlite3_mprintf("result_equivalent: cannot read '%s': %s", path,
                           r->message ? r->message : "beyond a limit");
     sqlite3_result_error(ctx, err, -1);
     sqlite3_free(err);

@@ -57,9 +57,56 @@ typedef struct {
   sim_str *str;    /* ascending by bytes */
 } sim_keys;
 
-static int dbl_cmp(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
+/* A double as an unsigned integer of the same order (-0.0 just below
+** 0.0; NaN never comes here). */
+static inline uint64_t dbl_key(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return u >> 63 ? ~u : u | (1ULL << 63);
+}
+
+static inline double key_dbl(uint64_t u) {
+  u = u >> 63 ? u & ~(1ULL << 63) : ~u;
+  double x;
+  memcpy(&x, &u, 8);
+  return x;
+}
+
+/* Sort n doubles ascending: insertion sort when few, else a radix sort of
+** their integer keys (11 bits a pass, passes whose digit is the same for
+** all skipped). Nonzero on out of memory. */
+static int sort_doubles(double *v, int64_t n) {
+  if (n < 48) {
+    for (int64_t i = 1; i < n; i++) {
+      double x = v[i];
+      int64_t j = i;
+      for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+    return 0;
+  }
+  uint64_t *a = malloc((size_t)n * 2 * sizeof *a);
+  if (!a) return 1;
+  uint64_t *b = a + n;
+  for (int64_t i = 0; i < n; i++) a[i] = dbl_key(v[i]);
+  for (int shift = 0; shift < 64; shift += 11) {
+    int64_t count[2048] = {0};
+    for (int64_t i = 0; i < n; i++) count[(a[i] >> shift) & 2047]++;
+    if (count[(a[0] >> shift) & 2047] == n) continue; /* one digit: in order */
+    int64_t sum = 0;
+    for (int d = 0; d < 2048; d++) {
+      int64_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (int64_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 2047]++] = a[i];
+    uint64_t *t = a;
+    a = b;
+    b = t;
+  }
+  for (int64_t i = 0; i < n; i++) v[i] = key_dbl(a[i]);
+  free(a < b ? a : b);
+  return 0;
 }
 
 static inline int str_cmp(const sim_str *a, const sim_str *b) {
@@ -123,7 +170,10 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
       else k->num[k->nnum++] = x;
     }
   }
-  qsort(k->num, (size_t)k->nnum, sizeof(double), dbl_cmp);
+  if (sort_doubles(k->num, k->nnum)) {
+    free(k);
+    return NULL;
+  }
   qsort(k->str, (size_t)k->nstr, sizeof(sim_str), str_qcmp);
   col->value_order = (uint32_t *)(void *)k;
   return k;
