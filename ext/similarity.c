@@ -3,15 +3,17 @@
 **
 ** How it works: each column gets cached keys, its values split by class
 ** (NaN counted; numbers, rounded to the decimals option, as a sorted
-** array of doubles; strs as a sorted array with their first 8 bytes as an
-** integer), built once per column and kept on it for every pair it meets.
-** The size of the multiset intersection of two columns is then a count
-** and two merges, each over one type (doubles by <, strs by the integer
-** head, the bytes only on equal heads); columns of different types meet
-** in O(1). Aligned mode pairs columns greedily by largest intersection
-** (ties by the larger of the two positions, then the smaller, so swapping
-** the tables gives the same pairs except in exact ties between mirrored
-** positions).
+** array of doubles; strs as an array sorted by a hash of their bytes),
+** built once per column and kept on it for every pair it meets. The size
+** of the multiset intersection of two columns is then a count and two
+** merges, each over one type (doubles by <, strs by hash, the bytes only
+** on equal hashes); columns of different types meet in O(1). Aligned
+** mode pairs columns greedily by largest intersection (ties by the larger
+** of the two positions, then the smaller, so swapping the tables gives the
+** same pairs except in exact ties between mirrored positions), computing
+** only the intersections that can still win a step (pairs walked by an
+** upper bound from the class counts): tables whose columns agree cost one
+** merge per column, not one per pair of columns.
 */
 #include "similarity.h"
 
@@ -32,10 +34,12 @@ static double pow10_exact(int d) {
   return d >= 0 && d < 16 ? p[d] : pow(10.0, d);
 }
 
-/* A str value in a column's keys: its first 8 bytes big-endian (zero
-** padded) decide most comparisons without touching the text. */
+/* A str value in a column's keys. Strs are ordered by a hash of their
+** bytes, then length, then bytes: any total order in which only equal
+** strs compare equal serves the merge, and this one rarely reads the
+** text (equal strs, or equal hashes). */
 typedef struct {
-  uint64_t head;
+  uint64_t hash;
   const char *s;
   uint32_t len;
 } sim_str;
@@ -110,23 +114,57 @@ static int sort_doubles(double *v, int64_t n) {
 }
 
 static inline int str_cmp(const sim_str *a, const sim_str *b) {
-  if (a->head != b->head) return a->head < b->head ? -1 : 1;
-  uint32_t n = a->len < b->len ? a->len : b->len;
-  int r = n > 8 ? memcmp(a->s + 8, b->s + 8, n - 8) : 0;
-  if (r) return r;
-  return a->len < b->len ? -1 : a->len > b->len;
+  if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+  if (a->len != b->len) return a->len < b->len ? -1 : 1;
+  return a->len ? memcmp(a->s, b->s, a->len) : 0;
 }
 
-static int str_qcmp(const void *x, const void *y) {
-  return str_cmp(x, y);
+/* Sort n strs by str_cmp: insertion sort when few, else a radix sort of their hashes (11 bits a pass,
+** passes whose digit is the same for all skipped), then runs of equal
+** hashes put in order. Nonzero on out of memory. */
+static int sort_strs(sim_str *v, int64_t n) {
+  if (n < 48) {
+    for (int64_t i = 1; i < n; i++) {
+      sim_str x = v[i];
+      int64_t j = i;
+      for (; j > 0 && str_cmp(&x, &v[j - 1]) < 0; j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+    return 0;
+  }
+  sim_str *tmp = malloc((size_t)n * sizeof *tmp);
+  if (!tmp) return 1;
+  sim_str *a = v, *b = tmp;
+  for (int shift = 0; shift < 64; shift += 11) {
+    int64_t count[2048] = {0};
+    for (int64_t i = 0; i < n; i++) count[(a[i].hash >> shift) & 2047]++;
+    if (count[(a[0].hash >> shift) & 2047] == n) continue;
+    int64_t sum = 0;
+    for (int d = 0; d < 2048; d++) {
+      int64_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (int64_t i = 0; i < n; i++) b[count[(a[i].hash >> shift) & 2047]++] = a[i];
+    sim_str *t = a;
+    a = b;
+    b = t;
+  }
+  if (a != v) memcpy(v, a, (size_t)n * sizeof *v);
+  free(tmp);
+  /* equal hashes: by length, then bytes (insertion sort of the run) */
+  for (int64_t i = 1; i < n; i++) {
+    if (v[i].hash != v[i - 1].hash || str_cmp(&v[i - 1], &v[i]) <= 0) continue;
+    sim_str x = v[i];
+    int64_t j = i;
+    for (; j > 0 && v[j - 1].hash == x.hash && str_cmp(&x, &v[j - 1]) < 0; j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+  return 0;
 }
 
-static uint64_t str_head(const char *s, uint32_t len) {
-  uint64_t h = 0;
-  for (uint32_t k = 0; k < 8; k++)
-    h = (h << 8) | (k < len ? (unsigned char)s[k] : 0);
-  return h;
-}
+static uint64_t mix_bytes(uint64_t h, const char *s, size_t n);
 
 /* The keys of a column for rounding `decimals` (cached on the column);
 ** NULL on out of memory. */
@@ -157,7 +195,7 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
       k->nan++;
     } else if (c.kind == PV_STR) {
       sim_str *s = &k->str[k->nstr++];
-      s->head = str_head(c.v.s, c.len);
+      s->hash = mix_bytes(0x5E1D, c.v.s, c.len);
       s->s = c.v.s;
       s->len = c.len;
     } else {
@@ -174,7 +212,10 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
     free(k);
     return NULL;
   }
-  qsort(k->str, (size_t)k->nstr, sizeof(sim_str), str_qcmp);
+  if (sort_strs(k->str, k->nstr)) {
+    free(k);
+    return NULL;
+  }
   col->value_order = (uint32_t *)(void *)k;
   return k;
 }
@@ -231,17 +272,148 @@ static int64_t overlap_str(const sim_str *x, int64_t nx, const sim_str *y,
   return r;
 }
 
-/* Size of the multiset intersection of two columns (values equal as typed
-** values after rounding: NaN with NaN, numbers by value, strs by bytes);
-** -1 on out of memory. */
+/* Size of the multiset intersection of two columns' keys (values equal
+** as typed values after rounding: NaN with NaN, numbers by value, strs by
+** bytes). */
+static int64_t overlap_keys(const sim_keys *kx, const sim_keys *ky) {
+  return min64(kx->nan, ky->nan) + min64(kx->num_nan, ky->num_nan) +
+         overlap_num(kx->num, kx->nnum, ky->num, ky->nnum) +
+         overlap_str(kx->str, kx->nstr, ky->str, ky->nstr);
+}
+
+/* The same for two columns; -1 on out of memory. */
 static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
                        int decimals) {
   const sim_keys *kx = column_keys(x, nx, decimals);
   const sim_keys *ky = kx ? column_keys(y, ny, decimals) : NULL;
   if (!kx || !ky) return -1;
-  return min64(kx->nan, ky->nan) + min64(kx->num_nan, ky->num_nan) +
-         overlap_num(kx->num, kx->nnum, ky->num, ky->nnum) +
-         overlap_str(kx->str, kx->nstr, ky->str, ky->nstr);
+  return overlap_keys(kx, ky);
+}
+
+/* An upper bound of the overlap of two columns from their keys' sizes. */
+static int64_t overlap_bound(const sim_keys *x, const sim_keys *y) {
+  return min64(x->nan, y->nan) + min64(x->num_nan, y->num_nan) +
+         min64(x->nnum, y->nnum) + min64(x->nstr, y->nstr);
+}
+
+/* Column pair p = i * nb + j of a greedy step, with what orders it: the
+** overlap (or its bound), then the larger position, the smaller, i. */
+typedef struct {
+  int64_t v;
+  int hi, lo, i, j;
+} col_pair;
+
+/* 1 when p goes before q: more shared values, then smaller positions. */
+static int pair_before(const col_pair *p, const col_pair *q) {
+  if (p->v != q->v) return p->v > q->v;
+  if (p->hi != q->hi) return p->hi < q->hi;
+  if (p->lo != q->lo) return p->lo < q->lo;
+  return p->i < q->i;
+}
+
+static int pair_qcmp(const void *x, const void *y) {
+  const col_pair *p = x, *q = y;
+  return pair_before(p, q) ? -1 : pair_before(q, p) ? 1 : 0;
+}
+
+/*
+** Aligned pairing: repeatedly pair the two free columns that share most
+** values (ties to the smaller larger position, then the smaller smaller
+** position, then the smaller column of a), as if every overlap were
+** computed, but computing only those that can win a step: the pairs are
+** walked in the order of their upper bounds, and a step stops computing
+** when no pair left can beat (or tie with) the best one found. Tables
+** whose columns mostly agree cost one merge per column, not one per pair
+** of columns. *symmetric = 0 when a step's winner ties exactly with its
+** mirror (j, i), which would win with the tables swapped. Returns -1 on
+** out of memory.
+*/
+static int pair_by_content(tt_table *a, tt_table *b, int decimals,
+                           int *pair_a, int *pair_b, int64_t *R,
+                           int *symmetric) {
+  int na = a->ncols, nb = b->ncols;
+  size_t np = (size_t)na * (size_t)nb;
+  const sim_keys **ka = malloc((size_t)(na + nb + 1) * sizeof *ka);
+  int64_t *ov = malloc((np + 1) * sizeof *ov); /* -1: not computed */
+  col_pair *order = malloc((np + 1) * sizeof *order);
+  if (!ka || !ov || !order) goto nomem;
+  const sim_keys **kb = ka + na;
+  for (int i = 0; i < na; i++)
+    if (!(ka[i] = column_keys(&a->cols[i], a->nrows, decimals))) goto nomem;
+  for (int j = 0; j < nb; j++)
+    if (!(kb[j] = column_keys(&b->cols[j], b->nrows, decimals))) goto nomem;
+  for (int i = 0; i < na; i++)
+    for (int j = 0; j < nb; j++) {
+      col_pair *p = &order[i * nb + j];
+      p->v = overlap_bound(ka[i], kb[j]);
+      p->hi = i > j ? i : j;
+      p->lo = i < j ? i : j;
+      p->i = i;
+      p->j = j;
+      ov[i * nb + j] = -1;
+    }
+  if (np > 32) {
+    qsort(order, np, sizeof *order, pair_qcmp);
+  } else {
+    for (size_t k = 1; k < np; k++) {
+      col_pair p = order[k];
+      size_t m = k;
+      for (; m > 0 && pair_before(&p, &order[m - 1]); m--)
+        order[m] = order[m - 1];
+      order[m] = p;
+    }
+  }
+  for (;;) {
+    /* the best pair computed so far among the free columns */
+    col_pair best = {0, 0, 0, 0, -1};
+    for (int i = 0; i < na; i++) {
+      if (pair_a[i] >= 0) continue;
+      for (int j = 0; j < nb; j++) {
+        int64_t v = ov[i * nb + j];
+        if (pair_b[j] >= 0 || v <= 0) continue;
+        col_pair p = {v, i > j ? i : j, i < j ? i : j, i, j};
+        if (best.j < 0 || pair_before(&p, &best)) best = p;
+      }
+    }
+    /* compute the free pairs whose bound can still beat or tie it */
+    for (size_t k = 0; k < np; k++) {
+      const col_pair *p = &order[k];
+      if (p->v <= 0) break;
+      if (best.j >= 0 && p->v < best.v) break;
+      if (pair_a[p->i] >= 0 || pair_b[p->j] >= 0 ||
+          ov[p->i * nb + p->j] >= 0)
+        continue;
+      if (best.j >= 0 && p->v == best.v && pair_before(&best, p) &&
+          !(p->hi == best.hi && p->lo == best.lo))
+        break; /* bounds of the rest rank after best */
+      int64_t v = overlap_keys(ka[p->i], kb[p->j]);
+      ov[p->i * nb + p->j] = v;
+      col_pair c = *p;
+      c.v = v;
+      if (v > 0 && (best.j < 0 || pair_before(&c, &best))) best = c;
+    }
+    if (best.j < 0) break;
+    /* the mirror (j, i), free and as good: the order of the tables
+    ** decides between them */
+    if (symmetric && best.i != best.j && best.j < na && best.i < nb &&
+        pair_a[best.j] < 0 && pair_b[best.i] < 0) {
+      int64_t *m = &ov[best.j * nb + best.i];
+      if (*m < 0) *m = overlap_keys(ka[best.j], kb[best.i]);
+      if (*m == best.v) *symmetric = 0;
+    }
+    pair_a[best.i] = best.j;
+    pair_b[best.j] = best.i;
+    *R += best.v;
+  }
+  free(ka);
+  free(ov);
+  free(order);
+  return 0;
+nomem:
+  free(ka);
+  free(ov);
+  free(order);
+  return -1;
 }
 
 double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
@@ -286,46 +458,8 @@ double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
         R += r;
       }
   } else {
-    /* by content: repeatedly pair the two free columns that share most */
-    int64_t *ov = malloc((size_t)(na * nb + 1) * sizeof(int64_t));
-    if (!ov) goto nomem;
-    for (int i = 0; i < na; i++)
-      for (int j = 0; j < nb; j++) {
-        ov[i * nb + j] = overlap(&a->cols[i], ra, &b->cols[j], rb,
-                                 o->decimals);
-        if (ov[i * nb + j] < 0) {
-          free(ov);
-          goto nomem;
-        }
-      }
-    for (;;) {
-      int bi = -1, bj = -1;
-      int64_t best = 0;
-      for (int i = 0; i < na; i++) {
-        if (pair_a[i] >= 0) continue;
-        for (int j = 0; j < nb; j++) {
-          if (pair_b[j] >= 0 || ov[i * nb + j] <= 0) continue;
-          int64_t v = ov[i * nb + j];
-          int hi = i > j ? i : j, lo = i < j ? i : j;
-          int bhi = bi > bj ? bi : bj, blo = bi < bj ? bi : bj;
-          /* (j, i) of the swapped tables ties exactly with (i, j) here:
-          ** which one wins depends on the order, so sim(a, b) may differ
-          ** from sim(b, a) */
-          if (symmetric && v == best && hi == bhi && lo == blo)
-            *symmetric = 0;
-          if (v > best || (v == best && (hi < bhi || (hi == bhi && lo < blo)))) {
-            best = v;
-            bi = i;
-            bj = j;
-          }
-        }
-      }
-      if (bi < 0) break;
-      pair_a[bi] = bj;
-      pair_b[bj] = bi;
-      R += best;
-    }
-    free(ov);
+    int r = pair_by_content(a, b, o->decimals, pair_a, pair_b, &R, symmetric);
+    if (r < 0) goto nomem;
   }
   if (o->cells_denominator) {
     int64_t ca = (int64_t)na * ra, cb = (int64_t)nb * rb;
