@@ -29,21 +29,29 @@ EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c
             ext/dialect_doc.c ext/peer_metrics.c ext/script_funcs.c ext/sandbox.c
 HDRS     := $(wildcard ext/*.h)
 BUILD    := build
+SQL_SCRIPTS := $(sort $(wildcard sql/*.sql))
+BUILT_SQL   := $(patsubst sql/%,$(BUILD)/sql/%,$(SQL_SCRIPTS))
 
 .PHONY: all demo test unit sqltest parity bench deps clean asan format install uninstall
 
-all: $(BUILD)/spidereval.so $(BUILD)/spidereval
+all: $(BUILD)/spidereval.so $(BUILD)/spidereval $(BUILT_SQL)
 
 $(BUILD)/spidereval.so: $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -shared -o $@ $(CORE_SRC) $(EXT_SRC) $(DEPLIBS)
 
+# The scripts of sql/ as they run from any directory: each ".read sql/X.sql"
+# line replaced by X.sql's text (cli/inline_sql.sh); installed and embedded.
+$(BUILD)/sql/%.sql: sql/%.sql cli/inline_sql.sh $(SQL_SCRIPTS)
+	@mkdir -p $(BUILD)/sql
+	@./cli/inline_sql.sh sql $< > $@.tmp && mv $@.tmp $@
+
 # The spidereval command: the extension compiled in (SQLITE_CORE), the
-# scripts of sql/ embedded (build/cli_sql.c) so it runs from any directory.
+# scripts embedded (build/cli_sql.c) so it runs from any directory.
 CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c
-$(BUILD)/cli_sql.c: cli/embed_sql.sh $(wildcard sql/*.sql)
+$(BUILD)/cli_sql.c: cli/embed_sql.sh $(BUILT_SQL)
 	@mkdir -p $(BUILD)
-	@./cli/embed_sql.sh $(sort $(wildcard sql/*.sql)) > $@
+	@./cli/embed_sql.sh $(BUILT_SQL) > $@
 $(BUILD)/spidereval: $(CLI_SRC) $(wildcard cli/*.h) $(BUILD)/cli_sql.c $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
 	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -o $@ \
 	  $(CLI_SRC) $(BUILD)/cli_sql.c $(CORE_SRC) $(EXT_SRC) \
@@ -67,13 +75,13 @@ deps:
 # (.load spidereval from lib/), the scripts and the manual page.
 PREFIX  ?= /usr/local
 INSTALL_FILES := bin/spidereval lib/spidereval.so share/man/man1/spidereval.1 \
-                 $(addprefix share/spidereval/,$(wildcard sql/*.sql))
+                 $(addprefix share/spidereval/,$(SQL_SCRIPTS))
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 	  $(DESTDIR)$(PREFIX)/share/spidereval/sql $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/spidereval $(DESTDIR)$(PREFIX)/bin/spidereval
 	install -m 644 $(BUILD)/spidereval.so $(DESTDIR)$(PREFIX)/lib/spidereval.so
-	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/spidereval/sql/
+	install -m 644 $(BUILT_SQL) $(DESTDIR)$(PREFIX)/share/spidereval/sql/
 	install -m 644 docs/spidereval.1 $(DESTDIR)$(PREFIX)/share/man/man1/spidereval.1
 
 uninstall:

@@ -176,31 +176,13 @@ static const char *script_text(const char *name) {
   return NULL;
 }
 
-/* Writes script `name` to f with each ".read sql/X.sql" line replaced by
-** the embedded X.sql (a path relative to the script). depth bounds
-** recursion. Returns 0, or -1 when a script is missing. */
-static int write_script(FILE *f, const char *name, int depth) {
+/* Writes script `name` to f (the build's copy: its ".read sql/X.sql"
+** lines already inlined by cli/inline_sql.sh). Returns 0, or -1 when there
+** is no such script. */
+static int write_script(FILE *f, const char *name) {
   const char *t = script_text(name);
-  if (!t || depth > 4) return -1;
-  while (*t) {
-    const char *nl = strchr(t, '\n');
-    size_t len = nl ? (size_t)(nl - t) + 1 : strlen(t);
-    static const char rd[] = ".read sql/";
-    if (!strncmp(t, rd, sizeof rd - 1)) {
-      char inner[128];
-      size_t n = len - (sizeof rd - 1);
-      while (n && (t[sizeof rd - 1 + n - 1] == '\n' || t[sizeof rd - 1 + n - 1] == ' '))
-        n--;
-      if (n >= sizeof inner) return -1;
-      memcpy(inner, t + sizeof rd - 1, n);
-      inner[n] = 0;
-      if (write_script(f, inner, depth + 1)) return -1;
-    } else {
-      fwrite(t, 1, len, f);
-    }
-    t += len;
-  }
-  return 0;
+  if (!t) return -1;
+  return fputs(t, f) < 0 ? -1 : 0;
 }
 
 /* An SQL string literal of s (malloc'd). */
@@ -239,7 +221,7 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
     return CLI_FAILED;
   }
   FILE *script = tmpfile();
-  if (!script || write_script(script, name, 0) || fflush(script)) {
+  if (!script || write_script(script, name) || fflush(script)) {
     cli_error(cmd, "cannot prepare the script %s", name);
     free(bundle);
     if (script) fclose(script);

@@ -21,6 +21,20 @@
 **     WHERE :gold IS NULL;
 **   so that, with .bail on, a missing or misspelt parameter stops the
 **   script with a message naming it instead of printing nothing.
+**
+** spidereval_input_problem(script, submission, gold)
+**   The first thing wrong with the inputs of a script that judges a folder
+**   of result CSVs against a gold directory, as the script's error
+**   message, or NULL when there is none: :submission or :gold not set
+**   ("<script>: missing parameter :gold (the gold directory): -cmd
+**   ".parameter set :gold '...'""), no .csv file in the folder (saying so
+**   when it holds .sql files), or no .csv file named after an instance of
+**   the gold. A folder that cannot be read raises submission_files' error.
+**   The shared preamble of evaluate.sql, report.sql and report_html.sql:
+**     SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
+**       'evaluate.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
+**   It reads folders, so it is SQLITE_DIRECTONLY (a hostile schema could
+**   otherwise probe the file system).
 */
 #include <string.h>
 
@@ -75,6 +89,75 @@ static void errorFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_error(ctx, msg ? msg : "spidereval_error", -1);
 }
 
+/* 1 when the query `sql` (?1, ?2 bound to a and b) returns a row, 0 when
+** it returns none, -1 on an error (left in db's error message). */
+static int queryHasRow(sqlite3 *db, const char *sql, const char *a,
+                       const char *b) {
+  sqlite3_stmt *st = 0;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, 0) != SQLITE_OK) return -1;
+  sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+  if (b) sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  int result = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+  sqlite3_finalize(st);
+  return result;
+}
+
+/* spidereval_input_problem(script, submission, gold): see the header. */
+static void inputProblemFunc(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  (void)argc;
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  const char *script = (const char *)sqlite3_value_text(argv[0]);
+  const char *sub = (const char *)sqlite3_value_text(argv[1]);
+  const char *gold = (const char *)sqlite3_value_text(argv[2]);
+  if (!script) script = "spidereval_input_problem";
+  char *msg = 0;
+  int has;
+  if (!sub) {
+    msg = sqlite3_mprintf(
+        "%s: missing parameter :submission (the submission folder): -cmd "
+        "\".parameter set :submission '...'\"",
+        script);
+  } else if (!gold) {
+    msg = sqlite3_mprintf(
+        "%s: missing parameter :gold (the gold directory): -cmd "
+        "\".parameter set :gold '...'\"",
+        script);
+  } else if ((has = queryHasRow(db, "SELECT 1 FROM submission_files(?1)", sub,
+                                0)) == 0) {
+    int sql = queryHasRow(db, "SELECT 1 FROM submission_files(?1, 'sql')",
+                          sub, 0);
+    if (sql < 0) goto sql_error;
+    msg = sqlite3_mprintf(
+        "%s: no .csv file in :submission '%s'%s", script, sub,
+        sql ? " (it holds .sql files: use sql/evaluate_sql.sql)" : "");
+  } else if (has < 0) {
+    goto sql_error;
+  } else if ((has = queryHasRow(
+                  db,
+                  "SELECT 1 FROM submission_files(?1) AS s "
+                  "JOIN gold_instances(?2) AS g USING (instance_id)",
+                  sub, gold)) == 0) {
+    msg = sqlite3_mprintf(
+        "%s: no .csv file of :submission '%s' is an instance of :gold '%s'",
+        script, sub, gold);
+  } else if (has < 0) {
+    goto sql_error;
+  } else {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, msg, -1, sqlite3_free);
+  return;
+sql_error:
+  sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
+}
+
 int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
   int rc = sqlite3_create_function(
@@ -85,5 +168,10 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
     rc = sqlite3_create_function(db, "spidereval_error", 1,
                                  SQLITE_UTF8 | SQLITE_INNOCUOUS, 0, errorFunc,
                                  0, 0);
+  /* DIRECTONLY: it lists folders (see the header) */
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "spidereval_input_problem", 3,
+                                 SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                 inputProblemFunc, 0, 0);
   return rc;
 }

@@ -34,7 +34,8 @@
 ** hardcoded_sql_flags and the scanner's functions (sql_funcs.c); the agent
 ** tools (agent_tools.c and the agent_*.c it lists), jsonl_lines
 ** (jsonl_reader.c), spider2_database (spider2_db.c); dialect_doc
-** (dialect_doc.c); spider2e_excluded, spidereval_error (script_funcs.c).
+** (dialect_doc.c); spider2e_excluded, spidereval_error,
+** spidereval_input_problem (script_funcs.c).
 ** All of them share one per-connection cache (table_cache.c).
 */
 #include <jansson.h>
@@ -262,7 +263,7 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
        se_register_agent_tools},
       {"dialect_doc", se_register_dialect_doc},
       {"peer_metrics (exec_verdict, rows_verdict)", se_register_peer_metrics},
-      {"script_funcs (spider2e_excluded, spidereval_error)",
+      {"script_funcs (spider2e_excluded, spidereval_error, input_problem)",
        se_register_script_funcs},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;

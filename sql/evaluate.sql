@@ -16,16 +16,10 @@
 -- (the official script needs one) evaluates every instance with a gold
 -- file on all columns, row order kept.
 .bail on
-SELECT spidereval_error('evaluate.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
-SELECT spidereval_error('evaluate.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
-SELECT spidereval_error(printf('evaluate.sql: no .csv file in :submission ''%s''%s', :submission,
-         iif(EXISTS (SELECT 1 FROM submission_files(:submission, 'sql')),
-             ' (it holds .sql files: use sql/evaluate_sql.sql)', '')))
-WHERE NOT EXISTS (SELECT 1 FROM submission_files(:submission));
-SELECT spidereval_error(printf('evaluate.sql: no .csv file of :submission ''%s'' is an instance of :gold ''%s''',
-                               :submission, :gold))
-WHERE NOT EXISTS (SELECT 1 FROM submission_files(:submission) AS s
-                  JOIN gold_instances(:gold) AS g USING (instance_id));
+-- the inputs' checks, shared (ext/script_funcs.c): a missing parameter,
+-- a folder without .csv files or with none named after a gold instance
+SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
+  'evaluate.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
 CREATE TEMP TABLE spider2e_excluded AS
 SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason

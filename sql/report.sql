@@ -27,16 +27,10 @@
 -- category, variant, question) and the unsubmitted instances in
 -- report_missing (instance_id, difficulty) for ad-hoc queries.
 .bail on
-SELECT spidereval_error('report.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
-SELECT spidereval_error('report.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
-SELECT spidereval_error(printf('report.sql: no .csv file in :submission ''%s''%s', :submission,
-         iif(EXISTS (SELECT 1 FROM submission_files(:submission, 'sql')),
-             ' (it holds .sql files: use sql/evaluate_sql.sql)', '')))
-WHERE NOT EXISTS (SELECT 1 FROM submission_files(:submission));
-SELECT spidereval_error(printf('report.sql: no .csv file of :submission ''%s'' is an instance of :gold ''%s''',
-                               :submission, :gold))
-WHERE NOT EXISTS (SELECT 1 FROM submission_files(:submission) AS s
-                  JOIN gold_instances(:gold) AS g USING (instance_id));
+-- the inputs' checks, shared (ext/script_funcs.c): a missing parameter,
+-- a folder without .csv files or with none named after a gold instance
+SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
+  'report.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
 CREATE TEMP TABLE spider2e_excluded AS
 SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason

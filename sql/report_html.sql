@@ -32,11 +32,15 @@
 -- result_diff's evidence, the error category, the gold variant that
 -- matched). The filters, the sort and the open instance live in the
 -- address (#outcome=fail&cat=...&err=...&diff=Hard&runs=gained&q=text&sort=2&open=ID).
--- Footer: spidereval version, flavour, options and date. Run from the
--- repository root.
+-- Footer: spidereval version, flavour, options and date.
+-- It reads sql/report.sql, compare.sql and errors.sql: from the repository
+-- root as it is, from any directory as built (build/sql/report_html.sql,
+-- the same script with those parts inlined by `make`) or installed
+-- (share/spidereval/sql/); `spidereval report --html` runs the same.
 .bail on
-SELECT spidereval_error('report_html.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
-SELECT spidereval_error('report_html.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+SELECT spidereval_error('report_html.sql: cannot read sql/report.sql from the working directory: run it from the repository root, or run build/sql/report_html.sql (its parts inlined) from anywhere') WHERE readfile('sql/report.sql') IS NULL; -- repository only
+SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
+  'report_html.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 .output /dev/null
 .read sql/report.sql
 .parameter init

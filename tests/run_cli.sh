@@ -190,20 +190,35 @@ mkdir -p "$work/elsewhere"
 cd "$work/elsewhere"
 L=$root/build/spidereval
 S=$root/samples
+# a script that reads another (.read sql/X.sql) runs from anywhere as
+# built (build/sql/: the parts inlined); every other one as it is
 runsql() { # script params...
-  local s=$1
+  local s=$1 f=$root/sql/$1
   shift
-  sqlite3 :memory: -cmd ".load $L" "$@" <"$root/sql/$s" 2>&1
+  grep -q '^\.read sql/' "$f" && f=$root/build/sql/$s
+  sqlite3 :memory: -cmd ".load $L" "$@" <"$f" 2>&1
 }
+for f in "$root"/sql/*.sql; do
+  s=$(basename "$f")
+  if grep -q '^\.read sql/' "$f"; then
+    check "build/sql/$s: no .read left" "$(grep -c '^\.read ' "$root/build/sql/$s")" 0
+  else
+    check "build/sql/$s = sql/$s" "$(cmp "$f" "$root/build/sql/$s" 2>&1)" ""
+  fi
+done
 p_sub=(-cmd ".parameter set :submission '$S/submission'" -cmd ".parameter set :gold '$S/gold'")
-# (report_html.sql still reads sql/report.sql from the working directory;
-# `spidereval report --html` runs it from anywhere)
-for s in evaluate.sql report.sql errors.sql verdict_diff.sql; do
+for s in evaluate.sql report.sql errors.sql verdict_diff.sql report_html.sql; do
   out=$(runsql $s "${p_sub[@]}")
   rc=$?
   check "$s from another directory: status" "$rc" 0
   check "$s from another directory: no file error" "$(grep -c 'cannot open\|no such table' <<<"$out")" 0
 done
+check "report_html.sql from another directory: a page" "$(runsql report_html.sql "${p_sub[@]}" | grep -c '</html>')" 1
+out=$(sqlite3 :memory: -cmd ".load $L" "${p_sub[@]}" <"$root/sql/report_html.sql" 2>&1)
+check "sql/report_html.sql from another directory: what to do" "$?:$out" \
+  "1:Runtime error near line 41: report_html.sql: cannot read sql/report.sql from the working directory: run it from the repository root, or run build/sql/report_html.sql (its parts inlined) from anywhere"
+check "sql/report_html.sql from the repository root" \
+  "$(cd "$root" && sqlite3 :memory: -cmd ".load $L" "${p_sub[@]}" <sql/report_html.sql 2>&1 | grep -c '</html>')" 1
 out=$(runsql gold_audit.sql -cmd ".parameter set :gold '$S/gold'"); check "gold_audit.sql from another directory" "$?" 0
 out=$(runsql compare.sql -cmd ".parameter set :run_a '$S/submission'" -cmd ".parameter set :run_b '$S/submission'" \
         -cmd ".parameter set :gold '$S/gold'"); check "compare.sql from another directory" "$?" 0
@@ -222,6 +237,18 @@ out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/empty'" -c
 check "evaluate.sql on an empty folder" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/empty'"
 out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/sqlonly'" -cmd ".parameter set :gold '$S/gold'")
 check "evaluate.sql on a folder of .sql" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/sqlonly' (it holds .sql files: use sql/evaluate_sql.sql)"
+# the shared preamble (spidereval_input_problem): one message per problem
+for s in evaluate.sql report.sql report_html.sql; do
+  out=$(runsql $s -cmd ".parameter set :gold '$S/gold'")
+  check "$s without :submission" "$?:$(sed 's/^Runtime error near line [0-9]*: //' <<<"$out")" \
+    "1:$s: missing parameter :submission (the submission folder): -cmd \".parameter set :submission '...'\""
+  out=$(runsql $s -cmd ".parameter set :submission '$root/tests/fixtures/sub_shop'" -cmd ".parameter set :gold '$S/gold'")
+  check "$s on a folder of .sql" "$?:$(sed 's/^Runtime error near line [0-9]*: //' <<<"$out")" \
+    "1:$s: no .csv file in :submission '$root/tests/fixtures/sub_shop' (it holds .sql files: use sql/evaluate_sql.sql)"
+  out=$(runsql $s -cmd ".parameter set :submission '$work/bad/other'" -cmd ".parameter set :gold '$S/gold'")
+  check "$s on a folder of no gold instance" "$?:$(sed 's/^Runtime error near line [0-9]*: //' <<<"$out")" \
+    "1:$s: no .csv file of :submission '$work/bad/other' is an instance of :gold '$S/gold'"
+done
 out=$(runsql mbr.sql)
 check "mbr.sql without parameters" "$?:$(grep -c 'mbr.sql: give :pool' <<<"$out")" "1:1"
 for s in evaluate_sql.sql gold_audit.sql selection_report.sql compare.sql evaluate_peer.sql; do
