@@ -35,6 +35,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -336,22 +337,73 @@ static int gold_files(sqlite3 *db, const char *gold, const char *flavor,
   return 0;
 }
 
-/* The official output and the correct-ids file. */
-static int print_official(sqlite3 *db, off_flavor fl, const char *flavor,
-                          int judging_lines, const char *result_dir,
-                          const char *gold, const ev_item *it, size_t n) {
-  if (judging_lines && db)
-    for (size_t i = 0; i < n; i++) {
-      if (strncmp(it[i].error_info, "Python Script Error:", 20) &&
-          strncmp(it[i].error_info, "Evaluation Error:", 17))
-        continue;
-      strlist files = {0};
-      int single = 0;
-      gold_files(db, gold, flavor, it[i].id, &files, &single);
-      off_print_judging_line(stdout, fl, it[i].id, it[i].error_info, gold,
-                             (const char *const *)files.v, files.n, single);
-      sl_free(&files);
+/* The query of <result_dir>/<id>.sql as the official sql mode prints it:
+** the text of its ```sql fence, else the whole file as it is; malloc'd, ""
+** when it cannot be read. */
+static char *submitted_sql(sqlite3 *db, const char *result_dir,
+                           const char *id) {
+  char *path = malloc(strlen(result_dir) + strlen(id) + 6);
+  char *text = NULL, *sql = NULL;
+  if (path) {
+    sprintf(path, "%s/%s.sql", result_dir, id);
+    FILE *f = fopen(path, "rb");
+    if (f) {
+      size_t cap = 4096, len = 0, got;
+      text = malloc(cap);
+      while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+          char *t = realloc(text, cap *= 2);
+          if (!t) free(text);
+          text = t;
+        }
+      }
+      if (text) text[len] = 0;
+      fclose(f);
     }
+  }
+  sqlite3_stmt *st;
+  if (text && !strstr(text, "```sql\n")) {
+    sql = text;
+    text = NULL;
+  } else if (text && sqlite3_prepare_v2(db, "SELECT sql_from_fence(?1)", -1,
+                                        &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+      sql = xstrdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+  }
+  free(text);
+  free(path);
+  return sql ? sql : xstrdup("");
+}
+
+/* The official output and the correct-ids file. In sql mode (results_dir
+** set: where the result CSVs were saved) the lines of sql mode. */
+static int print_official(sqlite3 *db, off_flavor fl, const char *flavor,
+                          const char *results_dir, const char *result_dir,
+                          const char *gold, const ev_item *it, size_t n) {
+  for (size_t i = 0; db && i < n; i++) {
+    const char *e = it[i].error_info;
+    if (strncmp(e, "Python Script Error:", 20) &&
+        strncmp(e, "Evaluation Error:", 17) &&
+        (!results_dir || (strncmp(e, "Execution Error: ", 17) &&
+                          strcmp(e, "No data found for the specified query."))))
+      continue;
+    strlist files = {0};
+    int single = 0;
+    gold_files(db, gold, flavor, it[i].id, &files, &single);
+    if (results_dir) {
+      char *sql = submitted_sql(db, result_dir, it[i].id);
+      off_print_sql_line(stdout, fl, it[i].id, e, sql, gold,
+                         (const char *const *)files.v, files.n, single);
+      free(sql);
+    } else {
+      off_print_judging_line(stdout, fl, it[i].id, e, gold,
+                             (const char *const *)files.v, files.n, single);
+    }
+    sl_free(&files);
+  }
   const char **ids = malloc((n + 1) * sizeof *ids);
   const char **ok = malloc((n + 1) * sizeof *ok);
   int *scores = malloc((n + 1) * sizeof *scores);
@@ -376,6 +428,7 @@ static int print_official(sqlite3 *db, off_flavor fl, const char *flavor,
          nok, n);
   printf("Real score: %s, Correct examples: %zu, Total examples: 547\n", r2,
          nok);
+  if (results_dir) printf("Execution results saved to: %s\n", results_dir);
   int rc = CLI_OK;
   char *path = off_ids_path(fl, result_dir);
   FILE *f = path ? fopen(path, "w") : NULL;
@@ -460,6 +513,46 @@ static long parse_script_csv(char *text, ev_item **out) {
   }
   *out = items;
   return (long)n;
+}
+
+/* Makes dir an empty folder, as the official sql mode does with
+** <result_dir>_csv (shutil.rmtree, then mkdir): its files are removed; a
+** folder inside it is an error (spidereval removes no tree). Returns 0, or
+** -1 after printing the error. */
+static int empty_results_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    if (errno == ENOENT && mkdir(dir, 0777) == 0) return 0;
+    cli_error("evaluate", "cannot make the results folder '%s': %s", dir,
+              strerror(errno));
+    return -1;
+  }
+  struct dirent *e;
+  int rc = 0;
+  while (rc == 0 && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char *p = malloc(strlen(dir) + strlen(e->d_name) + 2);
+    if (!p) {
+      rc = -1;
+      cli_error("evaluate", "out of memory");
+      break;
+    }
+    sprintf(p, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+      cli_error("evaluate", "cannot empty the results folder '%s': it holds "
+                            "the folder '%s' (spidereval removes files only)",
+                dir, e->d_name);
+      rc = -1;
+    } else if (unlink(p)) {
+      cli_error("evaluate", "cannot empty the results folder '%s': %s: %s",
+                dir, e->d_name, strerror(errno));
+      rc = -1;
+    }
+    free(p);
+  }
+  closedir(d);
+  return rc;
 }
 
 /* ---- the command ---- */
@@ -632,6 +725,7 @@ int cmd_evaluate(int argc, char **argv) {
     return CLI_FAILED;
   }
   strlist gold_ids = {0}, excluded = {0}, files = {0}, file_ids = {0};
+  char *results_dir = NULL; /* sql mode: <result_dir>_csv */
   ev_item *items = NULL;
   size_t n = 0;
   rc = CLI_FAILED;
@@ -705,13 +799,23 @@ int cmd_evaluate(int argc, char **argv) {
     char *out = NULL;
     char tmo[32];
     snprintf(tmo, sizeof tmo, "%ld", strtol(timeout, NULL, 10));
+    sl_free(&chosen);
+    /* the official sql mode saves each result CSV in <result_dir>_csv,
+    ** emptied first */
+    results_dir = malloc(strlen(result_dir) + 5);
+    if (!results_dir) {
+      cli_error("evaluate", "out of memory");
+      goto done;
+    }
+    sprintf(results_dir, "%s_csv", result_dir);
+    if (empty_results_dir(results_dir)) goto done;
     cli_param params[] = {
         {":submission", result_dir, 0}, {":gold", gold, 0},
         {":databases", databases, 0},   {":tasks", tasks, 0},
         {":timeout", tmo, 1},           {":flavor", flavor, 0},
         {":options", options, 0},       {":instances", instances, 0},
+        {":results_dir", results_dir, 0},
     };
-    sl_free(&chosen);
     if (cli_run_script("evaluate", "evaluate_sql.sql", params,
                        sizeof params / sizeof *params, -1, &out)) {
       free(out);
@@ -766,7 +870,8 @@ int cmd_evaluate(int argc, char **argv) {
     print_format(format, items, n);
     rc = CLI_OK;
   } else {
-    rc = print_official(db, fl, flavor, !sql_mode, result_dir, gold, items, n);
+    rc = print_official(db, fl, flavor, results_dir, result_dir, gold, items,
+                        n);
   }
 done:
   if (fflush(stdout)) {
@@ -774,6 +879,7 @@ done:
     rc = CLI_FAILED;
   }
   free_items(items, n);
+  free(results_dir);
   sl_free(&gold_ids);
   sl_free(&excluded);
   sl_free(&files);

@@ -221,3 +221,39 @@ void off_print_judging_line(FILE *f, off_flavor fl, const char *id,
   }
   fprintf(f, "] failed: %.*s\n", (int)len, msg);
 }
+
+void off_print_sql_line(FILE *f, off_flavor fl, const char *id,
+                        const char *error_info, const char *sql,
+                        const char *gold_dir, const char *const *files,
+                        size_t nfiles, int single) {
+  static const char exec_prefix[] = "Execution Error: ";
+  static const char eval_prefix[] = "Evaluation Error:";
+  static const char no_data[] = "No data found for the specified query.";
+  if (!error_info) return;
+  if (!strncmp(error_info, exec_prefix, sizeof exec_prefix - 1)) {
+    const char *m = error_info + sizeof exec_prefix - 1;
+    /* sql/evaluate_sql.sql's own: the query did not run */
+    if (!strncmp(m, "no db for ", 10) ||
+        !strncmp(m, "no database file for ", 21))
+      return;
+    double secs;
+    int used = 0;
+    if (fl == OFF_LITE)
+      fprintf(f, "[%s] An error occurred: Execution failed on sql '%s': %s\n",
+              id, sql ? sql : "", m);
+    else if (sscanf(m, "timeout after %lf s%n", &secs, &used) == 1 &&
+             !m[used])
+      fprintf(f, "[%s] Query execution timed out after %g seconds\n", id,
+              secs);
+    else
+      fprintf(f, "[%s] Error occurred while fetching data: %s\n", id, m);
+  } else if (!strcmp(error_info, no_data)) {
+    if (fl != OFF_LITE) fprintf(f, "[%s] %s\n", id, no_data);
+  } else if (!strncmp(error_info, eval_prefix, sizeof eval_prefix - 1)) {
+    fprintf(f, "Error evaluating %s: %s\n", id,
+            after_exception(error_info + sizeof eval_prefix - 1));
+  } else {
+    off_print_judging_line(f, fl, id, error_info, gold_dir, files, nfiles,
+                           single);
+  }
+}

@@ -61,4 +61,30 @@ void off_print_judging_line(FILE *f, off_flavor fl, const char *id,
                             const char *const *files, size_t nfiles,
                             int single);
 
+/*
+** The line the official script prints in sql mode for an instance whose
+** query ran (or failed) with verdict error_info (sql_verdict's); sql is
+** the query that ran (the text of its ```sql fence):
+**   "Execution Error: <m>"
+**       lite: "[<id>] An error occurred: Execution failed on sql '<sql>':
+**             <m>" (pandas' read_sql_query wraps the database's error)
+**       snow, dbt: "[<id>] Query execution timed out after <N> seconds"
+**             for "timeout after <N> s", else "[<id>] Error occurred
+**             while fetching data: <m>"
+**   "No data found for the specified query."
+**       snow, dbt: "[<id>] No data found for the specified query."
+**       lite: nothing (its SQLite path writes the empty result and
+**             compares it)
+**   "Evaluation Error:<Exc>: <msg>" (the result CSV could not be read
+**       back) -> "Error evaluating <id>: <msg>"
+**   "Python Script Error:..." -> as off_print_judging_line
+** and nothing for other verdicts (sql/evaluate_sql.sql's own, where the
+** query did not run: "Execution Error: no db for ...", "Execution Error:
+** no database file for ...", "Rejected: hard-coded answer (...)").
+*/
+void off_print_sql_line(FILE *f, off_flavor fl, const char *id,
+                        const char *error_info, const char *sql,
+                        const char *gold_dir, const char *const *files,
+                        size_t nfiles, int single);
+
 #endif

@@ -28,6 +28,11 @@
 -- official evaluator writes (read_sql_query in chunks of 500, to_csv) and
 -- read back as pandas reads it; then the gold variants as in evaluate.sql.
 -- Prints CSV instance_id,score,error_info ordered by instance_id.
+-- Optional :results_dir (an existing folder): each query's result CSV is
+-- saved there as <instance_id>.csv, as the official sql mode keeps them in
+-- <submission>_csv (a query that ran; for snow and dbt one with rows; the
+-- query runs again to write it). The verdicts stay in the temp table
+-- evaluate_sql_verdicts (instance_id, db_path, sql, v: sql_verdict's JSON).
 .bail on
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
@@ -36,8 +41,8 @@ DROP TABLE IF EXISTS temp.spider2e_excluded;
 CREATE TEMP TABLE spider2e_excluded AS
 SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason
 FROM json_each(spider2e_excluded());
-.mode csv
-.headers on
+DROP TABLE IF EXISTS temp.evaluate_sql_verdicts;
+CREATE TEMP TABLE evaluate_sql_verdicts AS
 WITH
   files AS (
     -- kind: the file type of path itself (fsdir does not follow links)
@@ -83,7 +88,7 @@ WITH
       AND (coalesce(:instances, 'all') <> 'spider2e'
            OR s.instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded))),
   judged AS MATERIALIZED (
-    SELECT instance_id,
+    SELECT instance_id, db_path, sql,
       CASE
         WHEN problem IS NOT NULL THEN json_object('score', 0, 'error_info', problem)
         WHEN db IS NULL THEN json_object('score', 0, 'error_info',
@@ -101,6 +106,21 @@ WITH
                          coalesce(:timeout, 60)), 'evaluate_sql', coalesce(:progress, 0))
       END AS v
     FROM work)
+SELECT instance_id, db_path, sql, v FROM judged;
+.mode csv
+.headers on
 SELECT instance_id, v ->> 'score' AS score, v ->> 'error_info' AS error_info
-FROM judged
+FROM temp.evaluate_sql_verdicts
+ORDER BY instance_id;
+DROP TABLE IF EXISTS temp.evaluate_sql_saved;
+CREATE TEMP TABLE evaluate_sql_saved AS
+SELECT instance_id,
+       writefile(rtrim(:results_dir, '/') || '/' || instance_id || '.csv',
+                 sql_result_csv(db_path, sql, coalesce(:timeout, 60))) AS bytes
+FROM temp.evaluate_sql_verdicts
+WHERE :results_dir IS NOT NULL
+  AND (v ->> 'error_info' = '' OR v ->> 'error_info' LIKE 'Result Error%'
+       OR v ->> 'error_info' LIKE 'Python Script Error:%'
+       OR (v ->> 'error_info' = 'No data found for the specified query.'
+           AND coalesce(:flavor, 'lite') = 'lite'))
 ORDER BY instance_id;

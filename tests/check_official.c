@@ -155,6 +155,67 @@ START_TEST(test_judging_lines) {
 }
 END_TEST
 
+START_TEST(test_sql_lines) {
+  const char *one[] = {"local001.csv"};
+  char *out = NULL;
+  CAPTURE(out, off_print_sql_line(f, OFF_LITE, "local001",
+                                  "Execution Error: no such column: cty",
+                                  "SELECT cty FROM t", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "[local001] An error occurred: Execution failed on "
+                        "sql 'SELECT cty FROM t': no such column: cty\n");
+  free(out);
+  CAPTURE(out, off_print_sql_line(f, OFF_SNOW, "sf001",
+                                  "Execution Error: no such column: cty",
+                                  "SELECT cty FROM t", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "[sf001] Error occurred while fetching data: no "
+                        "such column: cty\n");
+  free(out);
+  CAPTURE(out, off_print_sql_line(f, OFF_SNOW, "sf001",
+                                  "Execution Error: timeout after 60 s",
+                                  "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "[sf001] Query execution timed out after 60 "
+                        "seconds\n");
+  free(out);
+  CAPTURE(out, off_print_sql_line(f, OFF_SNOW, "sf001",
+                                  "No data found for the specified query.",
+                                  "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "[sf001] No data found for the specified query.\n");
+  free(out);
+  CAPTURE(out, off_print_sql_line(f, OFF_LITE, "local001",
+                                  "No data found for the specified query.",
+                                  "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "");
+  free(out);
+  CAPTURE(out, off_print_sql_line(
+                   f, OFF_LITE, "local001",
+                   "Evaluation Error:EmptyDataError: No columns to parse "
+                   "from file",
+                   "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "Error evaluating local001: No columns to parse "
+                        "from file\n");
+  free(out);
+  CAPTURE(out, off_print_sql_line(
+                   f, OFF_LITE, "local001",
+                   "Python Script Error:IndexError: list index out of range "
+                   "(gold variant 1 of 1)",
+                   "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "local001: compare against gold/exec_result/"
+                        "local001.csv failed: list index out of range\n");
+  free(out);
+  CAPTURE(out, off_print_sql_line(
+                   f, OFF_LITE, "local001",
+                   "Execution Error: no database file for 'x' in dbs",
+                   "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "");
+  free(out);
+  CAPTURE(out, off_print_sql_line(f, OFF_LITE, "local001",
+                                  "Rejected: hard-coded answer (x)",
+                                  "SELECT 1", "gold", one, 1, 1));
+  ck_assert_str_eq(out, "");
+  free(out);
+}
+END_TEST
+
 Suite *suite_official(void) {
   Suite *s = suite_create("official");
   TCase *tc = tcase_create("core");
@@ -163,6 +224,7 @@ Suite *suite_official(void) {
   tcase_add_test(tc, test_paths);
   tcase_add_test(tc, test_ids_csv);
   tcase_add_test(tc, test_judging_lines);
+  tcase_add_test(tc, test_sql_lines);
   suite_add_tcase(s, tc);
   return s;
 }

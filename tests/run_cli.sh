@@ -284,10 +284,63 @@ check "--mode sql: status" "$?" 0
 check "--mode sql: output" "$out" "{'shop001': 1, 'shop002': 1, 'shop003': 0}
 Final score: 0.6666666666666666, Correct examples: 2, Total examples: 3
 Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
+Execution results saved to: run_csv
 Correct IDs saved to: run.csv"
 check "--mode sql: ids file" "$(cat "$work/sqlmode/run.csv")" "output
 shop001
 shop002"
+check "--mode sql: results folder" "$(cd "$work/sqlmode/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv "
+check "--mode sql: a saved result" "$(cat "$work/sqlmode/run_csv/shop002.csv")" "product_name
+Espresso machine
+Milk frother"
+# the per-query lines of each flavour's sql mode, and what it saves: a
+# failing query, an empty result (snow: "No data found", not saved; lite:
+# compared, saved), a query that gives the wrong answer
+for fl in lite snow; do
+  d=$work/sqlmode_$fl
+  mkdir -p "$d/gold/exec_result" "$d/run"
+  for i in 1 2 4 5 6; do cp "$root/tests/fixtures/gold_shop/exec_result/shop001.csv" "$d/gold/exec_result/shop00$i.csv"; done
+  cp "$root/tests/fixtures/gold_shop/exec_result/shop002.csv" "$d/gold/exec_result/shop002.csv"
+  jl=$d/gold/spider2${fl}_eval.jsonl
+  for i in 1 2 4 5 6; do echo "{\"instance_id\": \"shop00$i\", \"condition_cols\": [], \"ignore_order\": true}" >>"$jl"; done
+  echo '{"instance_id": "shop002", "condition_cols": [0], "ignore_order": false}' >>"$jl"
+  cp "$root/tests/fixtures/sub_shop/shop001.sql" "$root/tests/fixtures/sub_shop/shop002.sql" "$d/run/"
+  echo 'SELECT cty FROM customers' >"$d/run/shop004.sql"
+  echo 'SELECT city FROM customers WHERE 0' >"$d/run/shop005.sql"
+  echo 'SELECT city FROM customers' >"$d/run/shop006.sql"
+  mkdir -p "$d/run_csv" && echo stale >"$d/run_csv/old.csv"
+  for i in 1 2 4 5 6; do echo "{\"instance_id\": \"shop00$i\", \"db\": \"shop\"}"; done >"$d/tasks.jsonl"
+  out=$(cd "$d" && "$bin" evaluate --mode sql --result_dir run --gold_dir gold \
+          --databases "$root/build/samples" --tasks tasks.jsonl 2>&1)
+  check "--mode sql, $fl: status" "$?" 0
+  if [ $fl = lite ]; then
+    check "--mode sql, lite: output" "$out" "[shop004] An error occurred: Execution failed on sql 'SELECT cty FROM customers
+': no such column: cty
+{'shop001': 1, 'shop002': 1, 'shop004': 0, 'shop005': 0, 'shop006': 0}
+Final score: 0.4, Correct examples: 2, Total examples: 5
+Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
+Execution results saved to: run_csv
+Correct IDs saved to: run-ids.csv
+TOTAL_GB_PROCESSED: 0.00000 GB"
+    check "--mode sql, lite: results folder" "$(cd "$d/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv shop005.csv shop006.csv "
+    check "--mode sql, lite: an empty result saved" "$(cat "$d/run_csv/shop005.csv")" "city"
+  else
+    check "--mode sql, snow: output" "$out" "[shop004] Error occurred while fetching data: no such column: cty
+[shop005] No data found for the specified query.
+{'shop001': 1, 'shop002': 1, 'shop004': 0, 'shop005': 0, 'shop006': 0}
+Final score: 0.4, Correct examples: 2, Total examples: 5
+Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
+Execution results saved to: run_csv
+Correct IDs saved to: run.csv"
+    check "--mode sql, snow: results folder" "$(cd "$d/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv shop006.csv "
+  fi
+  check "--mode sql, $fl: a saved result = sql_result_csv" "$(cat "$d/run_csv/shop006.csv")" \
+    "$(sqlite3 :memory: -cmd ".load $root/build/spidereval" "SELECT sql_result_csv('$root/build/samples/shop.sqlite', 'SELECT city FROM customers
+')")"
+done
+mkdir -p "$work/sqlmode_snow/run_csv/sub"
+expect "--mode sql: a folder in the results folder" 1 "spidereval evaluate: cannot empty the results folder 'run_csv': it holds the folder 'sub' (spidereval removes files only)" \
+  sh -c "cd '$work/sqlmode_snow' && '$bin' evaluate --mode sql --result_dir run --gold_dir gold --databases '$root/build/samples' --tasks tasks.jsonl"
 F=$root/tests/fixtures/select
 "$bin" select --pool "$F/pool" --out "$work/picked" >"$work/sel.out" 2>&1
 check "select --pool: status" "$?" 0
