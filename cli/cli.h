@@ -26,9 +26,12 @@ typedef struct {
 } cli_param;
 
 /* One command-line option of a command. */
+#define CLI_REPEATED 2 /* takes_value: each --name VALUE adds to a JSON array */
 typedef struct {
   const char *name;  /* "result_dir" for --result_dir */
-  int takes_value;   /* 1: --name VALUE or --name=VALUE; 0: a flag */
+  int takes_value;   /* 1: --name VALUE or --name=VALUE; 0: a flag;
+                     ** CLI_REPEATED: *value is a malloc'd JSON array of
+                     ** every value given (the caller frees it) */
   const char **value; /* where the value goes (flags: "1") */
   const char *help;  /* one line for --help */
 } cli_option;

@@ -118,19 +118,34 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
                 (int)len, name, cmd);
       return CLI_USAGE;
     }
+    const char *v;
     if (!o->takes_value) {
       if (eq) {
         cli_error(cmd, "option '--%s' takes no value", o->name);
         return CLI_USAGE;
       }
-      *o->value = "1";
+      v = "1";
     } else if (eq) {
-      *o->value = eq + 1;
+      v = eq + 1;
     } else if (i + 1 < argc) {
-      *o->value = argv[++i];
+      v = argv[++i];
     } else {
       cli_error(cmd, "option '--%s' needs a value", o->name);
       return CLI_USAGE;
+    }
+    if (o->takes_value == CLI_REPEATED) {
+      /* every value, as a JSON array (malloc'd; replaces the last one) */
+      json_t *a = *o->value ? json_loads(*o->value, 0, NULL) : json_array();
+      if (!a || json_array_append_new(a, json_string(v))) {
+        json_decref(a);
+        cli_error(cmd, "out of memory");
+        return CLI_FAILED;
+      }
+      free((char *)*o->value);
+      *o->value = json_dumps(a, JSON_COMPACT);
+      json_decref(a);
+    } else {
+      *o->value = v;
     }
   }
   return CLI_OK;
@@ -356,15 +371,64 @@ static int check_flavor(const char *cmd, const char *flavor) {
   return CLI_USAGE;
 }
 
+/* The checks of report's options that its scripts would take silently:
+** the HTML report's own without --html, --lite_tasks and --lite_gold
+** without each other or --tasks, missing folders and files. */
+static int report_options(const char *cmd, const char *html,
+                          const char *pred_sql, const char *gold_tables,
+                          const char *compare_with, const char *rows,
+                          const char *lite_tasks, const char *lite_gold,
+                          const char *tasks) {
+  if (strcmp(cmd, "report")) return CLI_OK;
+  const char *html_only = pred_sql ? "--pred_sql" : gold_tables ? "--gold_tables"
+                          : compare_with ? "--compare_with" : rows ? "--rows" : NULL;
+  if (html_only && !html) {
+    cli_error(cmd, "%s is for the HTML report: add --html FILE", html_only);
+    return CLI_USAGE;
+  }
+  if (gold_tables && !pred_sql) {
+    cli_error(cmd, "--gold_tables needs --pred_sql (the SQL whose tables it checks)");
+    return CLI_USAGE;
+  }
+  if ((lite_tasks || lite_gold) && !(lite_tasks && lite_gold && tasks)) {
+    cli_error(cmd, "--lite_tasks and --lite_gold go together, with --tasks "
+                   "(an instance takes the difficulty of the spider2-lite "
+                   "instance with the same question)");
+    return CLI_USAGE;
+  }
+  if ((pred_sql && need_dir(cmd, "--pred_sql", pred_sql)) ||
+      (lite_gold && need_dir(cmd, "--lite_gold", lite_gold)))
+    return CLI_FAILED;
+  const char *files[][2] = {{"--tasks", tasks}, {"--lite_tasks", lite_tasks},
+                            {"--gold_tables", gold_tables}};
+  for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+    if (files[i][1] && access(files[i][1], R_OK)) {
+      cli_error(cmd, "%s '%s': cannot read: %s", files[i][0], files[i][1],
+                strerror(errno));
+      return CLI_FAILED;
+    }
+  json_t *runs = compare_with ? json_loads(compare_with, 0, NULL) : NULL;
+  size_t i;
+  json_t *run;
+  int rc = CLI_OK;
+  json_array_foreach(runs, i, run) {
+    if (rc == CLI_OK && need_dir(cmd, "--compare_with", json_string_value(run)))
+      rc = CLI_FAILED;
+  }
+  json_decref(runs);
+  return rc;
+}
+
 /* report, errors, diff: a run against a gold directory. */
 static int cmd_run_script(int argc, char **argv, const char *cmd,
                           const char *script, const char *usage) {
   const char *result_dir = NULL, *gold = "gold", *flavor = NULL,
              *options = NULL, *instances = NULL, *html = NULL,
              *pred_sql = NULL, *gold_tables = NULL, *progress = NULL,
-             *limit = NULL, *tasks = NULL;
+             *limit = NULL, *tasks = NULL, *lite_tasks = NULL,
+             *lite_gold = NULL, *rows = NULL, *compare_with = NULL;
   int is_report = !strcmp(cmd, "report"), is_errors = !strcmp(cmd, "errors");
-  cli_option opts[12] = {
+  cli_option opts[20] = {
       {"result_dir", 1, &result_dir, "the submission folder (or give it as RUN)"},
       {"gold_dir", 1, &gold, "the gold directory (default: gold)"},
       {"flavor", 1, &flavor, "snow, lite or dbt (default: from the eval jsonl's name)"},
@@ -379,15 +443,31 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     opts[k++] = (cli_option){"html", 1, &html, "write the HTML report to this file"};
     opts[k++] = (cli_option){"limit", 1, &limit, "failures listed (default 50, 0: all)"};
     opts[k++] = (cli_option){"tasks", 1, &tasks, "the task jsonl (questions, difficulty)"};
+    opts[k++] = (cli_option){"lite_tasks", 1, &lite_tasks, "spider2-lite.jsonl: difficulty by the same question"};
+    opts[k++] = (cli_option){"lite_gold", 1, &lite_gold, "spider2-lite's gold directory (with --lite_tasks)"};
   }
   if (is_errors || is_report)
     opts[k++] = (cli_option){"pred_sql", 1, &pred_sql, "the folder of the prediction's <id>.sql"};
-  if (is_errors)
-    opts[k++] = (cli_option){"gold_tables", 1, &gold_tables, "a gold-tables jsonl"};
+  if (is_errors || is_report)
+    opts[k++] = (cli_option){"gold_tables", 1, &gold_tables, "a gold-tables jsonl (with --pred_sql)"};
+  if (is_report) {
+    opts[k++] = (cli_option){"compare_with", CLI_REPEATED, &compare_with,
+                             "--html: another run to compare with (repeatable)"};
+    opts[k++] = (cli_option){"rows", 1, &rows, "--html: table rows shown per instance (default 10)"};
+  }
   const char *pos[1];
   int npos;
   int rc = cli_parse(cmd, usage, argc, argv, opts, pos, 1, &npos);
-  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (rc) {
+    free((char *)compare_with);
+    return rc < 0 ? CLI_OK : rc;
+  }
+  rc = report_options(cmd, html, pred_sql, gold_tables, compare_with, rows,
+                      lite_tasks, lite_gold, tasks);
+  if (rc) {
+    free((char *)compare_with);
+    return rc;
+  }
   if (npos) result_dir = pos[0];
   if (!result_dir) {
     cli_error(cmd, "no submission folder: give RUN or --result_dir (see "
@@ -398,17 +478,20 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
   if (need_dir(cmd, "--result_dir", result_dir) || gold_flavor(cmd, gold, &flavor))
     return CLI_FAILED;
   cli_param params[] = {
-      {":submission", result_dir, 0}, {":gold", gold, 0},
-      {":flavor", flavor, 0},         {":options", options, 0},
-      {":instances", instances, 0},   {":pred_sql", pred_sql, 0},
+      {":submission", result_dir, 0},   {":gold", gold, 0},
+      {":flavor", flavor, 0},           {":options", options, 0},
+      {":instances", instances, 0},     {":pred_sql", pred_sql, 0},
       {":gold_tables", gold_tables, 0}, {":progress", progress, 1},
-      {":limit", limit, 1},           {":tasks", tasks, 0},
+      {":limit", limit, 1},             {":tasks", tasks, 0},
+      {":lite_tasks", lite_tasks, 0},   {":lite_gold", lite_gold, 0},
+      {":rows", rows, 1},               {":compare_with", compare_with, 0},
   };
   int fd = -1;
   if (html) {
     fd = open(html, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
       cli_error(cmd, "--html '%s': cannot write: %s", html, strerror(errno));
+      free((char *)compare_with);
       return CLI_FAILED;
     }
     script = "report_html.sql";
@@ -416,6 +499,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
   rc = cli_run_script(cmd, script, params, sizeof params / sizeof *params, fd,
                       NULL);
   if (fd >= 0) close(fd);
+  free((char *)compare_with);
   return rc;
 }
 

@@ -264,6 +264,35 @@ check "report: totals" "$(grep -c 'correct / evaluated' <<<"$out")" 1
 "$bin" report "$S/submission" --gold_dir "$S/gold" --html page.html; rc=$?
 check "report --html: status" "$rc" 0
 check "report --html: a page" "$(grep -c '</html>' page.html)" 1
+# report --html passes every parameter of report_html.sql: the page equals
+# the script's run with the same parameters
+sp=$shared/spider2
+ref=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final
+ref4o=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final
+refsql=$shared/real/sql/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final
+undate() { sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9:]+)?//g' "$1"; }
+"$bin" report "$ref" --gold_dir "$sp/snow/gold" --html flags.html --tasks "$sp/snow/spider2-snow.jsonl" \
+  --lite_tasks "$sp/lite/spider2-lite.jsonl" --lite_gold "$sp/lite/gold" --pred_sql "$refsql" \
+  --gold_tables "$sp/gold-tables/spider2-snow-gold-tables.jsonl" --compare_with "$ref4o" --compare_with "$ref" --rows 5
+check "report --html with every flag: status" "$?" 0
+sqlite3 :memory: -cmd ".load $L" -cmd ".parameter set :submission '$ref'" -cmd ".parameter set :gold '$sp/snow/gold'" \
+  -cmd ".parameter set :flavor snow" -cmd ".parameter set :tasks '$sp/snow/spider2-snow.jsonl'" \
+  -cmd ".parameter set :lite_tasks '$sp/lite/spider2-lite.jsonl'" -cmd ".parameter set :lite_gold '$sp/lite/gold'" \
+  -cmd ".parameter set :pred_sql '$refsql'" -cmd ".parameter set :gold_tables '$sp/gold-tables/spider2-snow-gold-tables.jsonl'" \
+  -cmd ".parameter set :compare_with '[\"$ref4o\",\"$ref\"]'" -cmd ".parameter set :rows 5" \
+  <"$root/build/sql/report_html.sql" >direct.html
+check "report --html with every flag = report_html.sql with those parameters" "$(undate flags.html | md5sum)" "$(undate direct.html | md5sum)"
+check "report --html --compare_with twice: three runs compared" "$(grep -o '<tr data-run="[A-Z]"' flags.html | wc -l)" 3
+"$bin" report "$ref" --gold_dir "$sp/snow/gold" --html plain.html
+check "report --html without the flags: another page" "$(cmp -s plain.html flags.html && echo same || echo differs)" differs
+expect "report: an HTML option without --html" 2 "spidereval report: --pred_sql is for the HTML report: add --html FILE" \
+  "$bin" report "$S/submission" --gold_dir "$S/gold" --pred_sql "$S/submission"
+expect "report: --lite_tasks alone" 2 "spidereval report: --lite_tasks and --lite_gold go together, with --tasks (an instance takes the difficulty of the spider2-lite instance with the same question)" \
+  "$bin" report "$S/submission" --gold_dir "$S/gold" --lite_tasks x.jsonl
+expect "report: a missing run to compare with" 1 "spidereval report: --compare_with 'nope': no such folder" \
+  "$bin" report "$S/submission" --gold_dir "$S/gold" --html x.html --compare_with nope
+expect "report: an unreadable task file" 1 "spidereval report: --tasks 'nope.jsonl': cannot read: No such file or directory" \
+  "$bin" report "$S/submission" --gold_dir "$S/gold" --tasks nope.jsonl
 out=$("$bin" compare "$S/submission" "$S/submission" --gold_dir "$S/gold"); check "compare: status" "$?" 0
 out=$("$bin" errors "$S/submission" --gold_dir "$S/gold"); check "errors: status" "$?" 0
 out=$("$bin" diff "$S/submission" --gold_dir "$S/gold"); check "diff: status" "$?" 0
