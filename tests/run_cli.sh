@@ -223,6 +223,20 @@ out=$(runsql gold_audit.sql -cmd ".parameter set :gold '$S/gold'"); check "gold_
 out=$(runsql compare.sql -cmd ".parameter set :run_a '$S/submission'" -cmd ".parameter set :run_b '$S/submission'" \
         -cmd ".parameter set :gold '$S/gold'"); check "compare.sql from another directory" "$?" 0
 out=$(runsql spider2e.sql); check "spider2e.sql from another directory" "$?" 0
+out=$(runsql evaluate_sql.sql -cmd ".parameter set :submission '$root/tests/fixtures/sub_shop'" \
+        -cmd ".parameter set :gold '$root/tests/fixtures/gold_shop'" -cmd ".parameter set :databases '$root/build/samples'" \
+        -cmd ".parameter set :tasks '$root/tests/fixtures/shop_tasks.jsonl'")
+check "evaluate_sql.sql from another directory" "$?:$(tr -d '\r' <<<"$out" | sed -n 2p)" '0:shop001,1,""'
+out=$(runsql selection_report.sql -cmd ".parameter set :pool '$root/tests/fixtures/select/pool'" \
+        -cmd ".parameter set :gold '$root/tests/fixtures/gold_shop'")
+check "selection_report.sql from another directory" "$?" 0
+P=(-cmd ".parameter set :dev '$S/peers/dev.json'" -cmd ".parameter set :databases '$root/build/samples/peers_dev'")
+for s in evaluate_peer.sql report_peer.sql report_peer_html.sql; do
+  out=$(runsql $s -cmd ".parameter set :predictions '$S/peers/predict_a.json'" "${P[@]}")
+  check "$s from another directory" "$?:$(grep -c 'cannot open\|no such table' <<<"$out")" 0:0
+done
+out=$(runsql compare_peer.sql -cmd ".parameter set :runs '[\"$S/peers/predict_a.json\", \"$S/peers/predict_b.json\"]'" "${P[@]}")
+check "compare_peer.sql from another directory" "$?:$(grep -c 'cannot open\|no such table' <<<"$out")" 0:0
 out=$(runsql taxonomies.sql); check "taxonomies.sql from another directory" "$?" 0
 printf 'instance_id,candidate_id,result_path\ndemo001,1,%s\ndemo001,2,%s\n' \
   "$S/submission/demo001.csv" "$S/gold/exec_result/demo001.csv" >cand.csv
