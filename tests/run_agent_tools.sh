@@ -17,14 +17,8 @@ set -u
 cd "$(dirname "$0")/.."
 shared=${1:-../shared}
 ext=build/spidereval
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() { # name, condition result (0 = ok), detail
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL $1: $3"; fi
-}
+. tests/lib.sh
+work_dir
 res="$shared/spider2/resource/databases/sqlite"
 if [ ! -d "$res" ]; then
   echo "agent: $res missing"
@@ -36,7 +30,7 @@ for d in "$res"/*/; do
   name=$(basename "$d")
   db="$work/$name.sqlite"
   out=$(sqlite3 -bail :memory: -cmd ".load $ext" "SELECT spider2_database('$d', '$db')" 2>&1)
-  [ -f "$db" ] || { check "$name build" 1 "$out"; continue; }
+  [ -f "$db" ] || { check_status "$name build" 1 "$out"; continue; }
   ndb=$((ndb + 1))
   # every check of this database in one SQL script; each line says ok/bad
   got=$(sqlite3 -bail :memory: -cmd ".load $ext" 2>&1 <<SQL
@@ -77,13 +71,13 @@ SQL
   pr=$(echo "$got" | awk '$1 == "pairs" {print $2}')
   ap=$(echo "$got" | awk '$1 == "all_pairs" {print $2}')
   if [ -z "$tabs" ] || [ "$ti" != "$tabs" ] || [ "$sr" != "$tabs" ] || [ "$pr" != "$ap" ]; then
-    check "$name" 1 "$got"
+    check_status "$name" 1 "$got"
     continue
   fi
   # search_column finds every column from its own name: in the top 10, or
   # (a name many tables share) a column of that name first
-  if [ "$fc" -eq "$sc" ]; then check "$name" 0 ""; else
-    check "$name" 1 "search_column found $fc of $sc columns by their names"; fi
+  if [ "$fc" -eq "$sc" ]; then check_status "$name" 0 ""; else
+    check_status "$name" 1 "search_column found $fc of $sc columns by their names"; fi
 done
 echo "agent: $ndb Spider 2.0 schema folders built and searched"
 
@@ -101,7 +95,7 @@ for db in "$work"/*.sqlite; do
     *) bad=1; echo "$(basename "$db"): $got" ;;
   esac
 done
-check "search_value exact hits" $bad ""
+check_status "search_value exact hits" $bad ""
 
 # 2. a 50-table chain t0 <- t1 <- ... <- t49 (t_i references t_{i-1})
 {
@@ -122,7 +116,7 @@ got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
   SELECT count(DISTINCT path) FROM find_shortest_path('$work/chain.db', 't10.up', 't12');
   SELECT group_concat(from_table || '>' || to_table, ' ') FROM find_shortest_path('$work/chain.db', 'bottom', 'top') GROUP BY path ORDER BY path;" 2>&1)
 want=$(printf '49|1|49|49\nno path\n1\nbottom>right_side right_side>top\nbottom>left_side left_side>top')
-if [ "$got" = "$want" ]; then check chain 0 ""; else check chain 1 "$got"; fi
+if [ "$got" = "$want" ]; then check_status chain 0 ""; else check_status chain 1 "$got"; fi
 
 # 3. a 1,000-column table: names built from words
 a=(customer order product seller region)
@@ -138,7 +132,7 @@ b=(amount total count date ts)
 got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
   SELECT count(*) FROM table_info('$work/wide.db', 'wide');
   SELECT column_name FROM search_column('$work/wide.db', 'seller timestamp 773', 1);" 2>&1)
-if [ "$got" = "$(printf '1001\nseller_ts_773')" ]; then check wide 0 ""; else check wide 1 "$got"; fi
+if [ "$got" = "$(printf '1001\nseller_ts_773')" ]; then check_status wide 0 ""; else check_status wide 1 "$got"; fi
 # 4. a million text cells: the value index, filters honoured, exact first
 sqlite3 "$work/cells.db" <<'SQL'
 CREATE TABLE t (c0 TEXT, c1 TEXT, c2 TEXT, c3 TEXT, c4 TEXT, c5 TEXT, c6 TEXT, c7 TEXT, c8 TEXT, c9 TEXT);
@@ -154,6 +148,5 @@ got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
   SELECT column_name, value, freq, match FROM search_value('$work/cells.db', 'MODEL 7', 2);
   SELECT count(*) FROM search_value('$work/cells.db', 'street', 'nosuchtable', NULL, 5);" 2>&1)
 want=$(printf '228837\n50|50\nmodel 7|exact\nc8|model 7|250|nocase\nc9|model 7|2|nocase\n0')
-if [ "$got" = "$want" ]; then check million_cells 0 ""; else check million_cells 1 "$got"; fi
-echo "agent: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+if [ "$got" = "$want" ]; then check_status million_cells 0 ""; else check_status million_cells 1 "$got"; fi
+finish agent

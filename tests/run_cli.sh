@@ -19,16 +19,8 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 shared=$(cd "${1:-../shared}" && pwd)
 bin=$root/build/spidereval
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
-check() { # name got want
-  if [ "$2" = "$3" ]; then ok; else
-    bad "$1"; diff <(printf '%s\n' "$3") <(printf '%s\n' "$2") | head -10; fi
-}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. tests/lib.sh
+work_dir
 
 # ---- official output on every real run ----
 # the official stdout without tqdm's progress-bar text, one line each
@@ -412,5 +404,4 @@ check "installed evaluate.sql runs from /" "$out" "demo005,0,\"Evaluation Error:
 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/opt/se >/dev/null 2>&1
 check "uninstall" "$(find "$dest" -type f)" ""
 
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish cli

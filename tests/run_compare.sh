@@ -9,14 +9,8 @@
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-../shared}
-passed=0
-failed=0
-check() {
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL $1: got '$2', want '$3'"; fi
-}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. tests/lib.sh
+work_dir
 compare() { # gold runs-json, then SQL on the temp tables (stdin)
   local gold=$1 runs=$2
   { echo '.output /dev/null'; echo '.read sql/compare.sql'; echo '.output stdout';
@@ -120,5 +114,4 @@ SQL
   check "leaderboard of 3 runs" "$(echo "$got" | sed -n 1p)" "$want"
   check "3 runs: 3 pairs tested" "$(echo "$got" | sed -n 2p)" "3"
 fi
-echo "compare: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish compare

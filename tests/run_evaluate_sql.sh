@@ -12,14 +12,8 @@ set -u
 cd "$(dirname "$0")/.."
 shared=${1:-../shared}
 ext=build/spidereval
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() {
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL $1: $3"; fi
-}
+. tests/lib.sh
+work_dir
 lite="$shared/spider2/lite"
 res="$shared/spider2/resource/databases/sqlite"
 if [ ! -d "$lite/gold" ] || [ ! -d "$res" ]; then
@@ -40,7 +34,7 @@ for d in "$res"/*/; do
 done
 nbuilt=$(ls "$work/dbs" | wc -l)
 nids=$(echo "$dbids" | wc -l)
-[ "$nbuilt" -eq "$nids" ]; check "databases for every local db id" $? "$nbuilt of $nids built"
+[ "$nbuilt" -eq "$nids" ]; check_status "databases for every local db id" $? "$nbuilt of $nids built"
 
 # 1. every local gold SQL runs; its result becomes the test's gold
 got=$(sqlite3 -bail :memory: -cmd ".load $ext" <<SQL 2>&1
@@ -84,7 +78,7 @@ SQL
 )
 nsql=$(echo "$got" | awk '$1 == "gold_sql" {print $2}')
 nran=$(echo "$got" | awk '$1 == "ran" {print $2}')
-[ -n "$nsql" ] && [ "$nsql" = "$nran" ]; check "every local gold SQL runs on its built database" $? "$got"
+[ -n "$nsql" ] && [ "$nsql" = "$nran" ]; check_status "every local gold SQL runs on its built database" $? "$got"
 echo "evaluate_sql: $nran of $nsql local gold SQL ran on databases built from the schema resources"
 read -r -a cases <<<"$(echo "$got" | awk '$1 == "cases" {$1 = ""; print}')"
 ngold=$(echo "$got" | awk '$1 == "goldcount" {print $2}')
@@ -109,8 +103,8 @@ expect() { # case, id, want score, want error_info prefix
   local v
   v=$(verdict "$2")
   case "$v" in
-    "$3|$4"*) check "$1" 0 "" ;;
-    *) check "$1" 1 "$2: got '$v', want '$3|$4...'" ;;
+    "$3|$4"*) check_status "$1" 0 "" ;;
+    *) check_status "$1" 1 "$2: got '$v', want '$3|$4...'" ;;
   esac
 }
 expect "fenced gold SQL" "${cases[0]}" 1 ""
@@ -121,7 +115,7 @@ expect "timing-out SQL" "${cases[4]}" 0 "Execution Error: timeout after 1 s"
 expect "empty result (official rule)" "${cases[5]}" 0 "No data found for the specified query."
 expect "empty result vs header-only gold (official rule)" "${cases[6]}" 0 "No data found"
 npass=$(echo "$out" | awk -F, 'NR > 1 && $2 == 1' | wc -l)
-[ "$npass" -eq $((ngold - 6)) ]; check "the other gold SQL score 1" $? "$npass of $((ngold - 6)): $out"
+[ "$npass" -eq $((ngold - 6)) ]; check_status "the other gold SQL score 1" $? "$npass of $((ngold - 6)): $out"
 # hard-coded SQL runs when allowed (and is then simply wrong)
 out=$(run_eval -cmd ".parameter set :allow_hardcoded 1")
 expect "hard-coded SQL allowed" "${cases[2]}" 0 "Result Error"
@@ -129,5 +123,4 @@ expect "hard-coded SQL allowed" "${cases[2]}" 0 "Result Error"
 out=$(run_eval -cmd ".parameter set :options emptyok")
 expect "empty result vs header-only gold (emptyok)" "${cases[6]}" 1 ""
 expect "empty result vs rows (emptyok)" "${cases[5]}" 0 "Result Error"
-echo "evaluate_sql: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish evaluate_sql

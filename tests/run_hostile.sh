@@ -13,10 +13,7 @@ GOLD=tests/fixtures/gold_shop
 work=build/hostile
 rm -rf "$work"
 mkdir -p "$work"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 # expect NAME PATTERN OUTPUT: OUTPUT must match PATTERN (grep -E)
 expect() {
   if printf '%s\n' "$3" | grep -qE -- "$2"; then ok; else
@@ -301,5 +298,4 @@ out=$(q "$honest")
 expect "honest verdict at the end" "^1$" "$out"
 [ "$(ls build/samples)" = "$samples_before" ] && ok || bad "new files beside the database: $(ls build/samples)"
 
-echo "hostile: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish hostile

@@ -18,14 +18,8 @@
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-../shared}
-passed=0
-failed=0
-check() {
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL $1: got '$2', want '$3'"; fi
-}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. tests/lib.sh
+work_dir
 chrome=$(command -v chromium || command -v chromium-browser || true)
 headless() { timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "$@" 2>/dev/null; }
 spider2="$shared/spider2"
@@ -191,5 +185,4 @@ if [ -d "$full" ] && [ -n "$chrome" ]; then
 else
   check "real submission and chromium" missing "$full"
 fi
-echo "html: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish html

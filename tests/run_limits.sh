@@ -23,10 +23,7 @@ shared=${1:-../shared}
 EXT=${SE_EXT:-build/spidereval}
 work=build/limits
 mkdir -p "$work"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 # expect NAME PATTERN OUTPUT: OUTPUT must contain PATTERN (grep -E)
 expect() {
   if printf '%s\n' "$3" | grep -qE -- "$2"; then ok; else
@@ -139,5 +136,4 @@ expect "a billion sample rows" "sample_rows: n must be between 0 and 100000" "$o
 out=$(q "SELECT json_array_length(execute_sql('build/samples/shop.sqlite', 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT i FROM n', 1000), '\$.rows'), json_extract(execute_sql('build/samples/shop.sqlite', 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT i FROM n', 1000), '\$.truncated');")
 expect "a billion generated rows, bounded" "^1000\|1$" "$out"
 
-echo "limits: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish limits

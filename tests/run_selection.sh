@@ -10,12 +10,7 @@
 set -u
 shared=${1:-../shared}
 cd "$(dirname "$0")/.."
-passed=0
-failed=0
-check() { # name got want
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL $1: got '$2', want '$3'"; fi
-}
+. tests/lib.sh
 # model | own pick | pass@8 | cluster vote at least | ceiling |
 # alone: picks right | more than half agree: picks right
 for spec in "gpt-4o|33|56|36|44|44 6|20 13" "o3|70|85|72|73|7 2|58 46"; do
@@ -219,5 +214,4 @@ msg=$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool 
 check "mbr.sql refuses an :out with other results (message)" "$(echo "$msg" | grep -c "mbr.sql: :out '$work/stale' holds results of instances not picked now (other.csv, an older submission?)")" "1"
 check "mbr.sql refuses an :out with other results (files)" "$(ls "$work/stale" | tr '\n' ' ')" "other.csv "
 rm -rf "$work"
-echo "selection: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish selection
