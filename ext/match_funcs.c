@@ -389,28 +389,47 @@ static void append_json_string(sqlite3_str *s, const char *t) {
   sqlite3_str_appendchar(s, 1, '"');
 }
 
+/* JSON-escape t into w (room for 6 bytes per byte of t); returns the end. */
+static char *json_escape_into(char *w, const char *t) {
+  for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
+    if (*p == '"' || *p == '\\') {
+      *w++ = '\\';
+      *w++ = (char)*p;
+    } else if (*p < 0x20) {
+      w += sprintf(w, "\\u%04x", *p);
+    } else {
+      *w++ = (char)*p;
+    }
+  }
+  return w;
+}
+
+/* spider_verdict's JSON, written into one buffer of the largest size it
+** can need (this runs once per verdict: no growing string) */
 static void verdict_result(sqlite3_context *ctx, int score, const char *info,
                            char variant, int nvariants) {
-  sqlite3_str *s = sqlite3_str_new(0);
-  sqlite3_str_appendf(s, "{\"score\":%d,\"error_info\":", score);
   /* valid UTF-8 whatever the files held: bad bytes as \xNN */
-  char *clean = info ? bt_utf8_escape(info, strlen(info)) : NULL;
-  append_json_string(s, clean ? clean : info ? info : "");
-  free(clean);
-  sqlite3_str_appendf(s, ",\"variant\":");
-  if (score) {
-    char l[2] = {variant, 0};
-    append_json_string(s, l);
-  } else {
-    sqlite3_str_appendf(s, "null");
-  }
-  sqlite3_str_appendf(s, ",\"variants\":%d}", nvariants);
-  char *txt = sqlite3_str_finish(s);
-  if (!txt) {
+  char *clean = info && *info ? bt_utf8_escape(info, strlen(info)) : NULL;
+  const char *t = clean ? clean : info ? info : "";
+  size_t n = strlen(t);
+  char *buf = sqlite3_malloc64(n * 6 + 96);
+  if (!buf) {
+    free(clean);
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  sqlite3_result_text(ctx, txt, -1, sqlite3_free);
+  char *w = buf + sprintf(buf, "{\"score\":%d,\"error_info\":\"", score);
+  w = json_escape_into(w, t);
+  free(clean);
+  if (score) {
+    char l[2] = {variant, 0};
+    w += sprintf(w, "\",\"variant\":\"");
+    w = json_escape_into(w, l);
+    w += sprintf(w, "\",\"variants\":%d}", nvariants);
+  } else {
+    w += sprintf(w, "\",\"variant\":null,\"variants\":%d}", nvariants);
+  }
+  sqlite3_result_text(ctx, buf, (int)(w - buf), sqlite3_free);
 }
 
 static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
@@ -570,6 +589,20 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   table_arg_clear(&pa);
 }
 
+/* The first variant that did not match, kept for the reason. */
+typedef struct {
+  int v;           /* -1: none yet */
+  tc_detail d;
+  tt_table *gold;  /* its gold table, pinned while later variants are read */
+} first_fail;
+
+static void first_release(se_cache *cache, const gold_instance *gi,
+                          first_fail *f) {
+  if (f->v >= 0 && f->v + 1 < gi->nvariants)
+    se_cache_pin(cache, gi->variant_paths[f->v], -1);
+  f->v = -1;
+}
+
 /* The verdict of a prediction table against the variants of gi (steps 2
 ** and 3 of spider_verdict), as the function's result; redact: error_info
 ** without gold values, gold column names and gold paths. */
@@ -583,7 +616,9 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
     return;
   }
   /* 2. the variants, in order; the first match wins, an exception ends */
-  char *first_reason = NULL;
+  /* the first failing variant: its reason is written only when no later
+  ** variant matches (its gold table pinned until then) */
+  first_fail first = {-1, {0}, NULL};
   for (int v = 0; v < gi->nvariants; v++) {
     tc_read gr = se_cache_read_gold(cache, gi->variant_paths[v]);
     if (!gr.table && is_resource_error(gr.error)) {
@@ -591,7 +626,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                                 "%s",
                                 gi->variant_paths[v], tt_error_name(gr.error),
                                 gr.message ? gr.message : ""));
-      sqlite3_free(first_reason);
+      first_release(cache, gi, &first);
       return;
     }
     if (!gr.table) {
@@ -606,7 +641,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                        gr.message ? gr.message : "");
       verdict_result(ctx, 0, info, 0, gi->nvariants);
       sqlite3_free(info);
-      sqlite3_free(first_reason);
+      first_release(cache, gi, &first);
       return;
     }
     char *jerr = NULL;
@@ -617,7 +652,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       else
         sqlite3_result_error_nomem(ctx);
       free(jerr);
-      sqlite3_free(first_reason);
+      first_release(cache, gi, &first);
       return;
     }
     if (tc_check_spec(spec, gr.table, &jerr) && o.skip_bad_variants) {
@@ -638,37 +673,44 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       free(jerr);
       verdict_result(ctx, 0, info, 0, gi->nvariants);
       sqlite3_free(info);
-      sqlite3_free(first_reason);
+      first_release(cache, gi, &first);
       return;
     }
     tc_detail d;
     int score = tc_compare(pr.table, gr.table, spec, gi->ignore_order, &o,
-                           first_reason ? NULL : &d);
+                           first.v < 0 ? &d : NULL);
     if (score < 0) {
-      sqlite3_free(first_reason);
+      first_release(cache, gi, &first);
       sqlite3_result_error_nomem(ctx);
       return;
     }
     if (score == 1) {
-      sqlite3_free(first_reason);
+      first_release(cache, gi, &first);
       verdict_result(ctx, 1, "", gi->variant_letters[v], gi->nvariants);
       return;
     }
-    if (!first_reason) {
-      char *why = detail_text(&d, pr.table, gr.table, redact);
-      if (gi->nvariants > 1)
-        first_reason = sqlite3_mprintf("Result Error: no gold variant matches "
-                                       "(%d tried); variant '%c': %s",
-                                       gi->nvariants, gi->variant_letters[0],
-                                       why ? why : "");
-      else
-        first_reason = sqlite3_mprintf("Result Error: %s", why ? why : "");
-      free(why);
+    if (first.v < 0) {
+      first.v = v;
+      first.d = d;
+      first.gold = gr.table;
+      if (v + 1 < gi->nvariants) se_cache_pin(cache, gi->variant_paths[v], 1);
     }
   }
-  verdict_result(ctx, 0, first_reason ? first_reason : "Result Error", 0,
-                 gi->nvariants);
-  sqlite3_free(first_reason);
+  char *reason = NULL;
+  if (first.v >= 0) {
+    char *why = detail_text(&first.d, pr.table, first.gold, redact);
+    if (gi->nvariants > 1)
+      reason = sqlite3_mprintf("Result Error: no gold variant matches "
+                               "(%d tried); variant '%c': %s",
+                               gi->nvariants, gi->variant_letters[0],
+                               why ? why : "");
+    else
+      reason = sqlite3_mprintf("Result Error: %s", why ? why : "");
+    free(why);
+  }
+  first_release(cache, gi, &first);
+  verdict_result(ctx, 0, reason ? reason : "Result Error", 0, gi->nvariants);
+  sqlite3_free(reason);
 }
 
 static void stringMatchFunc(sqlite3_context *ctx, int argc,

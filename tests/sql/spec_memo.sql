@@ -14,3 +14,9 @@ SELECT spider_verdict('samples/submission/demo003.csv', 'samples/gold', 'demo003
 -- two variants, each its own spec
 SELECT spider_verdict(readfile('samples/submission/demo002.csv'), 'samples/gold', 'demo002') ->> 'variant',
        spider_verdict(readfile('samples/submission/demo002.csv'), 'samples/gold', 'demo002', 'lite') ->> 'variant';
+-- no variant matches: the reason names the first variant, whose table
+-- stays pinned only while the later ones are read (clearing works after)
+SELECT spidereval_cache_limit(0);
+SELECT spider_verdict(CAST('a,b' || char(10) || '1,2' || char(10) AS BLOB), 'samples/gold', 'demo002') ->> 'error_info';
+SELECT spidereval_cache_clear();
+SELECT spidereval_cache_limit(268435456);
