@@ -1048,6 +1048,18 @@ static int make_names(char **names, size_t n) {
       if (!names[i]) return -1;
     }
   }
+  /* a few distinct names (the usual header) are kept as they are: the
+  ** renaming below only ever renames a name seen before */
+  if (n <= 16) {
+    int distinct = 1;
+    for (size_t i = 1; i < n && distinct; i++)
+      for (size_t j = 0; j < i; j++)
+        if (!strcmp(names[i], names[j])) {
+          distinct = 0;
+          break;
+        }
+    if (distinct) return 0;
+  }
   name_map counts = {0}, present = {0};
   int rc = -1;
   size_t *order = malloc((n ? n : 1) * sizeof(size_t));
