@@ -19,6 +19,7 @@ evaluator, so the verdict is the one the file would get:
 
 import csv
 import io
+import itertools
 import os
 
 from ._bundle import SpiderevalError
@@ -44,6 +45,28 @@ class Rows:
 
 def _is_dataframe(x):
     return type(x).__name__ == "DataFrame" and hasattr(x, "to_csv")
+
+
+_STR, _INT, _FLOAT, _BOOL = {str}, {int}, {float}, {bool}
+
+
+def _column_writer(values):
+    """How a column's values become CSV fields: None when the csv module
+    writes each value as pandas would (str() of it: strings, in-range
+    ints, bools, floats without NaN), else a function of one value."""
+    types = set(map(type, values))
+    if types == _STR or types == _BOOL:
+        return None
+    if types == _INT and _INT64_MIN <= min(values) and max(values) <= _INT64_MAX:
+        return None
+    if types == _FLOAT and all(v == v for v in values):
+        return None
+    kind = _column_kind(values)
+    if kind == "float":
+        return _float_text
+    if kind == "object":
+        return _cell_text_object
+    return str
 
 
 def _column_kind(values):
@@ -95,15 +118,13 @@ def _cell_text_object(v):
     return v if isinstance(v, str) else str(v)
 
 
+_PLAIN = frozenset((type(None), bool, int, float, str))
+
+
 def _exotic(rows):
     """True when some value is not a plain Python None/bool/int/float/str
     (numpy scalars, dates, Decimal...): pandas itself is asked then."""
-    plain = (type(None), bool, int, float, str)
-    for r in rows:
-        for v in r:
-            if type(v) not in plain:
-                return True
-    return False
+    return not _PLAIN.issuperset(map(type, itertools.chain.from_iterable(rows)))
 
 
 def rows_to_csv(columns, rows):
@@ -130,17 +151,13 @@ def rows_to_csv(columns, rows):
     if not rows:
         return out.getvalue()
     cols = list(zip(*rows))
-    writers = []
-    for values in cols:
-        kind = _column_kind(values)
-        if kind == "float":
-            writers.append(_float_text)
-        elif kind == "object":
-            writers.append(_cell_text_object)
-        else:
-            writers.append(str)
-    text_cols = [[f(v) for v in values] for f, values in zip(writers, cols)]
-    w.writerows(zip(*text_cols))
+    writers = [_column_writer(values) for values in cols]
+    if not any(writers):
+        w.writerows(rows)
+    else:
+        text_cols = [values if f is None else [f(v) for v in values]
+                     for f, values in zip(writers, cols)]
+        w.writerows(zip(*text_cols))
     return out.getvalue()
 
 
