@@ -11,11 +11,13 @@ See docs/python.md.
 """
 
 from ._bundle import MIN_SQLITE, SpiderevalError, bundle_path, connect, load
-from .evaluation import Verdict, evaluate, report, thread_connection, verdict
+from .evaluation import (Verdict, evaluate, report, thread_connection, verdict,
+                         verdicts)
 from .tables import Rows, rows_to_csv
 from . import reward
 
 __all__ = ["MIN_SQLITE", "SpiderevalError", "bundle_path", "connect", "load",
            "Verdict", "evaluate", "report", "thread_connection", "verdict",
+           "verdicts",
            "Rows", "rows_to_csv", "reward"]
 __version__ = "0.1.0"

@@ -39,6 +39,20 @@ def test_bytes_get_the_official_verdict(shared):
     print("python: %d parity files judged from bytes" % n)
 
 
+def test_batch_of_bytes_gets_the_official_verdicts(shared):
+    gold = os.path.join(shared, "spider2", "snow", "gold")
+    rows = list(corpus(shared))
+    items = []
+    for sub, iid, score, error, path in rows:
+        with open(path, "rb") as f:
+            items.append((f.read(), iid))
+    got = spidereval.verdicts(items, gold)
+    assert len(got) == len(rows) > 10000
+    for v, (sub, iid, score, error, path) in zip(got, rows):
+        assert v.instance_id == iid and v.score == score, (sub, iid, v)
+        assert v.error_info.startswith(error), (sub, iid, v)
+
+
 def test_dataframe_gets_the_verdict_of_its_csv(shared, tmp_path):
     pd = pytest.importorskip("pandas")
     gold = os.path.join(shared, "spider2", "snow", "gold")

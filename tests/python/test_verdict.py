@@ -54,6 +54,49 @@ def test_rows_forms():
     assert v.score == 0 and v.error_info.startswith("Result Error")
 
 
+def test_batch_equals_one_by_one(monkeypatch):
+    rows = [("South", 980.5), ("North", 1520.25), ("West", 0)]
+    items = []
+    for name in sorted(os.listdir(SUB)):
+        iid = name[:-4]
+        if iid == "demo999":
+            continue
+        items += [(SUB + "/" + name, iid), (csv_of(name), iid),
+                  (pathlib.Path(SUB) / name, iid)]
+    items += [(Rows(["region", "total"], rows), "demo002"), (b"", "demo001"),
+              (b"\xff\x00,\n", "demo001"), ("a,b\n1,2\n", "demo002")]
+    want = [spidereval.verdict(p, GOLD, i) for p, i in items]
+    assert spidereval.verdicts(items, GOLD) == want
+    assert spidereval.verdicts(iter(items), GOLD, options=["strict"]) == \
+        [spidereval.verdict(p, GOLD, i, options="strict") for p, i in items]
+    assert spidereval.verdicts([], GOLD) == []
+    # several statements: the same
+    from spidereval import evaluation
+    monkeypatch.setattr(evaluation, "_BATCH_ITEMS", 3)
+    assert spidereval.verdicts(items, GOLD) == want
+
+
+def test_docs_batch_example():
+    import re
+    text = open("docs/python.md").read()
+    block = re.search(r"```python\n(batch = .*?)\n```\n", text, re.S).group(1)
+    # "expr   # value" lines assert expr == value
+    block = re.sub(r"^(\[.*?)\s+#\s*(.*)$", r"assert \1 == \2", block, flags=re.M)
+    assert block.count("assert") == 1
+    exec(compile(block, "docs/python.md", "exec"), {"spidereval": spidereval})
+
+
+def test_batch_bad_items():
+    with pytest.raises(SpiderevalError, match=r"takes \(prediction, instance_id\) pairs"):
+        spidereval.verdicts([b"a\n1\n"], GOLD)
+    with pytest.raises(SpiderevalError, match="instance_id must be a str"):
+        spidereval.verdicts([(b"a\n1\n", 3)], GOLD)
+    with pytest.raises(SpiderevalError, match="instance 'nope' is not in the gold"):
+        spidereval.verdicts([(b"a\n1\n", "demo001"), (b"a\n1\n", "nope")], GOLD)
+    with pytest.raises(SpiderevalError, match="cannot use a int as the prediction"):
+        spidereval.verdicts([(3, "demo001")], GOLD)
+
+
 def test_dataframe():
     pd = pytest.importorskip("pandas")
     df = pd.read_csv(SUB + "/demo002.csv")
