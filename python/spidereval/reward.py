@@ -276,9 +276,11 @@ class SqlReward:
                                 "Gold Error: %s" % (info or "no verdict"))
         executed = not info.startswith(("pred", "refused", "timeout"))
         score = float(score)
+        # bird_ves rewards a correct result 0.25-1.25 by its speed
+        match = score > 0 if self.rules == "bird_ves" else score == 1
         return RewardResult(
             self._scalar(1, executed, score, score), True, executed,
-            score == 1, score if executed else None, None, None, 0, info,
+            match, score if executed else None, None, None, 0, info,
             self.rules)
 
     def rewards(self, items, workers=1, processes=False):
