@@ -64,9 +64,11 @@
 **   read back as pandas reads it, then judged like spider_verdict. Extra
 **   error_info: 'Execution Error: <the database's message>' (including
 **   'timeout after N s'), and 'No data found for the specified query.'
-**   for zero rows (the official snow/BigQuery rule) unless the option
-**   emptyok (or corrected) is given (Spider2-E: compared like any other
-**   result). NULL db, sql, gold_dir or instance_id gives NULL.
+**   for zero rows with the snow (default) and dbt flavours (the official
+**   Snowflake/BigQuery rule); lite compares the empty result like any
+**   other (the official lite code writes a header-only CSV for it on
+**   SQLite), and so does the option emptyok (or corrected) in every
+**   flavour (Spider2-E). NULL db, sql, gold_dir or instance_id gives NULL.
 **
 ** sql_match(db, sql, gold, condition_cols, ignore_order [, options
 **           [, timeout]])
@@ -1078,7 +1080,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     free(out.s);
     return;
   }
-  if (nrows == 0 && !empty_ok) {
+  if (nrows == 0 && !empty_ok && o.flavor != TC_LITE) {
     sb_close(c);
     verdict_result(ctx, 0, "No data found for the specified query.", 0,
                    gi->nvariants);
@@ -1182,7 +1184,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto verdict;
   }
   executed = 1;
-  if (nrows == 0 && !empty_ok) {
+  if (nrows == 0 && !empty_ok && o.flavor != TC_LITE) {
     info = sqlite3_mprintf("No data found for the specified query.");
     goto verdict;
   }

@@ -14,8 +14,9 @@
 -- run SQL that hard-codes its answer; default 0: reject it, as Spider2-E
 -- does), :flavor ('lite', the default here, 'snow' or 'dbt'), :options
 -- (spider_verdict options, and 'emptyok': an empty result is compared like
--- any other, Spider2-E's rule, instead of scoring 0 with "No data found
--- for the specified query.") and :instances ('spider2e' as in
+-- any other, Spider2-E's rule, where the snow and dbt flavours score it 0
+-- with "No data found for the specified query."; lite compares it as the
+-- official spider2-lite code does on SQLite) and :instances ('spider2e' as in
 -- evaluate.sql), :progress (N: "evaluate_sql: <n> done" on stderr every N
 -- queries run), :max_sql_bytes (the largest .sql file read, default
 -- 16777216: a larger one scores 0 with "Evaluation Error: file too large
@@ -120,7 +121,5 @@ SELECT instance_id,
 FROM temp.evaluate_sql_verdicts
 WHERE :results_dir IS NOT NULL
   AND (v ->> 'error_info' = '' OR v ->> 'error_info' LIKE 'Result Error%'
-       OR v ->> 'error_info' LIKE 'Python Script Error:%'
-       OR (v ->> 'error_info' = 'No data found for the specified query.'
-           AND coalesce(:flavor, 'lite') = 'lite'))
+       OR v ->> 'error_info' LIKE 'Python Script Error:%')
 ORDER BY instance_id;

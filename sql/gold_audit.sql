@@ -50,7 +50,8 @@ WHERE g.in_eval AND (g.variants = 0 OR f.k IS NOT NULL)
 ORDER BY g.instance_id;
 
 -- header-only gold variants: an empty prediction file matches them, but a
--- SQL submission executed officially cannot ("No data found")
+-- SQL submission executed officially on Snowflake or BigQuery cannot ("No
+-- data found"; lite's SQLite path compares the empty result and can)
 DROP TABLE IF EXISTS temp.audit_header_only;
 CREATE TEMP TABLE audit_header_only AS
 SELECT v.instance_id, v.variant, count(*) AS columns
@@ -74,7 +75,7 @@ SELECT * FROM audit_raise ORDER BY instance_id;
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Header-only gold variants (an executed SQL submission cannot match them: No data found): %d', count(*)) FROM audit_header_only;
+SELECT printf('Header-only gold variants (a SQL submission run on Snowflake or BigQuery cannot match them: No data found): %d', count(*)) FROM audit_header_only;
 .mode box
 .headers on
 SELECT * FROM audit_header_only ORDER BY 1, 2;

@@ -12,10 +12,11 @@ result is compared with the gold result under a named rule set:
 - 'spider2': the official Spider 2.0 comparison (spider2-lite rules, the
   evaluator of the SQLite tasks): result written and read as pandas does,
   gold columns (condition_cols) each matched by some predicted column,
-  numbers within 0.01, ignore_order sorting each column, zero rows score 0
-  ('No data found for the specified query.');
+  numbers within 0.01, ignore_order sorting each column, zero rows
+  compared like any result (the lite code's header-only CSV);
 - 'spider2-strict': the same, rows must also pair up as whole tuples;
-- 'spider2-snow': spider2-snow's rules;
+- 'spider2-snow': spider2-snow's rules (zero rows score 0: 'No data found
+  for the specified query.', unless empty_ok);
 - BIRD / Spider 1.0 rule sets when the bundle provides exec_verdict
   (see RULE_SETS and available_rules()).
 

@@ -160,11 +160,16 @@ def test_huge_result(shop_db):
 
 
 def test_empty_result(shop_db):
-    r = reward.sql_execution("SELECT city FROM customers WHERE 0", shop_db, GOLD_SQL)
+    empty = "SELECT city FROM customers WHERE 0"
+    # spider2 (lite's SQLite rule): zero rows are compared like any result
+    r = reward.sql_execution(empty, shop_db, GOLD_SQL)
+    assert r.executed and not r.match and r.error_info.startswith("Result Error")
+    assert reward.sql_execution(empty, shop_db, empty).match
+    # spider2-snow (Snowflake's rule): zero rows score 0, unless empty_ok
+    r = reward.sql_execution(empty, shop_db, empty, rules="spider2-snow")
     assert r.executed and not r.match
     assert r.error_info == "No data found for the specified query."
-    ok = reward.sql_execution("SELECT city FROM customers WHERE 0", shop_db,
-                              "SELECT city FROM customers WHERE 0", empty_ok=True)
+    ok = reward.sql_execution(empty, shop_db, empty, rules="spider2-snow", empty_ok=True)
     assert ok.match
 
 

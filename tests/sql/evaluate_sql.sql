@@ -7,11 +7,12 @@
 .read sql/evaluate_sql.sql
 .mode list
 .headers off
--- sql_verdict directly: a pass, an empty result (official rule, emptyok),
--- a failing query, a second statement, a timeout
+-- sql_verdict directly: a pass, an empty result (snow's rule; lite's,
+-- which compares it; emptyok), a failing query, a second statement, a timeout
 SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1', 'tests/fixtures/gold_shop', 'shop001', 'lite');
-SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', 'tests/fixtures/gold_shop', 'shop001', 'lite');
-SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', 'tests/fixtures/gold_shop', 'shop001', 'lite emptyok') ->> 'error_info';
+SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', 'tests/fixtures/gold_shop', 'shop001', 'snow');
+SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', 'tests/fixtures/gold_shop', 'shop001', 'lite') ->> 'error_info';
+SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT city FROM customers WHERE 0', 'tests/fixtures/gold_shop', 'shop001', 'snow emptyok') ->> 'error_info';
 SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT nope FROM customers', 'tests/fixtures/gold_shop', 'shop001') ->> 'error_info';
 SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT 1; SELECT 2', 'tests/fixtures/gold_shop', 'shop001') ->> 'error_info';
 SELECT sql_verdict('build/samples/shop.sqlite', 'SELECT 1; -- fine', 'tests/fixtures/gold_shop', 'shop003') ->> 'score';
