@@ -49,7 +49,7 @@ typedef struct {
 ** numbers (int, float, bool; rounded to `decimals`) as sorted doubles,
 ** those that are NaN as numbers only counted, strs sorted by their
 ** bytes. Built once per column and rounding, kept on the column (in
-** tt_column.value_order, which belongs to this file; one malloc'd block
+** tt_column.similarity_keys, which belongs to this file; one malloc'd block
 ** that tt_free frees). */
 typedef struct {
   int decimals;    /* the rounding the numbers were made with, -1 none */
@@ -170,10 +170,10 @@ static uint64_t mix_bytes(uint64_t h, const char *s, size_t n);
 ** NULL on out of memory. */
 static const sim_keys *column_keys(tt_column *col, int64_t nrows,
                                    int decimals) {
-  sim_keys *k = (sim_keys *)(void *)col->value_order;
+  sim_keys *k = (sim_keys *)col->similarity_keys;
   if (k && k->decimals == decimals) return k;
-  free(col->value_order);
-  col->value_order = NULL;
+  free(col->similarity_keys);
+  col->similarity_keys = NULL;
   int64_t nnum = 0, nstr = 0;
   for (int64_t r = 0; r < nrows; r++) {
     pv_cell c = tt_cell(col, r);
@@ -216,7 +216,7 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
     free(k);
     return NULL;
   }
-  col->value_order = (uint32_t *)(void *)k;
+  col->similarity_keys = k;
   return k;
 }
 

@@ -1515,7 +1515,7 @@ void tt_free(tt_table *t) {
     free(t->cols[c].name);
     free(t->cols[c].data.any);
     free(t->cols[c].fexp);
-    free(t->cols[c].value_order);
+    free(t->cols[c].similarity_keys);
     for (int v = 0; v < 8; v++)
       if (t->cols[c].views[v]) {
         free(t->cols[c].views[v]->perm);

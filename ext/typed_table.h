@@ -81,7 +81,7 @@ typedef struct {
                         otherwise; NULL when no float is exact */
   const char *arena; /* the table's arena (str rows point into it) */
   tt_view *views[8]; /* sorted orders by view mode, built lazily */
-  uint32_t *value_order; /* rows by typed value (similarity.c), lazily */
+  void *similarity_keys; /* similarity.c's sorted values, lazily; tt_free frees */
 } tt_column;
 
 typedef struct {

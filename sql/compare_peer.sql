@@ -26,6 +26,7 @@
 -- (it reads sql/evaluate_peer.sql and sql/compare_stats.sql), or anywhere
 -- as `spidereval evaluate-peer A B ...`.
 .bail on
+SELECT spidereval_error('compare_peer.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/compare_peer.sql (its parts inlined) from anywhere') WHERE readfile('sql/evaluate_peer.sql') IS NULL; -- repository only
 SELECT spidereval_error('compare_peer.sql: missing parameters :run_a and :run_b (two prediction files) or :runs (a JSON array of them)')
 WHERE :runs IS NULL AND (:run_a IS NULL OR :run_b IS NULL);
 SELECT spidereval_error('compare_peer.sql: :runs ''' || :runs || ''' is not a JSON array of two or more prediction files')

@@ -19,6 +19,7 @@
 -- See docs/peer_reports.md. Run from the repository root (it reads
 -- sql/evaluate_peer.sql), or anywhere as `spidereval evaluate-peer --report`.
 .bail on
+SELECT spidereval_error('report_peer.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/report_peer.sql (its parts inlined) from anywhere') WHERE readfile('sql/evaluate_peer.sql') IS NULL; -- repository only
 SELECT spidereval_error('report_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
   WHERE :predictions IS NULL;
 SELECT spidereval_error('report_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')

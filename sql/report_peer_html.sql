@@ -32,6 +32,7 @@
 -- sql/evaluate_peer.sql and sql/compare_stats.sql), or anywhere as
 -- `spidereval evaluate-peer --html FILE`.
 .bail on
+SELECT spidereval_error('report_peer_html.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/report_peer_html.sql (its parts inlined) from anywhere') WHERE readfile('sql/evaluate_peer.sql') IS NULL; -- repository only
 SELECT spidereval_error('report_peer_html.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
   WHERE :predictions IS NULL;
 SELECT spidereval_error('report_peer_html.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')

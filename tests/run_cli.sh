@@ -211,6 +211,11 @@ check "sql/report_html.sql from another directory: what to do" "$?:$out" \
   "1:Runtime error near line 41: report_html.sql: cannot read sql/report.sql from the working directory: run it from the repository root, or run build/sql/report_html.sql (its parts inlined) from anywhere"
 check "sql/report_html.sql from the repository root" \
   "$(cd "$root" && sqlite3 :memory: -cmd ".load $L" "${p_sub[@]}" <sql/report_html.sql 2>&1 | grep -c '</html>')" 1
+for s in report_peer compare_peer report_peer_html; do
+  out=$(sqlite3 :memory: -cmd ".load $L" <"$root/sql/$s.sql" 2>&1)
+  check "sql/$s.sql from another directory: what to do" "$?:${out#*: }" \
+    "1:$s.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/$s.sql (its parts inlined) from anywhere"
+done
 out=$(runsql gold_audit.sql -cmd ".parameter set :gold '$S/gold'"); check "gold_audit.sql from another directory" "$?" 0
 out=$(runsql compare.sql -cmd ".parameter set :run_a '$S/submission'" -cmd ".parameter set :run_b '$S/submission'" \
         -cmd ".parameter set :gold '$S/gold'"); check "compare.sql from another directory" "$?" 0
