@@ -189,6 +189,12 @@ static uint32_t *new_slots(uint32_t cap) {
   return s;
 }
 
+/* Whether the stored (NUL-terminated) text is the n bytes at t: its
+** length first, so that a shorter stored text is never read past its end. */
+static int text_is(const char *stored, const char *t, size_t n) {
+  return strnlen(stored, n + 1) == n && !memcmp(stored, t, n);
+}
+
 /* The number of a text of n bytes (1, 2, ...); 0 on out of memory. */
 static uint32_t sim_memo_intern(sim_memo *m, const char *text, size_t n) {
   if ((m->ntexts + 1) * 2 > m->text_slots_cap) {
@@ -206,8 +212,7 @@ static uint32_t sim_memo_intern(sim_memo *m, const char *text, size_t n) {
   }
   uint32_t k = (uint32_t)text_hash(text, n) & (m->text_slots_cap - 1);
   for (; m->text_slots[k]; k = (k + 1) & (m->text_slots_cap - 1)) {
-    const char *t = m->texts[m->text_slots[k]];
-    if (!memcmp(t, text, n) && !t[n]) return m->text_slots[k];
+    if (text_is(m->texts[m->text_slots[k]], text, n)) return m->text_slots[k];
   }
   uint32_t id = m->ntexts + 1;
   if (grow_array(&m->texts, &m->texts_cap, id, sizeof *m->texts) ||
@@ -327,8 +332,7 @@ static uint32_t sim_memo_arg(sim_memo *m, sqlite3_value *v, int i) {
   if (!t) return 0;
   size_t n = (size_t)sqlite3_value_bytes(v);
   uint32_t last = m->last[i];
-  if (last && !memcmp(m->texts[last], t, n) && !m->texts[last][n])
-    return last;
+  if (last && text_is(m->texts[last], t, n)) return last;
   return m->last[i] = sim_memo_intern(m, t, n);
 }
 
