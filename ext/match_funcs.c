@@ -972,8 +972,8 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
 }
 
 /* The options of sql_verdict, sql_match and db_match (fn): 'emptyok' (an
-** empty result is compared like any other; 'corrected' turns it on too;
-** only where empty_ok is not NULL), the sandbox caps maxrows=N, maxbytes=N,
+** empty result is compared like any other; 'corrected' and the lite
+** flavour turn it on too; only where empty_ok is not NULL), the sandbox caps maxrows=N, maxbytes=N,
 ** maxmem=N into *lim, 'redact' into *redact, the rest the comparison
 ** options into *o. Returns nonzero after setting the error. */
 static int parse_exec_options(sqlite3_context *ctx, const char *fn,
@@ -1010,6 +1010,9 @@ static int parse_exec_options(sqlite3_context *ctx, const char *fn,
     sqlite3_free(err);
     return 1;
   }
+  /* the lite flavour compares an empty result too: the official lite code
+  ** writes a header-only CSV for zero rows on SQLite and compares it */
+  if (empty_ok && o->flavor == TC_LITE) *empty_ok = 1;
   return 0;
 }
 
@@ -1080,7 +1083,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     free(out.s);
     return;
   }
-  if (nrows == 0 && !empty_ok && o.flavor != TC_LITE) {
+  if (nrows == 0 && !empty_ok) {
     sb_close(c);
     verdict_result(ctx, 0, "No data found for the specified query.", 0,
                    gi->nvariants);
@@ -1184,7 +1187,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto verdict;
   }
   executed = 1;
-  if (nrows == 0 && !empty_ok && o.flavor != TC_LITE) {
+  if (nrows == 0 && !empty_ok) {
     info = sqlite3_mprintf("No data found for the specified query.");
     goto verdict;
   }
