@@ -921,23 +921,19 @@ static int64_t *sorted_rows(const tt_column **cols, int n, int64_t nrows,
   return rows;
 }
 
-/* 1 when the tuples match, 0 when not, -1 on out of memory. */
-static int rows_align(const tt_column **gc, const tt_column **pc, int n,
-                      int64_t nrows, int nan0, double tol) {
-  int64_t *gr = sorted_rows(gc, n, nrows, nan0);
+/* 1 when the prediction's tuples match the gold's (gr: the gold rows
+** sorted on the same n columns), 0 when not, -1 on out of memory. */
+static int rows_align(const tt_column **gc, const int64_t *gr,
+                      const tt_column **pc, int n, int64_t nrows, int nan0,
+                      double tol) {
   int64_t *pr = sorted_rows(pc, n, nrows, nan0);
-  if (!gr || !pr) {
-    free(gr);
-    free(pr);
-    return -1;
-  }
+  if (!pr) return -1;
   int ok = 1;
   for (int64_t r = 0; r < nrows && ok; r++)
     for (int k = 0; k < n && ok; k++) {
       pv_cell a = tt_cell(gc[k], gr[r]), b = tt_cell(pc[k], pr[r]);
       ok = cells_equal(&a, &b, nan0, tol);
     }
-  free(gr);
   free(pr);
   return ok;
 }
@@ -964,6 +960,7 @@ typedef struct {
   int ng;
   int **cands;  /* per gold column: matching prediction columns, -1 ends */
   const tt_column **gc, **pc;
+  int64_t **gsorted; /* per depth k: gold rows sorted on columns 0..k */
   int nan0;
   double tol;
   long budget;  /* alignment checks left */
@@ -973,8 +970,13 @@ static int strict_dfs(strict_ctx *s, int k) {
   if (k == s->ng) return 1;
   for (int *c = s->cands[k]; *c >= 0; c++) {
     if (s->budget-- <= 0) return 0;
+    /* the gold side does not depend on the choice: sorted once a depth */
+    if (!s->gsorted[k] &&
+        !(s->gsorted[k] = sorted_rows(s->gc, k + 1, s->gold->nrows, s->nan0)))
+      return -1;
     s->pc[k] = &s->pred->cols[*c];
-    int ok = rows_align(s->gc, s->pc, k + 1, s->gold->nrows, s->nan0, s->tol);
+    int ok = rows_align(s->gc, s->gsorted[k], s->pc, k + 1, s->gold->nrows,
+                        s->nan0, s->tol);
     if (ok < 0) return -1;
     if (ok) {
       int r = strict_dfs(s, k + 1);
@@ -988,21 +990,27 @@ static int strict_dfs(strict_ctx *s, int k) {
 ** tried same position first, then same name, then the rest) under which
 ** the rows pair up as whole tuples? Depth-first, pruned on the columns
 ** chosen so far, with a bounded number of alignment checks (fewer for big
-** tables); past it the answer is "no". 1, 0, or -1 (memory). */
+** tables, but always enough for one choice per gold column); past it the
+** answer is "no". 1, 0, or -1 (memory). */
 static int strict_search(const tt_table *pred, const tt_table *gold,
                          const int *gcols, int ng, side *ps, int gmode,
                          int nan0, double tol) {
   int np = pred->ncols, rc = 0;
-  /* each check sorts the rows: bound the work, not just the count
-  ** (about 2e7 row comparisons in all, between 8 and 4096 checks) */
-  long budget = 20000000L / ((long)gold->nrows * (ng > 0 ? ng : 1) + 1);
-  if (budget < 8) budget = 8;
-  if (budget > 4096) budget = 4096;
-  strict_ctx s = {pred, gold, gcols, ng, NULL, NULL, NULL, nan0, tol, budget};
+  /* each check sorts the prediction's rows (n log n cell comparisons on
+  ** up to ng columns): bound the work, not just the count, to about 2e7
+  ** comparisons, between ng checks (one straight choice) and 4096 */
+  double log2n = 1;
+  for (int64_t m = gold->nrows; m > 1; m >>= 1) log2n++;
+  double per_check = (double)gold->nrows * log2n * (ng > 0 ? ng : 1) + 1;
+  long budget = (long)(2e7 / per_check > 4096 ? 4096 : 2e7 / per_check);
+  if (budget < ng) budget = ng;
+  strict_ctx s = {pred, gold, gcols, ng, NULL, NULL, NULL, NULL,
+                  nan0, tol, budget};
   s.cands = calloc((size_t)ng, sizeof(int *));
+  s.gsorted = calloc((size_t)(ng ? ng : 1), sizeof(int64_t *));
   s.gc = malloc((size_t)ng * sizeof *s.gc);
   s.pc = malloc((size_t)ng * sizeof *s.pc);
-  if (!s.cands || !s.gc || !s.pc) {
+  if (!s.cands || !s.gsorted || !s.gc || !s.pc) {
     rc = -1;
     goto out;
   }
@@ -1040,7 +1048,9 @@ static int strict_search(const tt_table *pred, const tt_table *gold,
   rc = strict_dfs(&s, 0);
 out:
   for (int k = 0; s.cands && k < ng; k++) free(s.cands[k]);
+  for (int k = 0; s.gsorted && k < ng; k++) free(s.gsorted[k]);
   free(s.cands);
+  free(s.gsorted);
   free(s.gc);
   free(s.pc);
   return rc;
