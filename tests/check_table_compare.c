@@ -197,6 +197,37 @@ START_TEST(test_strict_self) {
 }
 END_TEST
 
+/* Regression (CI's fuzz_compare, a table of many rows and columns): strict
+** mode's bounded search must still afford one straight choice per gold
+** column, so a table matches itself however big it is (the bound was 8
+** checks at least, fewer than 40 columns). */
+START_TEST(test_strict_self_wide) {
+  enum { NC = 40, NR = 13000 };
+  size_t cap = (size_t)(NR + 1) * NC * 12 + 1, n = 0;
+  char *csv = malloc(cap);
+  ck_assert_ptr_nonnull(csv);
+  for (int c = 0; c < NC; c++)
+    n += (size_t)snprintf(csv + n, cap - n, c ? ",c%d" : "c%d", c);
+  csv[n++] = '\n';
+  for (int r = 0; r < NR; r++) {
+    for (int c = 0; c < NC; c++)
+      n += (size_t)snprintf(csv + n, cap - n, c ? ",%d" : "%d", r * NC + c);
+    csv[n++] = '\n';
+  }
+  csv[n] = 0;
+  tt_table *t = T(csv);
+  free(csv);
+  for (int io = 0; io < 2; io++) {
+    tc_options o;
+    tc_options_default(&o);
+    o.strict = 1;
+    cc_spec spec = {CC_ALL, 0, NULL, NULL};
+    ck_assert_int_eq(tc_compare(t, t, &spec, io, &o, NULL), 1);
+  }
+  tt_free(t);
+}
+END_TEST
+
 /* Columns settled by their multisets of keys give the verdicts of sorting:
 ** random small tables from values whose str() keys collide or nearly do
 ** (1 and 1.0, NaN and 0, 'True' and True, values within the tolerance),
@@ -278,6 +309,7 @@ Suite *suite_table_compare(void) {
   tcase_add_test(tc, test_compare_cases);
   tcase_add_test(tc, test_variant_rules);
   tcase_add_test(tc, test_strict_self);
+  tcase_add_test(tc, test_strict_self_wide);
   tcase_add_test(tc, test_multiset_shortcut);
   suite_add_tcase(s, tc);
   return s;
