@@ -1,15 +1,13 @@
 -- compare_stats.sql: the run comparison printed from the temp tables
 -- compare_runs (run, name, path, ord) and compare_verdicts (run,
 -- instance_id, submitted, score 0/1, error_info, variant) that the caller
--- made (sql/compare_peer.sql and sql/report_peer_html.sql, from the
--- verdicts of sql/evaluate_peer.sql): makes compare_pairs (McNemar's test
--- per pair of runs), compare_moves and compare_disagree, and prints the
--- runs, the leaderboard, the paired tests, the instances gained and lost
--- against run A and those on which the runs disagree. Parameter: :limit.
--- This is sql/compare.sql's own section, line for line (compare.sql stays
--- one file so that it runs from any directory): tests/run_peers.sh fails
--- when the two differ (its awk extracts the section: edit compare.sql,
--- then regenerate this file's body with it).
+-- made: makes compare_pairs (McNemar's test per pair of runs),
+-- compare_moves and compare_disagree, and prints the runs, the
+-- leaderboard, the paired tests, the instances gained and lost against
+-- run A and those on which the runs disagree. Parameter: :limit.
+-- Read by sql/compare.sql (Spider 2.0 verdicts) and by
+-- sql/compare_peer.sql and sql/report_peer_html.sql (the verdicts of
+-- sql/evaluate_peer.sql); their build/sql/ copies hold it inlined.
 DROP TABLE IF EXISTS temp.compare_pairs;
 CREATE TEMP TABLE compare_pairs AS
 WITH counts AS (

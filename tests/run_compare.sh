@@ -46,6 +46,19 @@ SQL
 check "samples b=0 c=3" "$got" "0|3|$(awk 'BEGIN { printf "%.6f", 2 / 8 }')
 demo004:gained:Result Error: gold column 0 ('month') has no match; nearest prediction column 0 ('month') first differs at position 0: gold '2024-01', prediction '2024-02' demo005:gained:Evaluation Error:EmptyDataError: No columns to parse from file demo006:gained:not submitted"
 
+# the printed report on the samples, golden (tests/fixtures/compare/
+# samples.expected; UPDATE=1 rewrites it): the whole of compare.sql's output,
+# its shared part sql/compare_stats.sql included, and with :limit 1 and :names
+report() { # sqlite3 arguments
+  sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :gold samples/gold" \
+    -cmd ".parameter set :runs '[\"samples/submission\", \"tests/fixtures/compare/all_right\"]'" "$@" <sql/compare.sql 2>&1
+}
+{ report; echo '== :limit 1, :names'; report -cmd '.parameter set :limit 1' -cmd ".parameter set :names '[\"base\", \"gold\"]'"; } \
+  >"$work/samples.out"
+[ "${UPDATE:-0}" = 1 ] && cp "$work/samples.out" tests/fixtures/compare/samples.expected
+check "the printed report on the samples (tests/fixtures/compare/samples.expected)" \
+  "$(cat "$work/samples.out")" "$(cat tests/fixtures/compare/samples.expected)"
+
 # 3. real runs: gained / lost / paired counts from the official verdicts
 verdicts="$shared/real/verdicts_snow.csv"
 gold="$shared/spider2/snow/gold"

@@ -166,8 +166,7 @@ fi
 # 5. the reports on samples/peers (an eight-question BIRD-style dev set,
 # two runs): report_peer.sql and compare_peer.sql golden, their numbers
 # against evaluate_peer.sql's, the HTML page's numbers against the SQL and
-# its rendering in headless Chromium; compare_stats.sql is compare.sql's
-# section line for line
+# its rendering in headless Chromium
 S=samples/peers
 D=build/samples/peers_dev
 rcheck() { # name got want
@@ -241,12 +240,6 @@ FROM peer_verdicts AS a JOIN peer_verdicts AS b ON a.run = 'A' AND b.run = 'B' A
 SQL
 )
 rcheck "compare_peer: b, c and the exact p (b = 1, c = 3: 2 * (1 + 4) / 2^4)" "$got" "$want"
-extract() { # compare.sql's comparison section, as compare_stats.sql holds it
-  awk '/^DROP TABLE IF EXISTS temp.compare_pairs;/{on=1} /^SELECT printf\(.Run comparison/{on=0}
-       /^SELECT .Runs.;/{on=1; print "SELECT \047\047;"} /^SELECT .Next: /{on=0} on' sql/compare.sql
-}
-rcheck "compare_stats.sql is compare.sql's section" \
-  "$(diff <(grep -v '^--' sql/compare_stats.sql) <(extract | grep -v '^--') >/dev/null && echo same)" same
 # the HTML page: its numbers are the SQL's; it renders and filters
 html=$work/peers.html
 run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '[\"$S/predict_b.json\"]'" >"$html"
