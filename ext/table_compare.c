@@ -1159,9 +1159,10 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
       }
     }
     if (chosen[k] >= 0) continue;
+    /* the first gold column without a match decides: score 0, and the
+    ** detail (if asked for) describes it; later columns change nothing */
     score = 0;
     if (!detail) break;
-    if (detail->gold_col >= 0) continue;
     detail->gold_col = gcols[k];
     int64_t best = -1;
     for (int c = 0; c < np && gs.n == pred->nrows; c++) {
@@ -1187,6 +1188,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
       view_text(&g, gmode, detail->gold_val, sizeof detail->gold_val);
       view_text(&p, pmode, detail->pred_val, sizeof detail->pred_val);
     }
+    break;
   }
   if (score && o->strict && ignore_order && ng > 0) {
     /* official pass: now ask for whole rows to pair up under some choice
