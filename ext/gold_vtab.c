@@ -186,14 +186,14 @@ static int goldColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
         if (gi->toks >= 0) sqlite3_result_int(ctx, gi->toks);
         break;
       case INST_COLUMN_SQL_TOKENS:
-        if (gi->sql_tokens >= 0) sqlite3_result_int(ctx, gi->sql_tokens);
+        if (gold_sql_tokens(gi) >= 0) sqlite3_result_int(ctx, gold_sql_tokens(gi));
         break;
       case INST_COLUMN_DIFFICULTY:
         sqlite3_result_text(ctx, gold_difficulty(gi), -1, SQLITE_STATIC);
         break;
       case INST_COLUMN_GOLD_SQL:
-        if (gi->sql_path)
-          sqlite3_result_text(ctx, gi->sql_path, -1, SQLITE_TRANSIENT);
+        if (gold_sql_path(gi))
+          sqlite3_result_text(ctx, gold_sql_path(gi), -1, SQLITE_TRANSIENT);
         break;
       case INST_COLUMN_DIR:
         sqlite3_result_text(ctx, c->dir, -1, SQLITE_TRANSIENT);

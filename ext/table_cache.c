@@ -306,6 +306,9 @@ static tc_read cache_read(se_cache *c, const char *path, int gold) {
 
 /* ------------------------------------------------------------- gold */
 
+/* sql_tokens before the gold SQL file was read */
+enum { SQL_NOT_READ = -2 };
+
 static int64_t mtime_of(const char *path) {
   struct stat st;
   if (stat(path, &st)) return -1;
@@ -325,8 +328,28 @@ const gold_instance *gold_find(const gold_index *g, const char *id) {
   return bsearch(&key, g->inst, (size_t)g->ninstances, sizeof key, cmp_inst);
 }
 
+static int count_tokens(const char *path);
+
+/* The gold SQL file is read on first use: a cached fact of the instance
+** (the cache is per connection, whose calls do not run at once). */
+int gold_sql_tokens(const gold_instance *gi) {
+  if (gi->sql_tokens == SQL_NOT_READ) {
+    gold_instance *m = (gold_instance *)gi;
+    m->sql_tokens = gi->sql_path ? count_tokens(gi->sql_path) : -1;
+    if (m->sql_tokens < 0) {
+      free(m->sql_path);
+      m->sql_path = NULL;
+    }
+  }
+  return gi->sql_tokens;
+}
+
+const char *gold_sql_path(const gold_instance *gi) {
+  return gold_sql_tokens(gi) >= 0 ? gi->sql_path : NULL;
+}
+
 const char *gold_difficulty(const gold_instance *gi) {
-  int t = gi->toks >= 0 ? gi->toks : gi->sql_tokens;
+  int t = gi->toks >= 0 ? gi->toks : gold_sql_tokens(gi);
   if (t < 0) return "Unknown";
   if (t < 80) return "Easy";
   if (t < 160) return "Medium";
@@ -607,11 +630,11 @@ static gold_index *gold_load(const char *dir, char **err) {
       gi->variant_letters[k] = start[k].letter;
       gi->nvariants++;
     }
-    char *sp = tt_msgf("%s/%s.sql", sql_dir, gi->instance_id);
-    if (!sp) goto nomem;
-    gi->sql_tokens = count_tokens(sp);
-    if (gi->sql_tokens >= 0) gi->sql_path = sp;
-    else free(sp);
+    /* the SQL file is read when its facts are first asked for
+    ** (gold_sql_tokens): a verdict never needs them */
+    gi->sql_path = tt_msgf("%s/%s.sql", sql_dir, gi->instance_id);
+    if (!gi->sql_path) goto nomem;
+    gi->sql_tokens = SQL_NOT_READ;
   }
   for (size_t i = 0; i < nvf; i++) {
     free(vf[i].id);

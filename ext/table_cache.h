@@ -25,8 +25,8 @@ typedef struct {
   int has_eval;         /* listed in the eval jsonl */
   int temporal;         /* "temporal": true in the eval jsonl */
   int toks;             /* "toks" from the eval jsonl, -1 when absent */
-  int sql_tokens;       /* whitespace tokens of the gold SQL, -1 if none */
-  char *sql_path;       /* gold SQL file, NULL when absent */
+  int sql_tokens;       /* read with gold_sql_tokens(), not directly */
+  char *sql_path;       /* read with gold_sql_path(), not directly */
   int nvariants;
   char **variant_paths; /* sorted: <id>.csv alone, or <id>_a.csv, ... */
   char *variant_letters; /* '\0' for <id>.csv, else the letter */
@@ -107,5 +107,9 @@ const gold_instance *gold_find(const gold_index *g, const char *id);
 /* Difficulty bucket: "Easy" (< 80 tokens), "Medium" (80-159), "Hard"
 ** (>= 160), "Unknown" when neither toks nor gold SQL is known. */
 const char *gold_difficulty(const gold_instance *gi);
+/* whitespace tokens of the gold SQL file, -1 if none; the file (NULL when
+** absent). Read on first use. */
+int gold_sql_tokens(const gold_instance *gi);
+const char *gold_sql_path(const gold_instance *gi);
 
 #endif
