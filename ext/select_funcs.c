@@ -39,6 +39,20 @@
 **                 pair up sorted by value, not by the official str() order
 **                 (not the official comparison: a named option)
 **
+** mbr_scores(candidates [, similarity [, equivalence]])
+**   Table-valued: for each candidate of a JSON array of [instance_id,
+**   candidate_id, path] arrays (path null: no result), the row
+**   (instance_id, candidate_id, path, mbr_score, support): mbr_score the
+**   sum, over the instance's candidates b in the order given (itself
+**   included), of result_similarity(path, b.path, similarity), support
+**   the count of b with result_equivalent(path, b.path, equivalence)
+**   (equivalence NULL: support NULL, not computed). Exactly what the pairs
+**   one by one give, but each file read once and each pair of distinct
+**   tables computed once (sim_mbr). A null path takes part in nothing: its
+**   mbr_score and support are NULL. sql/mbr.sql scores by it.
+**     SELECT * FROM mbr_scores((SELECT json_group_array(json_array(
+**       instance_id, candidate_id, path)) FROM cand), 'aligned cells');
+**
 ** plain_name(name [, what])
 **   name when it is a plain file name (letters, digits, '_', '-', '.'; not
 **   empty, not starting with '.'), else an error naming it ("<what> '<name>'
@@ -56,12 +70,15 @@
 **   lower-cased, trailing semicolons dropped; quoted strings and
 **   identifiers kept as written. NULL gives NULL. Deterministic.
 **
-** result_similarity and result_equivalent read files: SQLITE_DIRECTONLY.
+** result_similarity, result_equivalent and mbr_scores read files:
+** SQLITE_DIRECTONLY (SQLITE_VTAB_DIRECTONLY).
 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "equivalence.h"
 #include "similarity.h"
@@ -69,7 +86,10 @@
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
 
-static char *parse_sim_options(const char *s, sim_options *o) {
+/* Parse similarity options for function fn; NULL or a sqlite3_malloc'd
+** message. */
+static char *parse_sim_options(const char *fn, const char *s,
+                               sim_options *o) {
   sim_options_default(o);
   int n;
   for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
@@ -83,14 +103,14 @@ static char *parse_sim_options(const char *s, sim_options *o) {
       char *end;
       long d = strtol(buf, &end, 10);
       if (*end || d < 0 || d > 15)
-        return sqlite3_mprintf("result_similarity: bad option '%.*s' "
+        return sqlite3_mprintf("%s: bad option '%.*s' "
                                "(expected decimals=<0..15>)",
-                               n, p);
+                               fn, n, p);
       o->decimals = (int)d;
     } else {
-      return sqlite3_mprintf("result_similarity: unknown option '%.*s' "
+      return sqlite3_mprintf("%s: unknown option '%.*s' "
                              "(expected cells, aligned or decimals=N)",
-                             n, p);
+                             fn, n, p);
     }
   }
   return NULL;
@@ -368,7 +388,8 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
   se_cache *cache = sqlite3_user_data(ctx);
   sim_options o;
   if (!pair_call_ready(ctx, argv,
-                       parse_sim_options(options_arg(argc, argv), &o)))
+                       parse_sim_options("result_similarity", options_arg(argc, argv),
+                                         &o)))
     return;
   sim_memo *m = sim_memo_of(ctx);
   uint32_t pa = m ? sim_memo_arg(m, argv[0], 0) : 0;
@@ -410,7 +431,8 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
 }
 
 /* Parse result_equivalent's options; NULL or a sqlite3_malloc'd message. */
-static char *parse_eq_options(const char *s, eq_options *o) {
+static char *parse_eq_options(const char *fn, const char *s,
+                              eq_options *o) {
   eq_options_default(o);
   int n;
   for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
@@ -424,17 +446,17 @@ static char *parse_eq_options(const char *s, eq_options *o) {
       char *end;
       double t = strtod(buf, &end);
       if (*end || !(t >= 0) || (rel && !(t < 1)))
-        return sqlite3_mprintf("result_equivalent: bad tolerance '%.*s' "
+        return sqlite3_mprintf("%s: bad tolerance '%.*s' "
                                "(expected tol=<number >= 0> or "
                                "rtol=<number from 0 to 1>)",
-                               n, p);
+                               fn, n, p);
       if (rel) o->rel_tol = t;
       else o->tc.tol = t;
     } else {
-      return sqlite3_mprintf("result_equivalent: unknown option '%.*s' "
+      return sqlite3_mprintf("%s: unknown option '%.*s' "
                              "(expected ordered, tol=<number> or "
                              "rtol=<number>)",
-                             n, p);
+                             fn, n, p);
     }
   }
   return NULL;
@@ -445,7 +467,8 @@ static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
   se_cache *cache = sqlite3_user_data(ctx);
   eq_options o;
   if (!pair_call_ready(ctx, argv,
-                       parse_eq_options(options_arg(argc, argv), &o)))
+                       parse_eq_options("result_equivalent", options_arg(argc, argv),
+                                        &o)))
     return;
   tc_read a = se_cache_read(cache, (const char *)sqlite3_value_text(argv[0]));
   tc_read b = se_cache_read(cache, (const char *)sqlite3_value_text(argv[1]));
@@ -471,6 +494,343 @@ static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
   }
   sqlite3_result_int(ctx, eq);
 }
+
+/* ------------------------------------------------------------ mbr_scores */
+
+#define MBR_SCHEMA                                                        \
+  "CREATE TABLE x(instance_id, candidate_id, path TEXT, mbr_score REAL, " \
+  "support INTEGER, candidates HIDDEN, similarity HIDDEN, "               \
+  "equivalence HIDDEN)"
+#define MBR_COLUMN_INSTANCE_ID 0
+#define MBR_COLUMN_CANDIDATE_ID 1
+#define MBR_COLUMN_PATH 2
+#define MBR_COLUMN_MBR_SCORE 3
+#define MBR_COLUMN_SUPPORT 4
+#define MBR_COLUMN_CANDIDATES 5
+#define MBR_COLUMN_SIMILARITY 6
+#define MBR_COLUMN_EQUIVALENCE 7
+
+typedef struct {
+  sqlite3_vtab base; /* must be first */
+  se_cache *cache;   /* the connection's parsed tables */
+} mbr_vtab;
+
+/* One candidate: where it is in the input, and its scores. */
+typedef struct {
+  json_t *instance_id;  /* borrowed from the cursor's root */
+  json_t *candidate_id; /* borrowed */
+  const char *path;     /* borrowed; NULL: no result path */
+  char *key;            /* the instance id as text, for grouping */
+  double score;         /* -1: none (no path) */
+  int64_t support;      /* -1: none */
+} mbr_row;
+
+typedef struct {
+  sqlite3_vtab_cursor base; /* must be first */
+  json_t *root;             /* the candidates argument, parsed */
+  mbr_row *rows;            /* in input order */
+  int nrows;
+  int i; /* current row */
+} mbr_cursor;
+
+static int mbrConnect(sqlite3 *db, void *pAux, int argc,
+                      const char *const *argv, sqlite3_vtab **ppVtab,
+                      char **pzErr) {
+  (void)argc;
+  (void)argv;
+  (void)pzErr;
+  int rc = sqlite3_declare_vtab(db, MBR_SCHEMA);
+  if (rc != SQLITE_OK) return rc;
+  mbr_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  v->cache = pAux;
+  /* reads files: not from views or triggers of a hostile schema */
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  *ppVtab = &v->base;
+  return SQLITE_OK;
+}
+
+static int mbrDisconnect(sqlite3_vtab *pVtab) {
+  sqlite3_free(pVtab);
+  return SQLITE_OK;
+}
+
+static int mbrOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
+  (void)p;
+  mbr_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  *ppCursor = &c->base;
+  return SQLITE_OK;
+}
+
+/* Shared by xClose and xFilter. */
+static void mbrReset(mbr_cursor *c) {
+  for (int i = 0; i < c->nrows; i++) sqlite3_free(c->rows[i].key);
+  sqlite3_free(c->rows);
+  json_decref(c->root);
+  c->rows = NULL;
+  c->root = NULL;
+  c->nrows = c->i = 0;
+}
+
+static int mbrClose(sqlite3_vtab_cursor *cur) {
+  mbrReset((mbr_cursor *)cur);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+static int mbrEof(sqlite3_vtab_cursor *cur) {
+  mbr_cursor *c = (mbr_cursor *)cur;
+  return c->i >= c->nrows;
+}
+
+static int mbrNext(sqlite3_vtab_cursor *cur) {
+  ((mbr_cursor *)cur)->i++;
+  return SQLITE_OK;
+}
+
+/* A JSON scalar as an SQL value. */
+static void result_json_scalar(sqlite3_context *ctx, const json_t *v) {
+  if (json_is_string(v))
+    sqlite3_result_text(ctx, json_string_value(v),
+                        (int)json_string_length(v), SQLITE_TRANSIENT);
+  else if (json_is_integer(v))
+    sqlite3_result_int64(ctx, (sqlite3_int64)json_integer_value(v));
+  else if (json_is_real(v))
+    sqlite3_result_double(ctx, json_real_value(v));
+  else if (json_is_true(v))
+    sqlite3_result_int(ctx, 1);
+  else if (json_is_false(v))
+    sqlite3_result_int(ctx, 0);
+}
+
+static int mbrColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+  mbr_cursor *c = (mbr_cursor *)cur;
+  const mbr_row *r = &c->rows[c->i];
+  switch (i) {
+    case MBR_COLUMN_INSTANCE_ID: result_json_scalar(ctx, r->instance_id); break;
+    case MBR_COLUMN_CANDIDATE_ID:
+      result_json_scalar(ctx, r->candidate_id);
+      break;
+    case MBR_COLUMN_PATH:
+      if (r->path) sqlite3_result_text(ctx, r->path, -1, SQLITE_TRANSIENT);
+      break;
+    case MBR_COLUMN_MBR_SCORE:
+      if (r->score >= 0) sqlite3_result_double(ctx, r->score);
+      break;
+    case MBR_COLUMN_SUPPORT:
+      if (r->support >= 0) sqlite3_result_int64(ctx, r->support);
+      break;
+  }
+  return SQLITE_OK;
+}
+
+static int mbrRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
+  *pRowid = ((mbr_cursor *)cur)->i;
+  return SQLITE_OK;
+}
+
+/* The order of candidates for grouping: instance id, then input order
+** (rows: the cursor's rows). */
+static int cmp_mbr_index(const void *x, const void *y, void *rows) {
+  const mbr_row *row = rows;
+  int a = *(const int *)x, b = *(const int *)y;
+  int r = strcmp(row[a].key, row[b].key);
+  return r ? r : (a > b) - (a < b);
+}
+
+static int eq_tables_fn(tt_table *a, tt_table *b, const void *o) {
+  return eq_tables(a, b, o);
+}
+
+/* Read the candidates argument into c->rows: SQLITE_OK, SQLITE_NOMEM, or
+** SQLITE_ERROR with the vtab's message set. */
+static int mbr_read_candidates(mbr_cursor *c, const char *text) {
+  json_error_t je;
+  c->root = json_loads(text, JSON_DECODE_ANY, &je);
+  if (!c->root || !json_is_array(c->root)) {
+    se_vtab_error(c->base.pVtab,
+                  "mbr_scores: candidates must be a JSON array of "
+                  "[instance_id, candidate_id, path] arrays%s%s",
+                  c->root ? "" : ": ", c->root ? "" : je.text);
+    return SQLITE_ERROR;
+  }
+  size_t n = json_array_size(c->root);
+  c->rows = sqlite3_malloc64((n + 1) * sizeof *c->rows);
+  if (!c->rows) return SQLITE_NOMEM;
+  for (size_t k = 0; k < n; k++) {
+    json_t *item = json_array_get(c->root, k);
+    json_t *id = json_array_get(item, 0), *cand = json_array_get(item, 1);
+    json_t *path = json_array_get(item, 2);
+    if (!json_is_array(item) || json_array_size(item) != 3 ||
+        !(json_is_string(id) || json_is_integer(id)) ||
+        !(json_is_string(path) || json_is_null(path)) ||
+        json_is_array(cand) || json_is_object(cand)) {
+      se_vtab_error(c->base.pVtab,
+                    "mbr_scores: candidate %d is not [instance_id, "
+                    "candidate_id, path] (an id as text or integer, a "
+                    "scalar, a path or null)",
+                    (int)k);
+      return SQLITE_ERROR;
+    }
+    mbr_row *r = &c->rows[c->nrows];
+    memset(r, 0, sizeof *r);
+    r->instance_id = id;
+    r->candidate_id = cand;
+    r->path = json_is_string(path) ? json_string_value(path) : NULL;
+    r->key = json_is_string(id)
+                 ? sqlite3_mprintf("s%s", json_string_value(id))
+                 : sqlite3_mprintf("i%lld", (long long)json_integer_value(id));
+    if (!r->key) return SQLITE_NOMEM;
+    c->nrows++;
+  }
+  return SQLITE_OK;
+}
+
+/* Score the candidates c->rows[order[0..n)] of one instance. Returns
+** SQLITE_OK, or an error with the vtab's message set. */
+static int mbr_score_instance(mbr_cursor *c, se_cache *cache,
+                              const int *order, int n, const sim_options *so,
+                              const eq_options *eo) {
+  tt_table **t = sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *t);
+  int *present = sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *present);
+  double *score = sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *score);
+  int64_t *support =
+      sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *support);
+  int rc = SQLITE_NOMEM, pinned = 0;
+  if (!t || !present || !score || !support) goto done;
+  for (; pinned < n; pinned++) {
+    const mbr_row *r = &c->rows[order[pinned]];
+    present[pinned] = r->path != NULL;
+    t[pinned] = NULL;
+    if (!r->path) continue;
+    tc_read rd = se_cache_read(cache, r->path);
+    if (rd.error == TT_ERR_NOMEM) goto done;
+    if (rd.error == TT_ERR_LIMIT) {
+      /* this machine cannot read it now: not a verdict of "different" */
+      se_vtab_error(c->base.pVtab, "mbr_scores: cannot read '%s': %s",
+                    r->path, rd.message ? rd.message : "beyond a limit");
+      rc = SQLITE_ERROR;
+      goto done;
+    }
+    t[pinned] = rd.table;
+    se_cache_pin(cache, r->path, 1); /* kept while the others are read */
+  }
+  if (sim_mbr(t, present, n, so, eo ? eq_tables_fn : NULL, eo, score,
+              support) < 0)
+    goto done;
+  for (int k = 0; k < n; k++) {
+    c->rows[order[k]].score = score[k];
+    c->rows[order[k]].support = support[k];
+  }
+  rc = SQLITE_OK;
+done:
+  for (int k = 0; k < pinned; k++)
+    if (present[k]) se_cache_pin(cache, c->rows[order[k]].path, -1);
+  sqlite3_free(t);
+  sqlite3_free(present);
+  sqlite3_free(score);
+  sqlite3_free(support);
+  return rc;
+}
+
+static int mbrFilter(sqlite3_vtab_cursor *cur, int idxNum,
+                     const char *idxStr, int argc, sqlite3_value **argv) {
+  (void)idxStr;
+  mbr_cursor *c = (mbr_cursor *)cur;
+  mbr_vtab *v = (mbr_vtab *)cur->pVtab;
+  mbrReset(c);
+  if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+    return SQLITE_OK; /* no candidates: no rows */
+  const char *sim_text = NULL, *eq_text = NULL;
+  int k = 1, with_eq = 1;
+  if (idxNum & 2) sim_text = (const char *)sqlite3_value_text(argv[k++]);
+  if (idxNum & 4) {
+    with_eq = sqlite3_value_type(argv[k]) != SQLITE_NULL;
+    eq_text = (const char *)sqlite3_value_text(argv[k++]);
+  }
+  sim_options so;
+  eq_options eo;
+  char *err = parse_sim_options("mbr_scores", sim_text, &so);
+  if (!err) err = parse_eq_options("mbr_scores", eq_text, &eo);
+  if (err) {
+    se_vtab_error(cur->pVtab, "%s", err);
+    sqlite3_free(err);
+    return SQLITE_ERROR;
+  }
+  int rc = mbr_read_candidates(c, (const char *)sqlite3_value_text(argv[0]));
+  if (rc != SQLITE_OK) return rc;
+  int *order = sqlite3_malloc64((sqlite3_uint64)(c->nrows + 1) * sizeof *order);
+  if (!order) return SQLITE_NOMEM;
+  for (int i = 0; i < c->nrows; i++) order[i] = i;
+  qsort_r(order, (size_t)c->nrows, sizeof *order, cmp_mbr_index, c->rows);
+  se_cache_trim(v->cache);
+  se_cache_new_epoch(v->cache);
+  for (int i = 0, j; rc == SQLITE_OK && i < c->nrows; i = j) {
+    for (j = i + 1; j < c->nrows &&
+                    !strcmp(c->rows[order[i]].key, c->rows[order[j]].key);
+         j++)
+      ;
+    rc = mbr_score_instance(c, v->cache, order + i, j - i, &so,
+                            with_eq ? &eo : NULL);
+  }
+  sqlite3_free(order);
+  return rc;
+}
+
+/* candidates must be given (an equality on the HIDDEN column); the
+** options may be. */
+static int mbrBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
+  int at[3] = {-1, -1, -1};
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    if (k->iColumn < MBR_COLUMN_CANDIDATES) continue;
+    if (!k->usable) return SQLITE_CONSTRAINT;
+    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ)
+      at[k->iColumn - MBR_COLUMN_CANDIDATES] = i;
+  }
+  if (at[0] < 0) {
+    se_vtab_error(tab, "mbr_scores: a candidates argument is required");
+    return SQLITE_ERROR;
+  }
+  int argv_index = 1;
+  for (int k = 0; k < 3; k++) {
+    if (at[k] < 0) continue;
+    info->aConstraintUsage[at[k]].argvIndex = argv_index++;
+    info->aConstraintUsage[at[k]].omit = 1;
+    info->idxNum |= 1 << k;
+  }
+  info->estimatedCost = 1000;
+  return SQLITE_OK;
+}
+
+static sqlite3_module mbrModule = {
+    /* iVersion    */ 0,
+    /* xCreate     */ 0,
+    /* xConnect    */ mbrConnect,
+    /* xBestIndex  */ mbrBestIndex,
+    /* xDisconnect */ mbrDisconnect,
+    /* xDestroy    */ 0,
+    /* xOpen       */ mbrOpen,
+    /* xClose      */ mbrClose,
+    /* xFilter     */ mbrFilter,
+    /* xNext       */ mbrNext,
+    /* xEof        */ mbrEof,
+    /* xColumn     */ mbrColumn,
+    /* xRowid      */ mbrRowid,
+    /* xUpdate     */ 0,
+    /* xBegin      */ 0,
+    /* xSync       */ 0,
+    /* xCommit     */ 0,
+    /* xRollback   */ 0,
+    /* xFindMethod */ 0,
+    /* xRename     */ 0,
+    /* xSavepoint  */ 0,
+    /* xRelease    */ 0,
+    /* xRollbackTo */ 0,
+    /* xShadowName */ 0};
 
 /* A plain file name: [A-Za-z0-9_.-]+, not starting with '.'. */
 static int is_plain_name(const unsigned char *s, int n) {
@@ -553,6 +913,10 @@ int se_register_select_funcs(sqlite3 *db, se_cache *cache) {
         cache, resultEquivalentFunc, 0, 0, release_cache);
     if (rc != SQLITE_OK) return rc;
   }
+  se_cache_retain(cache);
+  int rc = sqlite3_create_module_v2(db, "mbr_scores", &mbrModule, cache,
+                                    release_cache);
+  if (rc != SQLITE_OK) return rc;
   /* pure: safe anywhere */
   for (int nargs = 1; nargs <= 2; nargs++) {
     int rc = sqlite3_create_function_v2(
@@ -561,7 +925,7 @@ int se_register_select_funcs(sqlite3 *db, se_cache *cache) {
         plainNameFunc, 0, 0, 0);
     if (rc != SQLITE_OK) return rc;
   }
-  int rc = sqlite3_create_function_v2(
+  rc = sqlite3_create_function_v2(
       db, "sql_normalize", 1,
       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
       sqlNormalizeFunc, 0, 0, 0);

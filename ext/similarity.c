@@ -538,3 +538,77 @@ int sim_tables_identical(const tt_table *a, const tt_table *b) {
   }
   return 1;
 }
+
+int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
+            sim_equivalent_fn eq, const void *eq_arg, double *score,
+            int64_t *support) {
+  /* cls[i]: candidate i's distinct table (0..nd-1), rep[k] one candidate
+  ** holding class k; the matrices are nd x nd, indexed by classes */
+  int *cls = malloc((size_t)(n + 1) * sizeof *cls);
+  int *rep = malloc((size_t)(n + 1) * sizeof *rep);
+  uint64_t *hash = malloc((size_t)(n + 1) * sizeof *hash);
+  double *sim = NULL;
+  signed char *same = NULL;
+  int nd = 0, rc = -1;
+  if (!cls || !rep || !hash) goto done;
+  for (int i = 0; i < n; i++) {
+    cls[i] = -1;
+    if (!present[i]) continue;
+    uint64_t h = sim_table_hash(t[i]);
+    for (int k = 0; k < nd && cls[i] < 0; k++)
+      if (hash[k] == h && sim_tables_identical(t[rep[k]], t[i])) cls[i] = k;
+    if (cls[i] < 0) {
+      hash[nd] = h;
+      rep[nd] = i;
+      cls[i] = nd++;
+    }
+  }
+  size_t nm = (size_t)nd * (size_t)nd;
+  sim = malloc((nm + 1) * sizeof *sim);
+  same = malloc(nm + 1);
+  if (!sim || !same) goto done;
+  for (int x = 0; x < nd; x++) {
+    tt_table *tx = t[rep[x]];
+    /* a table with itself: 1, or 0 when it could not be read */
+    sim[x * nd + x] = tx ? 1.0 : 0.0;
+    for (int y = x + 1; y < nd; y++) {
+      tt_table *ty = t[rep[y]];
+      int symmetric = 1;
+      double s = sim_tables_sym(tx, ty, o, &symmetric);
+      if (s < 0) goto done;
+      sim[x * nd + y] = s;
+      if (!symmetric && (s = sim_tables(ty, tx, o)) < 0) goto done;
+      sim[y * nd + x] = s;
+    }
+    if (!eq) continue;
+    for (int y = x; y < nd; y++) {
+      int e = eq(tx, t[rep[y]], eq_arg);
+      if (e < 0) goto done;
+      same[x * nd + y] = same[y * nd + x] = (signed char)e;
+    }
+  }
+  for (int a = 0; a < n; a++) {
+    score[a] = -1;
+    support[a] = -1;
+    if (!present[a]) continue;
+    double s = 0;
+    int64_t e = 0;
+    const double *row = &sim[(size_t)cls[a] * nd];
+    const signed char *erow = &same[(size_t)cls[a] * nd];
+    for (int b = 0; b < n; b++) {
+      if (!present[b]) continue;
+      s += row[cls[b]];
+      if (eq) e += erow[cls[b]];
+    }
+    score[a] = s;
+    support[a] = eq ? e : -1;
+  }
+  rc = 0;
+done:
+  free(cls);
+  free(rep);
+  free(hash);
+  free(sim);
+  free(same);
+  return rc;
+}

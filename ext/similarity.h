@@ -48,4 +48,25 @@ double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
 uint64_t sim_table_hash(const tt_table *t);
 int sim_tables_identical(const tt_table *a, const tt_table *b);
 
+/* An equivalence of two tables for sim_mbr: 1 or 0, -1 on out of memory
+** (equivalence.h's eq_tables with its options in arg). */
+typedef int (*sim_equivalent_fn)(tt_table *a, tt_table *b, const void *arg);
+
+/*
+** Minimum Bayes risk over one instance's n candidates, the whole matrix at
+** once: t[i] is candidate i's table (NULL: it could not be read) and
+** present[i] 0 for a candidate without a result path, which takes part
+** in nothing. For each present candidate a, score[a] = the sum over
+** present b (b = a included, in the order 0..n-1) of sim_tables(t[a],
+** t[b]) and support[a] = the count of present b with eq(t[a], t[b]) (not
+** computed when eq is NULL); absent candidates get score -1, support -1.
+** The same values as the pairs one by one, computed once per pair of
+** distinct tables (sim_tables_identical): symmetric pairs once, the
+** reverse order only where sim_tables_sym says it may differ; eq is taken
+** as symmetric. Returns 0, or -1 on out of memory.
+*/
+int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
+            sim_equivalent_fn eq, const void *eq_arg, double *score,
+            int64_t *support);
+
 #endif

@@ -165,21 +165,22 @@ FROM mbr_cand WHERE sql IS NOT NULL;
 DROP TABLE IF EXISTS temp.mbr_pick;
 CREATE TEMP TABLE mbr_pick AS
 WITH cand AS (
-  SELECT instance_id, candidate_id, path, sql_path,
+  SELECT rowid AS k, instance_id, candidate_id, path, sql_path,
          readfile(path) IS NOT NULL AS has_file,
          count(*) OVER (PARTITION BY instance_id) AS candidates
   FROM mbr_cand
 ), score AS (
-  SELECT a.instance_id, a.candidate_id, a.path, a.sql_path, a.has_file, a.candidates,
-         sum(result_similarity(a.path, b.path,
-               coalesce(:options, 'cells') ||
-               CASE coalesce(:columns, 'aligned') WHEN 'name' THEN '' WHEN 'aligned' THEN ' aligned'
-                 ELSE ' columns=' || :columns END ||
-               CASE coalesce(:decimals, 2) WHEN 'none' THEN '' ELSE ' decimals=' || coalesce(:decimals, 2) END))
-           AS mbr_score,
-         sum(result_equivalent(a.path, b.path, coalesce(:equivalence, ''))) AS support
-  FROM cand a JOIN cand b ON b.instance_id = a.instance_id
-  GROUP BY a.instance_id, a.candidate_id
+  -- every pair of an instance's candidates at once (mbr_scores: each
+  -- result read once, symmetric and identical pairs computed once)
+  SELECT c.instance_id, c.candidate_id, c.path, c.sql_path, c.has_file, c.candidates,
+         s.mbr_score, s.support
+  FROM mbr_scores((SELECT json_group_array(json_array(instance_id, k, path)) FROM cand),
+         coalesce(:options, 'cells') ||
+         CASE coalesce(:columns, 'aligned') WHEN 'name' THEN '' WHEN 'aligned' THEN ' aligned'
+           ELSE ' columns=' || :columns END ||
+         CASE coalesce(:decimals, 2) WHEN 'none' THEN '' ELSE ' decimals=' || coalesce(:decimals, 2) END,
+         coalesce(:equivalence, '')) AS s
+  JOIN cand c ON c.k = s.candidate_id
 ), ranked AS (
   SELECT *, row_number() OVER (PARTITION BY instance_id ORDER BY
               CASE coalesce(:method, 'cluster') WHEN 'mbr' THEN 0 ELSE support END DESC,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "equivalence.h"
 #include "similarity.h"
 
 static tt_table *T(const char *csv) {
@@ -356,6 +357,114 @@ START_TEST(test_fast_equals_plain_real) {
 }
 END_TEST
 
+static int eq_default(tt_table *a, tt_table *b, const void *arg) {
+  (void)arg;
+  eq_options o;
+  eq_options_default(&o);
+  return eq_tables(a, b, &o);
+}
+
+/* sim_mbr against the pairs one by one, summed in the same order: the
+** same scores bit for bit, the same supports. t may repeat a table and
+** hold NULL (unreadable); present[i] 0 leaves candidate i out. */
+static void check_mbr(tt_table **t, const int *present, int n,
+                      const sim_options *o, const char *what) {
+  double score[64];
+  int64_t support[64];
+  ck_assert_int_le(n, 64);
+  ck_assert_int_eq(sim_mbr(t, present, n, o, eq_default, NULL, score, support),
+                   0);
+  for (int a = 0; a < n; a++) {
+    if (!present[a]) {
+      ck_assert(score[a] == -1 && support[a] == -1);
+      continue;
+    }
+    double s = 0;
+    int64_t e = 0;
+    for (int b = 0; b < n; b++)
+      if (present[b]) {
+        s += t[a] == t[b] ? (t[a] ? 1.0 : 0.0) : sim_tables(t[a], t[b], o);
+        e += eq_default(t[a], t[b], NULL);
+      }
+    ck_assert_msg(score[a] == s, "%s: candidate %d score %.17g, pairs %.17g",
+                  what, a, score[a], s);
+    ck_assert_msg(support[a] == e, "%s: candidate %d support %lld, pairs %lld",
+                  what, a, (long long)support[a], (long long)e);
+  }
+}
+
+START_TEST(test_mbr_matrix) {
+  tt_table *t[8] = {T("X,Y\n1,a\n2,b\n"), T("X,Y\r\n1,a\r\n2,b\r\n"),
+                    T("Y,X\na,1\nb,2\n"), NULL, T("X\n1.0\n2.0\n3\n"),
+                    T("Q\nzzz\n"), T("X\n"), NULL};
+  t[7] = t[4]; /* the same table twice */
+  int present[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  for (int al = 0; al < 2; al++)
+    for (int cells = 0; cells < 2; cells++) {
+      sim_options o;
+      sim_options_default(&o);
+      o.aligned = al;
+      o.cells_denominator = cells;
+      check_mbr(t, present, 8, &o, "small");
+      present[5] = 0; /* a candidate without a result path */
+      check_mbr(t, present, 8, &o, "small, one absent");
+      present[5] = 1;
+    }
+  /* without an equivalence: no support */
+  double score[2];
+  int64_t support[2];
+  sim_options o;
+  sim_options_default(&o);
+  ck_assert_int_eq(sim_mbr(t, present, 2, &o, NULL, NULL, score, support), 0);
+  ck_assert(score[0] == 2.0 && score[1] == 2.0 && support[0] == -1);
+  for (int i = 0; i < 7; i++) tt_free(t[i]);
+}
+END_TEST
+
+/* The same on the real candidate pools of ../shared (ReFoRCE's eight
+** candidates per question), under mbr.sql's default options. Skipped
+** without ../shared. */
+START_TEST(test_mbr_matrix_real) {
+  static const char *const pools[] = {
+      "../shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-cand",
+      "../shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-cand"};
+  int instances = 0;
+  sim_options o;
+  sim_options_default(&o);
+  o.aligned = o.cells_denominator = 1;
+  o.decimals = 2;
+  for (size_t pi = 0; pi < 2; pi++) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s0", pools[pi]);
+    DIR *dd = opendir(dir);
+    if (!dd) continue;
+    struct dirent *de;
+    while ((de = readdir(dd)) != NULL) {
+      size_t n = strlen(de->d_name);
+      if (n < 5 || strcmp(de->d_name + n - 4, ".csv")) continue;
+      tt_table *t[8];
+      int present[8];
+      int64_t cells = 0;
+      for (int c = 0; c < 8; c++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s%d/%s", pools[pi], c, de->d_name);
+        t[c] = NULL;
+        if (tt_read_file(path, &t[c], NULL) != TT_OK) t[c] = NULL;
+        if (t[c]) cells += t[c]->nrows * t[c]->ncols;
+        present[c] = 1;
+      }
+      if (cells < 20000) {
+        check_mbr(t, present, 8, &o, de->d_name);
+        instances++;
+      }
+      for (int c = 0; c < 8; c++) tt_free(t[c]);
+    }
+    closedir(dd);
+  }
+  if (instances) ck_assert_int_gt(instances, 100);
+}
+END_TEST
+
 Suite *suite_similarity(void) {
   Suite *s = suite_create("similarity");
   TCase *tc = tcase_create("core");
@@ -364,6 +473,8 @@ Suite *suite_similarity(void) {
   tcase_add_test(tc, test_fast_equals_plain_random);
   tcase_add_test(tc, test_identical);
   tcase_add_test(tc, test_fast_equals_plain_real);
+  tcase_add_test(tc, test_mbr_matrix);
+  tcase_add_test(tc, test_mbr_matrix_real);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   return s;

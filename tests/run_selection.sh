@@ -64,6 +64,36 @@ for spec in "gpt-4o|33|56|36|44|44 6|20 13" "o3|70|85|72|73|7 2|58 46"; do
   done
   echo "selection: $model: ReFoRCE $final, MBR by name $(get 'MBR, columns by name'), MBR aligned $(get 'MBR, columns aligned'), MBR aligned+cells+decimals=2 $tuned ($((tuned - final)) over ReFoRCE), majority $(get 'majority vote'), pass@8 $pass8 (of 119)"
 done
+# mbr_scores (all pairs of an instance at once, as sql/mbr.sql uses it)
+# equals the pairs one by one (result_similarity, result_equivalent) on
+# the real pools: candidates 0-7 and the system's own pick, every
+# candidate's score and support, under mbr.sql's options and by name
+for model in gpt-4o o3; do
+  pool="$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-$model-snow-subset"
+  [ -d "$pool-final" ] || continue
+  got=$(sqlite3 -bail :memory: -cmd '.load build/spidereval' -cmd ".parameter set :pool '$pool'" <<'SQL' 2>&1
+CREATE TEMP TABLE c AS
+WITH k(n, dir) AS (SELECT value, :pool || '-cand' || value FROM json_each('[0,1,2,3,4,5,6,7]')
+                   UNION ALL SELECT 8, :pool || '-final')
+SELECT f.instance_id, k.n AS cid, k.dir || '/' || f.instance_id || '.csv' AS path
+FROM submission_files(:pool || '-final') f, k;
+CREATE TEMP TABLE o(v);
+INSERT INTO o VALUES ('cells aligned decimals=2'), ('');
+.mode list
+.separator ' '
+SELECT count(*), sum(abs(p.score - s.mbr_score) < 1e-9), sum(p.support = s.support)
+FROM o
+JOIN (SELECT o.v, a.instance_id, a.cid, sum(result_similarity(a.path, b.path, o.v)) AS score,
+             sum(result_equivalent(a.path, b.path)) AS support
+      FROM o, c a JOIN c b USING (instance_id) GROUP BY o.v, a.instance_id, a.cid) p ON p.v = o.v
+JOIN mbr_scores((SELECT json_group_array(json_array(instance_id, cid, path)) FROM c), o.v) s
+  ON s.instance_id = p.instance_id AND s.candidate_id = p.cid;
+SQL
+)
+  n=${got%% *}
+  check "$model: mbr_scores equals the pairs one by one ($n candidates x 2 options)" "$got" "$n $n $n"
+  [ "${n:-0}" -gt 2000 ] || { failed=$((failed + 1)); echo "FAIL $model: mbr_scores compared on only '$n' candidates"; }
+done
 # every 3- and 5-candidate sub-pool of the real pools: how often the
 # cluster vote is below / above MBR (aligned, cells, decimals=2)
 # model | size 3: below above | size 5: below above

@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT * FROM mbr_scores('[["q", 0]]');
