@@ -971,6 +971,64 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, out.s ? out.s : "", -1, free);
 }
 
+/*
+** The prediction of sql_verdict and sql_match: a model's answer (the SQL of
+** its ```sql fence, as evaluate_sql.sql takes it; bare SQL as it is) run in
+** the sandbox on db_path as the official evaluator runs it, its result
+** written as CSV and read back as pandas reads it (reading it back counts
+** against the time limit). Returns 0 with *pred, 1 with *info (the
+** verdict's error_info: an Execution Error, no data without empty_ok, an
+** Evaluation Error) or -1 on out of memory. *executed says the SQL ran,
+** *nrows its data rows.
+*/
+static int run_prediction(const char *db_path, sqlite3_value *answer,
+                          const sb_limits *lim, int empty_ok, tt_table **pred,
+                          int *executed, sqlite3_int64 *nrows, char **info) {
+  *pred = NULL;
+  *executed = 0;
+  *nrows = 0;
+  *info = NULL;
+  const char *sql = (const char *)sqlite3_value_text(answer);
+  char *fenced = sql_from_fence(sql, (size_t)sqlite3_value_bytes(answer));
+  if (!fenced) return -1;
+  rc_text out = {NULL, 0, 0, 0};
+  char *xerr = NULL;
+  int r = 1;
+  sb_conn *c = open_sandbox(db_path, lim, &xerr);
+  if (c) r = run_to_csv(c, fenced, &out, nrows, &xerr);
+  free(fenced);
+  if (r == 0) {
+    *executed = 1;
+    if (*nrows == 0 && !empty_ok) {
+      *info = sqlite3_mprintf("No data found for the specified query.");
+    } else {
+      char *perr = NULL;
+      tt_error te = tt_parse(out.s ? out.s : "", out.n, pred, &perr);
+      if (sb_check(c) != SQLITE_OK) {
+        *info = sqlite3_mprintf("Execution Error: %s", sb_errmsg(c));
+      } else if (te != TT_OK) {
+        /* what pandas would raise reading the written CSV back (a result
+        ** without columns cannot be read: EmptyDataError) */
+        *info = sqlite3_mprintf("Evaluation Error:%s: %s", tt_error_name(te),
+                                perr ? perr : "");
+      }
+      free(perr);
+      if (*info) {
+        tt_free(*pred);
+        *pred = NULL;
+      }
+    }
+    r = *info ? 1 : *pred ? 0 : -1;
+  } else if (r > 0) {
+    *info = sqlite3_mprintf("Execution Error: %s", xerr);
+    if (!*info) r = -1;
+  }
+  sb_close(c);
+  free(out.s);
+  sqlite3_free(xerr);
+  return r;
+}
+
 /* The options of sql_verdict, sql_match and db_match (fn): 'emptyok' (an
 ** empty result is compared like any other; 'corrected' and the lite
 ** flavour turn it on too; only where empty_ok is not NULL), the sandbox caps maxrows=N, maxbytes=N,
@@ -1022,7 +1080,6 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   for (int i = 0; i < 4; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
   const char *db_path = (const char *)sqlite3_value_text(argv[0]);
-  const char *sql = (const char *)sqlite3_value_text(argv[1]);
   const char *gold_dir = (const char *)sqlite3_value_text(argv[2]);
   const char *id = (const char *)sqlite3_value_text(argv[3]);
   /* 'emptyok' (Spider2-E: an empty result is compared like any other) is
@@ -1053,66 +1110,19 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   lim.timeout = timeout;
-  rc_text out = {NULL, 0, 0, 0};
+  tt_table *pred = NULL;
   sqlite3_int64 nrows = 0;
-  char *xerr = NULL;
-  /* a model's answer: the SQL of its ```sql fence, as evaluate_sql.sql
-  ** takes it (bare SQL is run as it is) */
-  char *fenced = sql_from_fence(sql, (size_t)sqlite3_value_bytes(argv[1]));
-  if (!fenced) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  int r = 1;
-  sb_conn *c = open_sandbox(db_path, &lim, &xerr);
-  if (c) r = run_to_csv(c, fenced, &out, &nrows, &xerr);
-  free(fenced);
+  int executed = 0;
+  char *info = NULL;
+  int r = run_prediction(db_path, argv[1], &lim, empty_ok, &pred, &executed,
+                         &nrows, &info);
   if (r < 0) {
-    sb_close(c);
-    free(out.s);
-    sqlite3_free(xerr);
     sqlite3_result_error_nomem(ctx);
     return;
   }
   if (r > 0) {
-    sb_close(c);
-    char *info = sqlite3_mprintf("Execution Error: %s", xerr);
     verdict_result(ctx, 0, info, 0, gi->nvariants);
     sqlite3_free(info);
-    sqlite3_free(xerr);
-    free(out.s);
-    return;
-  }
-  if (nrows == 0 && !empty_ok) {
-    sb_close(c);
-    verdict_result(ctx, 0, "No data found for the specified query.", 0,
-                   gi->nvariants);
-    free(out.s);
-    return;
-  }
-  tt_table *pred = NULL;
-  char *perr = NULL;
-  tt_error te = tt_parse(out.s ? out.s : "", out.n, &pred, &perr);
-  free(out.s);
-  /* reading the CSV back counts against the time limit */
-  if (sb_check(c) != SQLITE_OK) {
-    char *info = sqlite3_mprintf("Execution Error: %s", sb_errmsg(c));
-    sb_close(c);
-    verdict_result(ctx, 0, info, 0, gi->nvariants);
-    sqlite3_free(info);
-    free(perr);
-    tt_free(pred);
-    return;
-  }
-  sb_close(c);
-  if (te != TT_OK) {
-    /* what pandas would raise reading the written CSV back (a result
-    ** without columns cannot be read: EmptyDataError) */
-    char *info = sqlite3_mprintf("Evaluation Error:%s: %s", tt_error_name(te),
-                                 perr ? perr : "");
-    verdict_result(ctx, 0, info, 0, gi->nvariants);
-    sqlite3_free(info);
-    free(perr);
     return;
   }
   verdict_on_table(ctx, cache, pred, gi, &o, redact);
@@ -1153,8 +1163,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   table_arg ga;
   table_arg_read(cache, argv[2], &ga);
   tt_table *pred = NULL;
-  rc_text out = {NULL, 0, 0, 0};
-  char *info = NULL, *xerr = NULL;
+  char *info = NULL;
   int score = 0, executed = 0;
   sqlite3_int64 nrows = 0;
   double sim = -1, recall = -1, precision = -1;
@@ -1173,32 +1182,10 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     free(jerr);
     goto verdict;
   }
-  char *fenced = sql_from_fence((const char *)sqlite3_value_text(argv[1]),
-                                (size_t)sqlite3_value_bytes(argv[1]));
-  if (!fenced) goto nomem;
-  int r = 1;
-  sb_conn *c = open_sandbox(db_path, &lim, &xerr);
-  if (c) r = run_to_csv(c, fenced, &out, &nrows, &xerr);
-  sb_close(c);
-  free(fenced);
+  int r = run_prediction(db_path, argv[1], &lim, empty_ok, &pred, &executed,
+                         &nrows, &info);
   if (r < 0) goto nomem;
-  if (r > 0) {
-    info = sqlite3_mprintf("Execution Error: %s", xerr);
-    goto verdict;
-  }
-  executed = 1;
-  if (nrows == 0 && !empty_ok) {
-    info = sqlite3_mprintf("No data found for the specified query.");
-    goto verdict;
-  }
-  char *perr = NULL;
-  tt_error te = tt_parse(out.s ? out.s : "", out.n, &pred, &perr);
-  if (te != TT_OK) {
-    info = sqlite3_mprintf("Evaluation Error:%s: %s", tt_error_name(te),
-                           perr ? perr : "");
-    free(perr);
-    goto verdict;
-  }
+  if (r > 0) goto verdict;
   sim_options so;
   sim_options_default(&so);
   so.aligned = 1;
@@ -1248,9 +1235,7 @@ done:
   cc_spec_clear(&spec);
   table_arg_clear(&ga);
   tt_free(pred);
-  free(out.s);
   sqlite3_free(info);
-  sqlite3_free(xerr);
 }
 
 /* ------------------------------------------------------------ db_match */
