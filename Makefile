@@ -97,14 +97,15 @@ $(SAMPLE_DB): $(BUILD)/spidereval.so $(wildcard samples/shop/*)
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
 	  "SELECT spider2_database('samples/shop', '$@')" >/dev/null
 
-# The database of the BIRD / Spider 1.0 / LiveSQLBench examples, also as a
-# BIRD-style databases folder (peers_dev/emp/emp.sqlite, samples/peers/dev.json).
+# The database of the BIRD / Spider 1.0 / LiveSQLBench examples, and the
+# same database as a BIRD-style databases folder (peers_dev/emp/emp.sqlite,
+# the folder of samples/peers/dev.json), each its own target.
 PEERS_DB := $(BUILD)/samples/peers.sqlite
-$(PEERS_DB): samples/peers/emp.sql
-	@mkdir -p $(dir $@) $(BUILD)/samples/peers_dev/emp
-	@rm -f $@ $(BUILD)/samples/peers_dev/emp/emp.sqlite
+PEERS_DEV := $(BUILD)/samples/peers_dev/emp/emp.sqlite
+$(PEERS_DB) $(PEERS_DEV): samples/peers/emp.sql
+	@mkdir -p $(dir $@)
+	@rm -f $@
 	@sqlite3 $@ < $<
-	@cp $@ $(BUILD)/samples/peers_dev/emp/emp.sqlite
 
 demo: deps all
 	@sqlite3 :memory: -cmd '.load $(BUILD)/spidereval' \
@@ -121,13 +122,16 @@ $(BUILD)/fixtures/%.sqlite: tests/fixtures/%.sql
 	@rm -f $@
 	@sqlite3 $@ < $<
 
-sqltest: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
+# What the tests read that make builds.
+TEST_DATA := $(SAMPLE_DB) $(PEERS_DB) $(PEERS_DEV) $(DB_FIXTURES)
+
+sqltest: all $(TEST_DATA)
 	@./tests/run_sql_tests.sh
 
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool
+test: all $(TEST_DATA) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool
 	@./tests/run_all.sh $(SHARED)
 
 bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
@@ -144,7 +148,7 @@ $(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c $
 # with a sanitized build of the bundle loaded into sqlite3 (libasan
 # preloaded; leaks are valgrind's job there, the shell's own included).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-asan: $(BUILD)/spidereval $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES)
+asan: $(BUILD)/spidereval $(TEST_DATA)
 	$(MAKE) BUILD=$(BUILD)/asan CFLAGS="$(ASAN_CFLAGS)" \
 	  $(BUILD)/asan/check_spidereval $(BUILD)/asan/spidereval.so
 	ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $(BUILD)/asan/check_spidereval
@@ -195,7 +199,7 @@ fuzz: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 	    echo "fuzz: $$t found a failure (whole log: $$log)"; exit 1; }; \
 	done; echo "fuzz: $(words $(FUZZ_TARGETS)) passed, 0 failed"
 
-valgrind: all $(SAMPLE_DB) $(PEERS_DB) $(DB_FIXTURES) $(BUILD)/check_spidereval
+valgrind: all $(TEST_DATA) $(BUILD)/check_spidereval
 	@CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 	  --error-exitcode=9 $(BUILD)/check_spidereval >/dev/null
 	@for t in tests/sql/*.sql; do \
