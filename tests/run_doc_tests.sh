@@ -7,10 +7,8 @@
 # must equal the block.
 set -u
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. tests/lib.sh
+work_dir
 for doc in docs/*.md; do
   # split into numbered example files: N.sql and N.out
   awk -v dir="$work" -v base="$(basename "$doc" .md)" '
@@ -22,34 +20,21 @@ for doc in docs/*.md; do
     inout { print >> outf }
   ' "$doc"
 done
+# example FILE KIND GOT: GOT is the output block that follows FILE's example
+example() {
+  if [ "$3" = "$(cat "${1%.*}.out")" ]; then ok; return; fi
+  bad "$(basename "${1%.*}"):"
+  sed "s/^/  $2: /" "$1" | head -5
+  diff <(printf '%s\n' "$3") "${1%.*}.out" | head -10
+}
 for sqlf in "$work"/*.sql; do
-  [ -e "$sqlf" ] || continue
-  outf="${sqlf%.sql}.out"
-  [ -f "$outf" ] || continue # an example without output is not a test
+  [ -f "${sqlf%.sql}.out" ] || continue # an example without output is not a test
   # (CSV mode ends lines with CRLF; documentation shows plain lines)
-  got=$(sqlite3 -bail :memory: -cmd ".load ${SE_EXT:-build/spidereval}" -cmd '.mode list' <"$sqlf" 2>&1 | tr -d '\r')
-  if [ "$got" = "$(cat "$outf")" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $(basename "$sqlf" .sql):"
-    sed 's/^/  sql: /' "$sqlf" | head -5
-    diff <(printf '%s\n' "$got") "$outf" | head -10
-  fi
+  example "$sqlf" sql \
+    "$(sqlite3 -bail :memory: -cmd ".load ${SE_EXT:-build/spidereval}" -cmd '.mode list' <"$sqlf" 2>&1 | tr -d '\r')"
 done
 for shf in "$work"/*.sh; do
-  [ -e "$shf" ] || continue
-  outf="${shf%.sh}.out"
-  [ -f "$outf" ] || continue
-  got=$(PATH="$(pwd)/build:$PATH" bash "$shf" 2>&1)
-  if [ "$got" = "$(cat "$outf")" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $(basename "$shf" .sh):"
-    sed 's/^/  sh: /' "$shf" | head -5
-    diff <(printf '%s\n' "$got") "$outf" | head -10
-  fi
+  [ -f "${shf%.sh}.out" ] || continue
+  example "$shf" sh "$(PATH="$(pwd)/build:$PATH" bash "$shf" 2>&1)"
 done
-echo "docs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish docs

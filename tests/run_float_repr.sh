@@ -8,26 +8,22 @@ shared=${1:-../shared}
 here=$(cd "$(dirname "$0")/.." && pwd)
 tool="$here/build/float_repr_tool"
 py=/usr/bin/python3
-passed=0
-failed=0
+. "$here/tests/lib.sh"
 if [ ! -x "$py" ]; then
   echo "float_repr: $py absent: Python's repr not compared (the Check suite still compares with printf's digits)"
-  echo "float_repr: 0 passed, 0 failed"
-  exit 0
+  finish float_repr
+  exit
 fi
-check() {
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
+# passes: the command succeeds (float_repr_check.py prints what differs)
+passes() { if "$@"; then ok; else failed=$((failed + 1)); fi; }
 # FLOAT_REPR_SEEDS="1 2 3 4 5" for more (a million doubles a seed)
 for seed in ${FLOAT_REPR_SEEDS:-1}; do
-  check "$py" "$here/tests/float_repr_check.py" random 1000000 "$seed" "$tool"
+  passes "$py" "$here/tests/float_repr_check.py" random 1000000 "$seed" "$tool"
 done
 if [ -d "$shared/spider2" ]; then
-  check bash -c "find '$shared/spider2' '$shared/parity' '$shared/real' -name '*.csv' -print0 2>/dev/null |
+  passes bash -c "find '$shared/spider2' '$shared/parity' '$shared/real' -name '*.csv' -print0 2>/dev/null |
     xargs -0 '$tool' | sort -u | '$py' '$here/tests/float_repr_check.py' corpus"
 else
-  echo "float_repr: $shared/spider2 missing: corpora not compared"
-  failed=$((failed + 1))
+  bad "float_repr: $shared/spider2 missing: corpora not compared"
 fi
-echo "float_repr: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish float_repr

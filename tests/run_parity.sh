@@ -7,8 +7,8 @@ set -u
 shared=${1:-../shared}
 here=$(cd "$(dirname "$0")/.." && pwd)
 ext="$here/build/spidereval"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/tests/lib.sh"
+work_dir
 
 if [ ! -d "$shared/parity" ] || [ ! -d "$shared/spider2" ]; then
   echo "parity: ../shared is missing ($shared): cannot check parity"
@@ -25,13 +25,10 @@ corpora=(
   "real-lite|$shared/real/verdicts_lite.csv|$shared/real/lite|$shared/spider2/lite/gold|lite"
 )
 
-failed=0
-passed=0
 for line in "${corpora[@]}"; do
   IFS='|' read -r name verdicts root gold flavor <<<"$line"
   if [ ! -f "$verdicts" ]; then
-    echo "parity: $name: $verdicts missing"
-    failed=$((failed + 1))
+    bad "parity: $name: $verdicts missing"
     continue
   fi
   script="$work/$name.sql"
@@ -40,7 +37,7 @@ for line in "${corpora[@]}"; do
   : >"$script"
   # only the folders that have verdicts
   for sub in $(tail -n +2 "$verdicts" | cut -d, -f1 | sort -u); do
-    [ -d "$root/$sub" ] || { echo "parity: $name: folder $root/$sub missing"; failed=$((failed + 1)); continue; }
+    [ -d "$root/$sub" ] || { bad "parity: $name: folder $root/$sub missing"; continue; }
     {
       echo ".parameter set :submission '$root/$sub'"
       echo ".parameter set :gold '$gold'"
@@ -51,8 +48,7 @@ for line in "${corpora[@]}"; do
     } >>"$script"
   done
   if ! sqlite3 -bail :memory: -cmd ".load $ext" <"$script" >"$work/$name.log" 2>&1; then
-    echo "parity: $name: evaluate.sql failed:"; head -5 "$work/$name.log"
-    failed=$((failed + 1))
+    bad "parity: $name: evaluate.sql failed:"; head -5 "$work/$name.log"
     continue
   fi
   # one CSV of submission,instance_id,score,error_info
@@ -97,12 +93,10 @@ SQL
   IFS='|' read -r total agree disagree catdiff <<<"$summary"
   if [ "$disagree" = "0" ] && [ "$total" != "0" ]; then
     echo "parity: $name: $agree/$total verdicts equal (100%); error category differs on $catdiff"
-    passed=$((passed + 1))
+    ok
   else
-    echo "parity: $name: $agree/$total verdicts equal, $disagree differ"
+    bad "parity: $name: $agree/$total verdicts equal, $disagree differ"
     echo "$result" | grep '^MISMATCH' | head -20
-    failed=$((failed + 1))
   fi
 done
-echo "parity: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish parity

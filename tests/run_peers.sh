@@ -21,8 +21,8 @@ if [ ! -f "$cases" ]; then
   echo "peers: 0 passed, 1 failed"
   exit 1
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. tests/lib.sh
+work_dir
 mkdir -p "$work/db"
 
 # 1. the cases as a table, and a script that builds each database
@@ -115,8 +115,8 @@ if [ $status -ne 0 ] || ! grep -q '^peers: ' "$work/out.txt"; then
   exit 1
 fi
 grep -v '^peers: ' "$work/out.txt"
-pass=$(sed -nE 's/^peers: ([0-9]+) passed.*/\1/p' "$work/out.txt")
-fail=$(sed -nE 's/^peers: [0-9]+ passed, ([0-9]+) failed/\1/p' "$work/out.txt")
+passed=$(sed -nE 's/^peers: ([0-9]+) passed.*/\1/p' "$work/out.txt")
+failed=$(sed -nE 's/^peers: [0-9]+ passed, ([0-9]+) failed/\1/p' "$work/out.txt")
 
 # 4. sql/evaluate_peer.sql on BIRD- and Spider-style inputs (our fixtures,
 # the databases in the <db_id>/<db_id>.sqlite layout)
@@ -156,11 +156,10 @@ run_eval() {
 # UPDATE=1 rewrites the expected output (review the diff!)
 [ "${UPDATE:-0}" = 1 ] && cp "$work/evaluate_peer.out" "$F/evaluate_peer.expected"
 if diff "$work/evaluate_peer.out" "$F/evaluate_peer.expected" >"$work/evaluate_peer.diff"; then
-  pass=$((pass + 1))
+  ok
 else
-  echo "FAIL sql/evaluate_peer.sql:"
+  bad "sql/evaluate_peer.sql:"
   head -20 "$work/evaluate_peer.diff"
-  fail=$((fail + 1))
 fi
 
 # 5. the reports on samples/peers (an eight-question BIRD-style dev set,
@@ -169,10 +168,6 @@ fi
 # its rendering in headless Chromium
 S=samples/peers
 D=build/samples/peers_dev
-rcheck() { # name got want
-  if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL $1: got '$2', want '$3'"; fi
-}
 run_s() { # script, then sqlite3 arguments
   local script=$1
   shift
@@ -209,10 +204,9 @@ RUNS=(-cmd ".parameter set :runs '[\"$S/predict_a.json\", \"$S/predict_b.json\"]
 } >"$work/reports.out"
 [ "${UPDATE:-0}" = 1 ] && cp "$work/reports.out" "$F/reports.expected"
 if diff "$work/reports.out" "$F/reports.expected" >"$work/reports.diff"; then
-  pass=$((pass + 1))
+  ok
 else
-  fail=$((fail + 1))
-  echo "FAIL peer reports (tests/fixtures/peers/reports.expected):"
+  bad "peer reports (tests/fixtures/peers/reports.expected):"
   head -30 "$work/reports.diff"
 fi
 # the report's metric and counts are evaluate_peer.sql's (mini_dev's table)
@@ -222,8 +216,8 @@ for rules in bird bird_f1 "bird_ves steps" livesql; do
   bydiff=$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :rules '$rules'" -cmd ".parameter set :report 1" |
            tail -1 | awk '{ print $2, $3, $4 }')
   rep=$(run_s report_peer.sql "${A[@]}" -cmd ".parameter set :rules '$rules'")
-  rcheck "report_peer $rules: total" "$(grep -E '^(EX|Soft-F1|R-VES):' <<<"$rep" | awk '{ print $2 }')" "$total"
-  rcheck "report_peer $rules: by difficulty" \
+  check "report_peer $rules: total" "$(grep -E '^(EX|Soft-F1|R-VES):' <<<"$rep" | awk '{ print $2 }')" "$total"
+  check "report_peer $rules: by difficulty" \
     "$(grep -E '^│ (simple|moderate|challenging) ' <<<"$rep" | awk -F'│' '{ gsub(/ /, "", $5); printf "%s ", $5 }' | sed 's/ $//')" "$bydiff"
 done
 # the comparison's counts are the verdicts' (compare.sql's statistics on them)
@@ -239,40 +233,40 @@ SELECT sum(a.correct AND NOT b.correct) || '|' || sum(b.correct AND NOT a.correc
 FROM peer_verdicts AS a JOIN peer_verdicts AS b ON a.run = 'A' AND b.run = 'B' AND a.idx = b.idx;
 SQL
 )
-rcheck "compare_peer: b, c and the exact p (b = 1, c = 3: 2 * (1 + 4) / 2^4)" "$got" "$want"
+check "compare_peer: b, c and the exact p (b = 1, c = 3: 2 * (1 + 4) / 2^4)" "$got" "$want"
 # the HTML page: its numbers are the SQL's; it renders and filters
 html=$work/peers.html
 run_s report_peer_html.sql "${A[@]}" -cmd ".parameter set :compare_with '[\"$S/predict_b.json\"]'" >"$html"
-rcheck "report_peer_html: headline" "$(grep -o 'id="score"[^>]*' "$html")" \
+check "report_peer_html: headline" "$(grep -o 'id="score"[^>]*' "$html")" \
   'id="score" data-metric="EX" data-value="50.00" data-correct="4" data-questions="8" data-missing="0" data-unscored="0"'
-rcheck "report_peer_html: difficulty bars" \
+check "report_peer_html: difficulty bars" \
   "$(grep -o '<g class="bar" data-label="[a-z]*" data-total="[0-9]*" data-correct="[0-9]*"' "$html" | sed -E 's/.*label="([a-z]*)" data-total="([0-9]*)" data-correct="([0-9]*)"/\1 \3\/\2/' | tr '\n' ' ')" \
   "$(run_s report_peer.sql "${A[@]}" | grep -E '^│ (simple|moderate|challenging) ' | awk -F'│' '{ gsub(/ /, ""); printf "%s %s/%s ", $2, $4, $3 }')"
-rcheck "report_peer_html: paired test" "$(grep -o '<tr data-pair="AB" data-b="[0-9]*" data-c="[0-9]*"' "$html")" '<tr data-pair="AB" data-b="1" data-c="3"'
-rcheck "report_peer_html: question rows" "$(grep -c '<tr data-idx=' "$html")" 8
-rcheck "report_peer_html: its data is JSON" \
+check "report_peer_html: paired test" "$(grep -o '<tr data-pair="AB" data-b="[0-9]*" data-c="[0-9]*"' "$html")" '<tr data-pair="AB" data-b="1" data-c="3"'
+check "report_peer_html: question rows" "$(grep -c '<tr data-idx=' "$html")" 8
+check "report_peer_html: its data is JSON" \
   "$(sed -n 's/.*<script type="application\/json" id="data">\(.*\)<\/script>.*/\1/p' "$html" >"$work/data.json"
      sqlite3 :memory: "SELECT json_valid(readfile('$work/data.json')) AND json_type(readfile('$work/data.json')) = 'object'")" 1
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ]; then
-  rcheck "report_peer_html: chromium" missing "installed (apt-get install chromium)"
+  check "report_peer_html: chromium" missing "installed (apt-get install chromium)"
 else
   dom=$(cd "$work" && timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
           --dump-dom "file://$html#outcome=fail&diff=simple&open=5" 2>/dev/null)
-  rcheck "report_peer_html rendered: failures among the simple questions" \
+  check "report_peer_html rendered: failures among the simple questions" \
     "$(grep -o '<span id="shown" data-shown="[0-9]*"' <<<"$dom" | grep -o '[0-9]*')" 2
-  rcheck "report_peer_html rendered: question 5 open" \
+  check "report_peer_html rendered: question 5 open" \
     "$(grep -o '<div id="detail" data-idx="5"><h3>[^<]*' <<<"$dom")" \
     '<div id="detail" data-idx="5"><h3>question 5 (emp, simple): result mismatch '
-  rcheck "report_peer_html rendered: both results (the gold's first row, the prediction's none)" \
+  check "report_peer_html rendered: both results (the gold's first row, the prediction's none)" \
     "$(grep -o '<div class="gold-result">.*</div><h4>verdict' <<<"$dom")" \
     '<div class="gold-result"><h4>gold result (first 1 row)</h4><table><tr><th>name</th></tr><tr><td>Bo</td></tr></table></div><div class="pred-result"><h4>predicted result (first 0 rows)</h4><table><tr><th>name</th></tr></table></div></div><h4>verdict'
-  rcheck "report_peer_html rendered: its SQL and both runs" \
+  check "report_peer_html rendered: its SQL and both runs" \
     "$(grep -o 'WHERE bonus = NULL</pre>\|verdict per run: A result mismatch (score 0); B correct (score 1)' <<<"$dom" | sort | tr '\n' '|')" \
     "WHERE bonus = NULL</pre>|verdict per run: A result mismatch (score 0); B correct (score 1)|"
   dom=$(cd "$work" && timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
           --dump-dom "file://$html#runs=gained" 2>/dev/null)
-  rcheck "report_peer_html rendered: gained against B" \
+  check "report_peer_html rendered: gained against B" \
     "$(grep -o '<span id="shown" data-shown="[0-9]*"' <<<"$dom" | grep -o '[0-9]*')" 3
 fi
 
@@ -286,34 +280,34 @@ cp "$S/predict_a.json" "$work/cli/damo/predict_dev.json"
 printf 'SELECT COUNT(*) FROM emp\temp\nSELECT name FROM emp WHERE dept = \047IT\047\temp\n' >"$work/cli/damo/dev_gold.sql"
 AS=$root/$S/predict_a.json BS=$root/$S/predict_b.json DEV=$root/$S/dev.json DB=$root/$D
 incli() { (cd "$work/cli" && "$@" 2>&1 | tr -d '\r'); }
-rcheck "evaluate-peer: mini_dev's table" "$(incli "$bin" evaluate-peer "$AS" --dev "$DEV" --databases "$DB")" \
+check "evaluate-peer: mini_dev's table" "$(incli "$bin" evaluate-peer "$AS" --dev "$DEV" --databases "$DB")" \
   "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
-rcheck "evaluate-peer: BIRD's flags" \
+check "evaluate-peer: BIRD's flags" \
   "$(incli "$bin" evaluate-peer --predicted_sql_path "$AS" --diff_json_path "$DEV" --db_root_path "$DB/" \
        --meta_time_out 30.0 --num_cpus 16 --sql_dialect SQLite --output_log_path log.txt)" \
   "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
-rcheck "evaluate-peer: --output_log_path" "$(cat "$work/cli/log.txt")" "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
-rcheck "evaluate-peer: DAMO-ConvAI's folders" \
+check "evaluate-peer: --output_log_path" "$(cat "$work/cli/log.txt")" "$(run_s evaluate_peer.sql "${A[@]}" -cmd ".parameter set :report 1")"
+check "evaluate-peer: DAMO-ConvAI's folders" \
   "$(incli "$bin" evaluate-peer --predicted_sql_path damo/ --ground_truth_path damo/ --data_mode dev --mode_gt gt \
        --mode_predict gpt --db_root_path "$DB" --format csv)" "idx,db_id,difficulty,score,error_info
 0,emp,,1,
 1,emp,,0,\"result mismatch: set(pred) != set(gold)\""
-rcheck "evaluate-peer: Spider's flags (spider rules)" \
+check "evaluate-peer: Spider's flags (spider rules)" \
   "$(incli "$bin" evaluate-peer --pred "$root/$F/pred_lines.sql" --gold "$root/$F/dev_gold.sql" --db "$DB" --etype exec \
        --table tables.json --format csv)" \
   "$(run_s evaluate_peer.sql -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :gold $F/dev_gold.sql" \
        -cmd ".parameter set :rules spider")"
-rcheck "evaluate-peer: --keep_distinct" \
+check "evaluate-peer: --keep_distinct" \
   "$(incli "$bin" evaluate-peer --pred "$root/$F/pred_lines.sql" --gold "$root/$F/dev_gold.sql" --db "$DB" --keep_distinct --format csv)" \
   "$(run_s evaluate_peer.sql -cmd ".parameter set :predictions $F/pred_lines.sql" -cmd ".parameter set :gold $F/dev_gold.sql" \
        -cmd ".parameter set :rules 'spider keep_distinct'")"
-rcheck "evaluate-peer --report" "$(incli "$bin" evaluate-peer "$AS" --dev "$DEV" --databases "$DB" --report --rules bird_f1 | sed -n 6p)" \
+check "evaluate-peer --report" "$(incli "$bin" evaluate-peer "$AS" --dev "$DEV" --databases "$DB" --report --rules bird_f1 | sed -n 6p)" \
   "Soft-F1:                       58.33 (mean score x 100 over all 8 questions)"
-rcheck "evaluate-peer: two runs" "$(incli "$bin" evaluate-peer "$AS" "$BS" --dev "$DEV" --databases "$DB" | grep -c 'A vs B .* 1 .* 3 ')" 1
+check "evaluate-peer: two runs" "$(incli "$bin" evaluate-peer "$AS" "$BS" --dev "$DEV" --databases "$DB" | grep -c 'A vs B .* 1 .* 3 ')" 1
 incli "$bin" evaluate-peer "$AS" "$BS" --dev "$DEV" --databases "$DB" --html page.html >/dev/null
-rcheck "evaluate-peer --html: a page with the comparison" "$(grep -o '<tr data-pair="AB" data-b="1" data-c="3"' "$work/cli/page.html")" \
+check "evaluate-peer --html: a page with the comparison" "$(grep -o '<tr data-pair="AB" data-b="1" data-c="3"' "$work/cli/page.html")" \
   '<tr data-pair="AB" data-b="1" data-c="3"'
-rcheck "evaluate-peer --help" "$(incli "$bin" evaluate-peer --help | head -1 | cut -d' ' -f1-3)" "usage: spidereval evaluate-peer"
+check "evaluate-peer --help" "$(incli "$bin" evaluate-peer --help | head -1 | cut -d' ' -f1-3)" "usage: spidereval evaluate-peer"
 pexpect() { # name status message, then the arguments of evaluate-peer
   local name=$1 st=$2 msg=$3
   shift 3
@@ -321,7 +315,7 @@ pexpect() { # name status message, then the arguments of evaluate-peer
   err=$(cd "$work/cli" && "$bin" evaluate-peer "$@" 2>&1 >/dev/null)
   rc=$?
   err=$(sed -E 's/^Runtime error near line [0-9]+:/Runtime error near line N:/' <<<"$err")
-  rcheck "evaluate-peer $name" "$rc $err" "$st $msg"
+  check "evaluate-peer $name" "$rc $err" "$st $msg"
 }
 E="spidereval evaluate-peer:"
 pexpect "without predictions" 2 "$E no predictions: give PRED, --predicted_sql_path or --pred (see spidereval evaluate-peer --help)"
@@ -351,5 +345,4 @@ pexpect "an unwritable page" 1 "$E --html '$work/nodir/x.html': cannot write: No
 pexpect "an unwritable log" 1 "$E --output_log_path '$work/nodir/log': cannot write: No such file or directory" "$AS" --dev "$DEV" --databases "$DB" --output_log_path "$work/nodir/log"
 pexpect "a bad limit" 2 "$E --limit 'x': expected a whole number" "$AS" --dev "$DEV" --databases "$DB" --report --limit x
 pexpect "a database that is missing" 1 "Runtime error near line N: exec_verdict: cannot open database '$work/emp/emp.sqlite': No such file or directory" "$AS" --dev "$DEV" --databases "$work"
-echo "peers: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish peers

@@ -9,10 +9,8 @@ set -u
 shared=${1:-../shared}
 here=$(cd "$(dirname "$0")/.." && pwd)
 ext="$here/build/spidereval"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. "$here/tests/lib.sh"
+work_dir
 root="$shared/parity/submissions"
 gold="$shared/spider2/snow/gold"
 if [ ! -d "$root" ] || [ ! -d "$gold" ]; then
@@ -30,14 +28,11 @@ run() { # mode dir
       -cmd ".read sql/evaluate.sql" </dev/null 2>>"$work/$1.err"
   done
 }
-check() { # what mode
-  if diff -r "$work/off" "$work/$2" >/dev/null && [ ! -s "$work/$2.err" ]; then
-    passed=$((passed + 1))
-  else
-    echo "snapshot: $1: verdicts differ from the run without snapshots"
+same_as_off() { # what mode: the verdicts of mode equal those without snapshots
+  if diff -r "$work/off" "$work/$2" >/dev/null && [ ! -s "$work/$2.err" ]; then ok; else
+    bad "snapshot: $1: verdicts differ from the run without snapshots"
     diff -r "$work/off" "$work/$2" | head -5
     head -3 "$work/$2.err"
-    failed=$((failed + 1))
   fi
 }
 cd "$here"
@@ -46,8 +41,8 @@ run off ""
 run cold "$snaps"
 run warm "$snaps"
 n=$(ls "$snaps" | wc -l)
-check "first run, snapshots written" cold
-check "every gold table from its snapshot" warm
+same_as_off "first run, snapshots written" cold
+same_as_off "every gold table from its snapshot" warm
 # damage every snapshot: flip a byte in the middle of half of them, cut
 # the other half short
 i=0
@@ -62,14 +57,12 @@ for f in "$snaps"/*.tts; do
 done
 sum_damaged=$(cat "$snaps"/*.tts | md5sum)
 run damaged "$snaps"
-check "every snapshot damaged" damaged
+same_as_off "every snapshot damaged" damaged
 if [ "$(cat "$snaps"/*.tts | md5sum)" != "$sum_damaged" ] &&
    [ "$(ls "$snaps" | wc -l)" -eq "$n" ]; then
-  passed=$((passed + 1))
+  ok
 else
-  echo "snapshot: damaged snapshots were not rewritten"
-  failed=$((failed + 1))
+  bad "snapshot: damaged snapshots were not rewritten"
 fi
 echo "snapshot: $(ls "$root" | wc -l) folders, $n gold tables snapshotted; verdicts identical without, cold, warm and damaged"
-echo "snapshot: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish snapshot

@@ -5,8 +5,7 @@
 # UPDATE=1 rewrites the expected files (review the diff!).
 set -u
 cd "$(dirname "$0")/.."
-passed=0
-failed=0
+. tests/lib.sh
 for t in tests/sql/*.sql; do
   exp="${t%.sql}.expected"
   # SE_EXT: another build of the bundle (make asan runs the sanitized one)
@@ -15,13 +14,9 @@ for t in tests/sql/*.sql; do
   if [ "${UPDATE:-0}" = 1 ]; then
     printf '%s\n' "$got" >"$exp"
   fi
-  if [ -f "$exp" ] && [ "$got" = "$(cat "$exp")" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $t"
+  if [ -f "$exp" ] && [ "$got" = "$(cat "$exp")" ]; then ok; else
+    bad "$t"
     diff <(printf '%s\n' "$got") "$exp" | head -20
   fi
 done
-echo "sql: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish sql
