@@ -265,6 +265,7 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
       {"peer_metrics (exec_verdict, rows_verdict)", se_register_peer_metrics},
       {"script_funcs (spider2e_excluded, spidereval_error, input_problem)",
        se_register_script_funcs},
+      {"hardness_funcs (spider_hardness)", se_register_hardness_funcs},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {

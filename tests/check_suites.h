@@ -12,4 +12,5 @@ Suite *suite_equivalence(void);
 Suite *suite_peer_rules(void);
 Suite *suite_official(void);
 Suite *suite_table_snapshot(void);
+Suite *suite_spider_hardness(void);
 #endif

@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""hardness_upstream.py: a developer check (not part of make test) of
+spider_hardness against upstream's own Python: test-suite-sql-eval's
+process_sql.get_sql + evaluation.Evaluator.eval_hardness.
+
+  /usr/bin/python3 tests/hardness_upstream.py UPSTREAM_DIR [--write-expected]
+
+UPSTREAM_DIR holds test-suite-sql-eval's evaluation.py and process_sql.py
+(git show HEAD:evaluation.py of a clone). Needs nltk (Debian python3-nltk);
+nltk's punkt model is not needed: word_tokenize runs with
+preserve_line=True, the one difference documented in docs/peer_metrics.md.
+Run from the repository root after make (build/spidereval.so and
+build/samples/peers.sqlite).
+
+It compares the level (or the exception) on:
+  - tests/fixtures/spider_hardness.tsv (the Check test's cases; with
+    --write-expected, rewrites their expected column from upstream);
+  - the gold SQL of tests/fixtures/peers/dev_gold.sql, samples/peers/dev.json
+    on build/samples/peers.sqlite;
+  - the gold and predicted SQL of every case of ../shared/peers/cases.jsonl
+    on its database (db_sql), built in a temporary folder.
+and prints the agreement per source; exit status 1 on any difference.
+"""
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+import types
+
+if len(sys.argv) < 2:
+    sys.exit(__doc__)
+sys.path.insert(0, sys.argv[1])
+import nltk  # noqa: E402
+import process_sql  # noqa: E402
+
+process_sql.word_tokenize = lambda s: nltk.word_tokenize(s, preserve_line=True)
+sys.modules['exec_eval'] = types.SimpleNamespace(eval_exec_match=None)
+import evaluation  # noqa: E402
+
+EVALUATOR = evaluation.Evaluator()
+
+
+def upstream(schema, sql):
+    try:
+        return EVALUATOR.eval_hardness(process_sql.get_sql(schema, sql))
+    except Exception as e:  # what evaluation.py would stop with
+        msg = str(e)
+        return type(e).__name__ + (': ' + msg if msg else '')
+
+
+conn = sqlite3.connect(':memory:')
+conn.enable_load_extension(True)
+conn.load_extension('build/spidereval')
+
+
+def ours(sql, db):
+    try:
+        return conn.execute('SELECT spider_hardness(?, ?)', (sql, db)).fetchone()[0]
+    except sqlite3.Error as e:
+        msg = str(e)
+        mark = 'evaluation.py stops with '
+        return msg[msg.index(mark) + len(mark):] if mark in msg else 'OURS: ' + msg
+
+
+failed = 0
+
+
+def report(name, pairs):
+    global failed
+    same = sum(1 for _, a, b in pairs if a == b)
+    levels = {}
+    for _, a, _b in pairs:
+        k = a if a in ('easy', 'medium', 'hard', 'extra') else 'raises'
+        levels[k] = levels.get(k, 0) + 1
+    print('%s: %d of %d agree (upstream: %s)' % (
+        name, same, len(pairs), ', '.join('%s %d' % kv for kv in sorted(levels.items()))))
+    for sql, a, b in pairs:
+        if a != b:
+            failed += 1
+            print('  DIFF upstream=%r ours=%r: %s' % (a, b, sql))
+
+
+# 1. the Check test's cases, on the schema of build/samples/peers.sqlite
+peers_db = 'build/samples/peers.sqlite'
+peers_schema = process_sql.Schema(process_sql.get_schema(peers_db))
+tsv = 'tests/fixtures/spider_hardness.tsv'
+lines = open(tsv, encoding='utf-8').read().split('\n')
+pairs, out = [], []
+for line in lines:
+    if not line or line.startswith('#'):
+        out.append(line)
+        continue
+    expected, sql = line.split('\t', 1)
+    up = upstream(peers_schema, sql)
+    pairs.append((sql, up, ours(sql, peers_db)))
+    out.append(up + '\t' + sql)
+    if up != expected and '--write-expected' not in sys.argv:
+        print('  %s: expected %r but upstream gives %r: %s' % (tsv, expected, up, sql))
+        failed += 1
+if '--write-expected' in sys.argv:
+    open(tsv, 'w', encoding='utf-8').write('\n'.join(out))
+report(tsv, pairs)
+
+# 2. the Spider-like samples
+golds = [l.split('\t')[0] for l in open('tests/fixtures/peers/dev_gold.sql') if l.strip()]
+golds += [q['SQL'] for q in json.load(open('samples/peers/dev.json'))]
+report('samples (dev_gold.sql, dev.json)',
+       [(g, upstream(peers_schema, g), ours(g, peers_db)) for g in golds])
+
+# 3. the query-level corpus
+cases_path = os.path.join('..', 'shared', 'peers', 'cases.jsonl')
+if os.path.exists(cases_path):
+    gold_pairs, pred_pairs = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, line in enumerate(open(cases_path, encoding='utf-8')):
+            case = json.loads(line)
+            db = os.path.join(tmp, 'c%d.sqlite' % n)
+            c = sqlite3.connect(db)
+            c.executescript(case['db_sql'])
+            c.close()
+            schema = process_sql.Schema(process_sql.get_schema(db))
+            for key, acc in (('gold_sql', gold_pairs), ('pred_sql', pred_pairs)):
+                sql = case[key]
+                if '\x00' in sql:
+                    continue
+                acc.append((case['id'] + ' ' + sql, upstream(schema, sql), ours(sql, db)))
+            os.remove(db)
+    report('cases.jsonl gold_sql', gold_pairs)
+    report('cases.jsonl pred_sql', pred_pairs)
+sys.exit(1 if failed else 0)
