@@ -87,6 +87,92 @@ static int check_value(const char *flag, const char *v,
   return CLI_USAGE;
 }
 
+/* What evaluation.py --etype exec prints (print_scores): its table by
+** hardness, and by turn when the gold file has more than one session,
+** from sql/evaluate_spider.sql's lines ("sessions N", then "pair SESSION
+** TURN HARDNESS SCORE"). Python's '{:<20.3f}' is C's "%-20.3f" (both
+** round the exact binary value, ties to even). Returns the text
+** (malloc'd) or NULL when out of memory or the lines are not understood. */
+static char *spider_scores(const char *lines) {
+  static const char *const levels[] = {"easy", "medium", "hard", "extra",
+                                       "all", "joint_all"};
+  static const char *const turns[] = {"turn 1", "turn 2", "turn 3", "turn 4",
+                                      "turn > 4"};
+  long count[6] = {0}, exec[6] = {0}, tcount[5] = {0}, texec[5] = {0};
+  long nsessions = -1;
+  char *session_bad = NULL; /* a session with a pair not correct */
+  const char *p = lines;
+  while (*p) {
+    const char *eol = strchr(p, '\n');
+    size_t n = eol ? (size_t)(eol - p) : strlen(p);
+    char line[128], hard[16], score[32];
+    long session, turn;
+    if (n >= sizeof line) goto bad;
+    memcpy(line, p, n);
+    line[n] = 0;
+    if (n && line[n - 1] == '\r') line[n - 1] = 0;
+    p += n + (eol != NULL);
+    if (!*line) continue;
+    if (sscanf(line, "sessions %ld", &nsessions) == 1) {
+      if (nsessions < 0 || session_bad) goto bad;
+      session_bad = calloc((size_t)nsessions + 1, 1);
+      if (!session_bad) return NULL;
+      continue;
+    }
+    if (sscanf(line, "pair %ld %ld %15s %31s", &session, &turn, hard, score) != 4 ||
+        !session_bad || session < 0 || session >= nsessions || turn < 0)
+      goto bad;
+    int level = -1;
+    for (int k = 0; k < 4; k++)
+      if (!strcmp(hard, levels[k])) level = k;
+    if (level < 0) goto bad;
+    int t = turn > 3 ? 4 : (int)turn, ok = !strcmp(score, "1");
+    count[level]++, count[4]++, tcount[t]++;
+    exec[level] += ok, exec[4] += ok, texec[t] += ok;
+    if (!ok) session_bad[session] = 1;
+  }
+  if (nsessions < 0) goto bad;
+  count[5] = nsessions;
+  for (long i = 0; i < nsessions; i++) exec[5] += !session_bad[i];
+  free(session_bad);
+  session_bad = NULL;
+  int include_turn = nsessions > 1, nlevels = include_turn ? 6 : 5;
+  char *out = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&out, &size);
+  if (!f) return NULL;
+  for (long i = 0; i < nsessions; i++)
+    if ((i + 1) % 10 == 0) fprintf(f, "Evaluating %ldth prediction\n", i + 1);
+  fprintf(f, "%-20s", "");
+  for (int k = 0; k < nlevels; k++) fprintf(f, " %-20s", levels[k]);
+  fprintf(f, "\n%-20s", "count");
+  for (int k = 0; k < nlevels; k++) fprintf(f, " %-20ld", count[k]);
+  fprintf(f, "\n=====================   EXECUTION ACCURACY     =====================\n");
+  fprintf(f, "%-20s", "execution");
+  for (int k = 0; k < nlevels; k++)
+    fprintf(f, " %-20.3f", count[k] ? (double)exec[k] / (double)count[k] : 0.0);
+  fprintf(f, "\n");
+  if (include_turn) {
+    fprintf(f, "\n\n%-20s", "");
+    for (int k = 0; k < 5; k++) fprintf(f, " %-20s", turns[k]);
+    fprintf(f, "\n%-20s", "count");
+    for (int k = 0; k < 5; k++) fprintf(f, " %-20ld", tcount[k]);
+    fprintf(f, "\n=====================   TURN EXECUTION ACCURACY     =====================\n");
+    fprintf(f, "%-20s", "execution");
+    for (int k = 0; k < 5; k++)
+      fprintf(f, " %-20.3f", tcount[k] ? (double)texec[k] / (double)tcount[k] : 0.0);
+    fprintf(f, "\n");
+  }
+  if (fclose(f)) {
+    free(out);
+    return NULL;
+  }
+  return out;
+bad:
+  free(session_bad);
+  return NULL;
+}
+
 int cmd_evaluate_peer(int argc, char **argv) {
   static const char usage[] =
       "usage: spidereval evaluate-peer PRED [PRED ...] --dev DEV.json "
@@ -341,7 +427,34 @@ int cmd_evaluate_peer(int argc, char **argv) {
               strerror(errno));
     rc = CLI_FAILED;
   }
-  if (!rc) {
+  /* Spider's flags (a gold file, spider rules, the table): evaluation.py's
+  ** own printed lines */
+  int spider_table = table_out && gold && !strncmp(rules_buf, "spider", 6);
+  if (!rc && spider_table) {
+    char *lines = NULL, *out = NULL;
+    cli_param sp[] = {
+        {":gold", gold, 0},           {":predictions", pos[0], 0},
+        {":databases", databases, 0}, {":rules", rules_buf, 0},
+        {":timeout", timeout, 0},
+    };
+    rc = cli_run_script(CMD, "evaluate_spider.sql", sp, sizeof sp / sizeof *sp,
+                        -1, &lines);
+    if (!rc && !(out = spider_scores(lines ? lines : ""))) {
+      cli_error(CMD, "cannot make evaluation.py's table from "
+                     "evaluate_spider.sql's lines");
+      rc = CLI_FAILED;
+    }
+    if (out) {
+      fputs(out, stdout);
+      if (log && (fputs(out, log) < 0 || fflush(log))) {
+        cli_error(CMD, "--output_log_path '%s': cannot write: %s", log_path,
+                  strerror(errno));
+        rc = CLI_FAILED;
+      }
+    }
+    free(lines);
+    free(out);
+  } else if (!rc) {
     char *out = NULL;
     rc = cli_run_script(CMD, script, params, sizeof params / sizeof *params,
                         fd, log && fd < 0 ? &out : NULL);
