@@ -21,8 +21,11 @@
 ** options); default spider when the Spider flags (--pred, --gold, --db,
 ** --etype) are used, else bird; --keep_distinct adds Spider's option.
 **
-** Output: mini_dev's table by difficulty (sql/evaluate_peer.sql :report 1),
-** or --format csv (one line per question), --report (sql/report_peer.sql),
+** Output: mini_dev's table by difficulty (sql/evaluate_peer.sql :report 1);
+** with a gold file and the spider rules (Spider's flags), the lines
+** test-suite-sql-eval's evaluation.py --etype exec prints: its table by
+** hardness (spider_hardness) and by turn, from sql/evaluate_spider.sql's
+** pairs (spider_scores below); or --format csv (one line per question), --report (sql/report_peer.sql),
 ** --html FILE (sql/report_peer_html.sql); with two or more prediction
 ** files, the run comparison (sql/compare_peer.sql; with --html, the page
 ** of the first run with the comparison). --output_log_path FILE also
@@ -185,7 +188,8 @@ int cmd_evaluate_peer(int argc, char **argv) {
       "(Spider's flags)\n"
       "BIRD, Spider 1.0 (test-suite) or LiveSQLBench verdicts of a predictions\n"
       "file, as each benchmark's own evaluator gives them (exec_verdict). "
-      "Prints\nmini_dev's table by difficulty, or one line per question "
+      "Prints\nmini_dev's table by difficulty (Spider's flags: evaluation.py's "
+      "table by hardness),\nor one line per question "
       "(--format csv), the\nreport (--report, --html FILE); two or more "
       "prediction files: the run comparison.\n";
   const char *pred = NULL, *bird_pred = NULL, *spider_pred = NULL;

@@ -125,7 +125,8 @@ CREATE TEMP TABLE spider_results AS
   SELECT k, hardness, verdict,
          CASE WHEN json_type(verdict, '$.score') = 'null' THEN 1 ELSE 0 END AS raised
   FROM ev WHERE k > 0;
-SELECT spidereval_error('evaluate_spider.sql: ' || :predictions || ' line ' || p.pred_line ||
+SELECT spidereval_error('evaluate_spider.sql: ' || :gold || ' line ' || p.gold_line || ', ' ||
+                        :predictions || ' line ' || p.pred_line ||
                         ': evaluation.py stops (eval_exec_match raises): ' || (r.verdict ->> 'error_info'))
   FROM (SELECT * FROM temp.spider_results WHERE raised ORDER BY k LIMIT 1) AS r
   JOIN temp.spider_pairs AS p USING (k);

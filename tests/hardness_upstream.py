@@ -128,4 +128,89 @@ if os.path.exists(cases_path):
             os.remove(db)
     report('cases.jsonl gold_sql', gold_pairs)
     report('cases.jsonl pred_sql', pred_pairs)
+
+
+# 4. the whole printed output of `spidereval evaluate-peer --gold G --pred P
+# --db D --etype exec` against evaluation.py's, on runs made of the corpus'
+# query-level cases whose gold query parses and on which upstream does not
+# raise (evaluation.py stops the run otherwise): one session, then the same
+# pairs cut into sessions (blank lines) of 1 to 6 turns, and with the last
+# predictions of some sessions left out (zip), as SParC / CoSQL files are.
+def run_upstream(gold, pred, db, *extra):
+    import subprocess
+    code = ('import sys, runpy, nltk\n'
+            'o = nltk.word_tokenize\n'
+            'nltk.word_tokenize = lambda s, *a, **k: o(s, preserve_line=True)\n'
+            'sys.path.insert(0, %r)\n'
+            'sys.argv = ["evaluation.py"] + sys.argv[1:]\n'
+            'runpy.run_path(%r, run_name="__main__")\n') % (
+                sys.argv[1], os.path.join(sys.argv[1], 'evaluation.py'))
+    return subprocess.run(['/usr/bin/python3', '-c', code, '--gold', gold, '--pred', pred,
+                           '--db', db, '--etype', 'exec'] + list(extra),
+                          capture_output=True, text=True).stdout
+
+
+def run_ours(gold, pred, db, *extra):
+    import subprocess
+    return subprocess.run(['build/spidereval', 'evaluate-peer', '--gold', gold, '--pred', pred,
+                           '--db', db, '--etype', 'exec'] + list(extra),
+                          capture_output=True, text=True).stdout
+
+
+if os.path.exists(cases_path) and os.path.exists(os.path.join(sys.argv[1], 'exec_eval.py')):
+    import random
+    rng = random.Random(15)
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = []
+        for line in open(cases_path, encoding='utf-8'):
+            case = json.loads(line)
+            g, p = case['gold_sql'], case['pred_sql']
+            if case.get('ts_ex_pipeline') is None or any(c in g + p for c in '\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85'):
+                continue
+            if not g.strip() or not p.strip() or g != g.strip():
+                continue
+            dbid = case['id']
+            os.makedirs(os.path.join(tmp, 'db', dbid))
+            db = os.path.join(tmp, 'db', dbid, dbid + '.sqlite')
+            c = sqlite3.connect(db)
+            c.executescript(case['db_sql'])
+            c.close()
+            if upstream(process_sql.Schema(process_sql.get_schema(db)), g) not in (
+                    'easy', 'medium', 'hard', 'extra'):
+                continue
+            pairs.append((g, dbid, p))
+        runs = {'one session': [[x for x in pairs]]}
+        sessions, i = [], 0
+        while i < len(pairs):
+            k = rng.randint(1, 6)
+            sessions.append(pairs[i:i + k])
+            i += k
+        runs['sessions'] = sessions
+        runs['sessions, predictions cut'] = sessions
+        results = []
+        for name, sess in runs.items():
+            gold = os.path.join(tmp, 'gold.sql')
+            pred = os.path.join(tmp, 'pred.sql')
+            with open(gold, 'w', encoding='utf-8') as fg, open(pred, 'w', encoding='utf-8') as fp:
+                for n, s in enumerate(sess):
+                    if n:
+                        fg.write('\n')
+                        fp.write('\n')
+                    cut = len(s) - (1 if 'cut' in name and len(s) > 1 and n % 3 == 0 else 0)
+                    for j, (g, dbid, p) in enumerate(s):
+                        fg.write('%s\t%s\n' % (g, dbid))
+                        if j < cut:
+                            fp.write(p + '\n')
+            for extra in ([], ['--keep_distinct']):
+                a = run_upstream(gold, pred, os.path.join(tmp, 'db'), *extra)
+                b = run_ours(gold, pred, os.path.join(tmp, 'db'), *extra)
+                results.append(('%s%s (%d pairs)' % (name, ' ' + extra[0] if extra else '', len(pairs)),
+                                a, b))
+        for name, a, b in results:
+            same = a == b and a != ''
+            print('evaluate-peer vs evaluation.py, %s: %s' % (name, 'identical output' if same else 'DIFFERENT'))
+            if not same:
+                failed += 1
+                print('--- upstream\n%s--- ours\n%s' % (a, b))
+        print(results[0][1])
 sys.exit(1 if failed else 0)
