@@ -61,6 +61,18 @@ static int need_file(const char *flag, const char *path) {
   return CLI_OK;
 }
 
+/* 1 when the file starts (after white space) with '{' or '[': BIRD's
+** predictions JSON, which evaluation.py's line format does not read. */
+static int json_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  int c = EOF;
+  if (!f) return 0;
+  while ((c = fgetc(f)) != EOF && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
+    ;
+  fclose(f);
+  return c == '{' || c == '[';
+}
+
 /* DAMO-ConvAI's folder form: <dir>/<name> (malloc'd in *owned), or the
 ** path itself when it is not a folder. */
 static const char *in_folder(const char *path, const char *prefix,
@@ -433,7 +445,8 @@ int cmd_evaluate_peer(int argc, char **argv) {
   }
   /* Spider's flags (a gold file, spider rules, the table): evaluation.py's
   ** own printed lines */
-  int spider_table = table_out && gold && !strncmp(rules_buf, "spider", 6);
+  int spider_table = table_out && gold && !bird_gold &&
+                     !strncmp(rules_buf, "spider", 6) && !rc && !json_file(pos[0]);
   if (!rc && spider_table) {
     char *lines = NULL, *out = NULL;
     cli_param sp[] = {

@@ -44,6 +44,9 @@ check "--format csv keeps one line per question" \
 0,emp,,1,
 1,emp,,0,\"no prediction\"
 2,emp,,0,\"no prediction\""
+check "a JSON predictions file keeps mini_dev's table" \
+  "$("$bin" evaluate-peer samples/peers/predict_a.json --gold tests/fixtures/peers/dev_gold.sql --databases "$DB" \
+       --rules spider 2>&1 | head -1 | tr -s ' ')" " simple moderate challenging total "
 # the same pairs through the script alone
 check "evaluate_spider.sql's lines" \
   "$(sqlite3 :memory: -cmd '.load build/spidereval' -cmd ".parameter set :gold $F/short_gold.sql" \
