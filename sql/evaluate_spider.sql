@@ -98,6 +98,7 @@ CREATE TEMP TABLE spider_pairs AS
   FROM t AS g JOIN t AS p ON g.file = 'gold' AND p.file = 'pred'
                          AND p.session = g.session AND p.turn = g.turn
   ORDER BY g.session, g.turn;
+CREATE UNIQUE INDEX temp.spider_pairs_k ON spider_pairs(k);
 -- each pair in order, as upstream's loop: the gold line's fields, its
 -- hardness, then the verdict; the first pair where upstream raises stops
 DROP TABLE IF EXISTS temp.spider_results;
