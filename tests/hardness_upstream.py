@@ -102,6 +102,49 @@ if '--write-expected' in sys.argv:
     open(tsv, 'w', encoding='utf-8').write('\n'.join(out))
 report(tsv, pairs)
 
+# 1b. random edits of those queries (seeded): inserted words and
+# punctuation, deletions, shuffled words, to reach the tokenizer's and the
+# parser's corners
+import random  # noqa: E402
+rng = random.Random(2026)
+PIECES = [' ', '(', ')', ',', '.', "'", '"', '!', '=', '<', '>', ';', '*', ':', '`', '..',
+          ' AS x ', ' as ', ' and ', ' or ', ' not ', 'select ', ' from emp ', ' join dept ',
+          ' on ', '1', '1.5', ' union ', ' limit 1', ' order by name', ' group by dept',
+          ' having count(*) > 1', ' where id = 1', 'T1.', '--', '?', ' cannot ', '\n', '\t',
+          '.\n', ' - ', '+', '/', '1,2', ',a']
+base = [sql for sql, _a, _b in pairs]
+mutants = []
+for _ in range(4000):
+    s = rng.choice(base)
+    for _k in range(rng.randint(1, 3)):
+        op, p = rng.random(), rng.randint(0, len(s))
+        if op < 0.5:
+            s = s[:p] + rng.choice(PIECES) + s[p:]
+        elif op < 0.8:
+            s = s[:p] + s[p + rng.randint(1, 4):]
+        else:
+            words = s.split(' ')
+            rng.shuffle(words)
+            s = ' '.join(words)
+    mutants.append((s, upstream(peers_schema, s), ours(s, peers_db)))
+report('4,000 random edits of those', mutants)
+# and edits that mostly keep the query readable by process_sql: clauses
+# appended, spacing and letter case changed
+TAILS = [' WHERE bonus > 1', ' WHERE name LIKE "%a%" OR id = 2', ' GROUP BY dept',
+         ' GROUP BY dept HAVING count(*) > 1 AND sum(bonus) < 9', ' ORDER BY name DESC',
+         ' ORDER BY salary + bonus, name', ' LIMIT 3', ';', ' ; ',
+         ' UNION SELECT name FROM emp', ' EXCEPT SELECT title FROM dept WHERE code = "IT"',
+         ' WHERE id IN (SELECT id FROM emp WHERE bonus NOT LIKE "1")', ' WHERE salary BETWEEN 1 AND 2']
+kept = []
+for _ in range(2000):
+    s = rng.choice(base)
+    for _k in range(rng.randint(1, 2)):
+        s += rng.choice(TAILS)
+    s = ''.join(ch.upper() if rng.random() < 0.2 else ch for ch in s)
+    s = s.replace(' ', rng.choice([' ', '  ', ' \t']), rng.randint(0, 3))
+    kept.append((s, upstream(peers_schema, s), ours(s, peers_db)))
+report('2,000 queries with clauses appended', kept)
+
 # 2. the Spider-like samples
 golds = [l.split('\t')[0] for l in open('tests/fixtures/peers/dev_gold.sql') if l.strip()]
 golds += [q['SQL'] for q in json.load(open('samples/peers/dev.json'))]
