@@ -33,10 +33,10 @@
 -- matched). The filters, the sort and the open instance live in the
 -- address (#outcome=fail&cat=...&err=...&diff=Hard&runs=gained&q=text&sort=2&open=ID).
 -- Footer: spidereval version, flavour, options and date.
--- It reads sql/report.sql, compare.sql and errors.sql: from the repository
--- root as it is, from any directory as built (build/sql/report_html.sql,
--- the same script with those parts inlined by `make`) or installed
--- (share/spidereval/sql/); `spidereval report --html` runs the same.
+-- It reads sql/report.sql, compare.sql, errors.sql and report_page.sql
+-- (page parts shared with report_peer_html.sql): from the repository root
+-- as it is, from anywhere as built (build/sql/report_html.sql: those parts
+-- inlined by `make`) or installed; `spidereval report --html` runs it.
 .bail on
 SELECT spidereval_error('report_html.sql: cannot read sql/report.sql from the working directory: run it from the repository root, or run build/sql/report_html.sql (its parts inlined) from anywhere') WHERE readfile('sql/report.sql') IS NULL; -- repository only
 SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
@@ -51,6 +51,7 @@ SELECT ':runs', json_group_array(path) FROM (
   ORDER BY k);
 .read sql/compare.sql
 .read sql/errors.sql
+.read sql/report_page.sql
 .output stdout
 
 -- the shown gold variant: the one that matched, else the first
@@ -183,26 +184,7 @@ cmp AS (
            FROM compare_runs AS r JOIN compare_verdicts AS v USING (run)
            GROUP BY r.run ORDER BY sum(v.score) DESC, r.ord)) ||
     '</tbody></table>
-<h3>Paired tests (McNemar: b right in the first run only, c in the second only)</h3>
-<table id="pairs"><thead><tr><th>runs</th><th>both right</th><th>b</th><th>c</th><th>neither</th><th>test</th><th>p-value</th></tr></thead><tbody>' ||
-    (SELECT group_concat('<tr data-pair="' || run_a || run_b || '" data-b="' || a_only || '" data-c="' || b_only ||
-                         '" data-p="' || printf('%.6g', p_value) || '"><td>' || run_a || ' vs ' || run_b ||
-                         '</td><td>' || both || '</td><td>' || a_only || '</td><td>' || b_only || '</td><td>' ||
-                         neither || '</td><td>' || test ||
-                         CASE WHEN statistic IS NOT NULL THEN printf(' (chi2 %.3f)', statistic) ELSE '' END ||
-                         '</td><td>' || printf('%.4g', p_value) ||
-                         CASE WHEN p_value < 0.05 THEN ' (significant at 5%)' ELSE ' (not significant at 5%)' END ||
-                         '</td></tr>', '')
-     FROM (SELECT * FROM compare_pairs ORDER BY run_a, run_b)) ||
-    '</tbody></table>
-<p>Gained against A: ' ||
-    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move gained">' || other || ':' || instance_id || '</a>', ' ')
-              FROM (SELECT * FROM compare_moves WHERE change = 'gained' ORDER BY other, instance_id)), 'none') ||
-    '</p>
-<p>Lost against A: ' ||
-    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move lost">' || other || ':' || instance_id || '</a>', ' ')
-              FROM (SELECT * FROM compare_moves WHERE change = 'lost' ORDER BY other, instance_id)), 'none') ||
-    '</p>' AS s
+' || (SELECT html FROM temp.report_page_pairs) AS s
   WHERE (SELECT n FROM runs) >= 2),
 data AS (
   SELECT json_group_object(h.instance_id, json_object(
@@ -252,21 +234,9 @@ SELECT '<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>spidereval report</title>
 <style>
-body { font: 14px/1.4 sans-serif; margin: 2em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; } h3 { font-size: 1em; }
-.score { font-size: 2em; font-weight: bold; margin: 0.2em 0; }
-table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; } #instances th { cursor: pointer; }
+' || (SELECT html FROM temp.report_page WHERE part = 'style') || '#instances th { cursor: pointer; }
 #instances tr[data-score="0"] td:nth-child(3) { color: #c44; } #instances tr.open td { background: #eef4ff; }
-.chart text { font-size: 12px; }
-#filters { margin: 0.5em 0; } #filters label { margin-right: 1em; }
-#detail { border: 2px solid #88a; padding: 0.5em 1em; margin: 1em 0; background: #fafaff; }
-#detail[hidden] { display: none; }
-.side { display: flex; gap: 2em; align-items: flex-start; overflow-x: auto; }
-.side table td, .side table th { font: 12px monospace; }
 th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { background: #fdd; }
-pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; max-height: 20em; overflow: auto; }
-footer { margin-top: 2em; color: #777; font-size: 12px; }
 </style></head><body>
 <h1>spidereval report</h1>
 <p>submission: <code>' || replace(replace(:submission, '&', '&amp;'), '<', '&lt;') || '</code>, gold: <code>' ||
@@ -315,32 +285,7 @@ var ROWS = Array.prototype.slice.call(body.rows);
 var F = { outcome: "f-outcome", cat: "f-cat", err: "f-err", diff: "f-diff", q: "f-q" };
 if (document.getElementById("f-runs")) F.runs = "f-runs";
 var state = { sort: null, desc: false, open: null };
-function el(tag, text, cls) {
-  var e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
-function readHash() {
-  var h = {};
-  location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
-    if (!kv) return;
-    var i = kv.indexOf("=");
-    h[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
-  });
-  return h;
-}
-function writeHash() {
-  var parts = [];
-  Object.keys(F).forEach(function (k) {
-    var v = document.getElementById(F[k]).value;
-    if (v) parts.push(k + "=" + encodeURIComponent(v));
-  });
-  if (state.sort !== null) parts.push("sort=" + state.sort + (state.desc ? "&desc=1" : ""));
-  if (state.open) parts.push("open=" + encodeURIComponent(state.open));
-  history.replaceState(null, "", "#" + parts.join("&"));
-}
-function filter() {
+' || (SELECT html FROM temp.report_page WHERE part = 'script') || 'function filter() {
   var o = document.getElementById("f-outcome").value, c = document.getElementById("f-cat").value,
       e = document.getElementById("f-err").value, d = document.getElementById("f-diff").value,
       q = document.getElementById("f-q").value.toLowerCase(), n = 0,

@@ -29,7 +29,7 @@
 -- open question live in the address
 -- (#outcome=fail&cat=...&diff=simple&db=...&runs=gained&q=text&sort=2&open=IDX).
 -- See docs/peer_reports.md. Run from the repository root (it reads
--- sql/evaluate_peer.sql and sql/compare_stats.sql), or anywhere as
+-- sql/evaluate_peer.sql, compare_stats.sql and report_page.sql), or anywhere as
 -- `spidereval evaluate-peer --html FILE`.
 .bail on
 SELECT spidereval_error('report_peer_html.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/report_peer_html.sql (its parts inlined) from anywhere') WHERE readfile('sql/evaluate_peer.sql') IS NULL; -- repository only
@@ -52,6 +52,7 @@ SELECT spidereval_error('report_peer_html.sql: cannot read :compare_with ''' || 
 .output /dev/null
 .read sql/evaluate_peer.sql
 .read sql/compare_stats.sql
+.read sql/report_page.sql
 .output stdout
 -- the first :rows rows of the gold and the predicted result (execute_sql:
 -- read-only, values as Python prints them, the SQL's error in "error")
@@ -129,26 +130,7 @@ cmp AS (
            FROM temp.peer_runs AS r JOIN temp.peer_verdicts AS pv USING (run)
            GROUP BY r.run ORDER BY sum(pv.correct) DESC, r.ord)) ||
     '</tbody></table>
-<h3>Paired tests (McNemar: b right in the first run only, c in the second only)</h3>
-<table id="pairs"><thead><tr><th>runs</th><th>both right</th><th>b</th><th>c</th><th>neither</th><th>test</th><th>p-value</th></tr></thead><tbody>' ||
-    (SELECT group_concat('<tr data-pair="' || run_a || run_b || '" data-b="' || a_only || '" data-c="' || b_only ||
-                         '" data-p="' || printf('%.6g', p_value) || '"><td>' || run_a || ' vs ' || run_b ||
-                         '</td><td>' || both || '</td><td>' || a_only || '</td><td>' || b_only || '</td><td>' ||
-                         neither || '</td><td>' || test ||
-                         CASE WHEN statistic IS NOT NULL THEN printf(' (chi2 %.3f)', statistic) ELSE '' END ||
-                         '</td><td>' || printf('%.4g', p_value) ||
-                         CASE WHEN p_value < 0.05 THEN ' (significant at 5%)' ELSE ' (not significant at 5%)' END ||
-                         '</td></tr>', '')
-     FROM (SELECT * FROM temp.compare_pairs ORDER BY run_a, run_b)) ||
-    '</tbody></table>
-<p>Gained against A: ' ||
-    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move gained">' || other || ':' || instance_id || '</a>', ' ')
-              FROM (SELECT * FROM temp.compare_moves WHERE change = 'gained' ORDER BY other, instance_id)), 'none') ||
-    '</p>
-<p>Lost against A: ' ||
-    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move lost">' || other || ':' || instance_id || '</a>', ' ')
-              FROM (SELECT * FROM temp.compare_moves WHERE change = 'lost' ORDER BY other, instance_id)), 'none') ||
-    '</p>' AS s
+' || (SELECT html FROM temp.report_page_pairs) AS s
   WHERE (SELECT n FROM runs) >= 2),
 data AS (
   SELECT json_group_object(idx, json_object(
@@ -192,20 +174,8 @@ SELECT '<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>spidereval report: ' || m.benchmark || '</title>
 <style>
-body { font: 14px/1.4 sans-serif; margin: 2em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; } h3 { font-size: 1em; }
-.score { font-size: 2em; font-weight: bold; margin: 0.2em 0; }
-table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; } #questions th { cursor: pointer; }
+' || (SELECT html FROM temp.report_page WHERE part = 'style') || '#questions th { cursor: pointer; }
 #questions tr[data-correct="0"] td:nth-child(5) { color: #c44; } #questions tr.open td { background: #eef4ff; }
-.chart text { font-size: 12px; }
-#filters { margin: 0.5em 0; } #filters label { margin-right: 1em; }
-#detail { border: 2px solid #88a; padding: 0.5em 1em; margin: 1em 0; background: #fafaff; }
-#detail[hidden] { display: none; }
-.side { display: flex; gap: 2em; align-items: flex-start; overflow-x: auto; }
-.side td, .side th { font: 12px monospace; }
-pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; max-height: 20em; overflow: auto; }
-footer { margin-top: 2em; color: #777; font-size: 12px; }
 </style></head><body>
 <h1>spidereval report: ' || m.benchmark || '</h1>
 <p>predictions: <code>' || replace(replace(replace(replace(:predictions, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code>, questions: <code>' ||
@@ -256,32 +226,7 @@ var ROWS = Array.prototype.slice.call(body.rows);
 var F = { outcome: "f-outcome", cat: "f-cat", diff: "f-diff", db: "f-db", q: "f-q" };
 if (document.getElementById("f-runs")) F.runs = "f-runs";
 var state = { sort: null, desc: false, open: null };
-function el(tag, text, cls) {
-  var e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
-function readHash() {
-  var h = {};
-  location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
-    if (!kv) return;
-    var i = kv.indexOf("=");
-    h[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
-  });
-  return h;
-}
-function writeHash() {
-  var parts = [];
-  Object.keys(F).forEach(function (k) {
-    var v = document.getElementById(F[k]).value;
-    if (v) parts.push(k + "=" + encodeURIComponent(v));
-  });
-  if (state.sort !== null) parts.push("sort=" + state.sort + (state.desc ? "&desc=1" : ""));
-  if (state.open !== null) parts.push("open=" + encodeURIComponent(state.open));
-  history.replaceState(null, "", "#" + parts.join("&"));
-}
-function val(k) { return document.getElementById(F[k]).value; }
+' || (SELECT html FROM temp.report_page WHERE part = 'script') || 'function val(k) { return document.getElementById(F[k]).value; }
 function filter() {
   var o = val("outcome"), c = val("cat"), d = val("diff"), b = val("db"), q = val("q").toLowerCase(),
       g = F.runs ? val("runs") : "", n = 0;
