@@ -472,15 +472,46 @@ typedef struct {
 
 /* The hashes of a column's canons come AHEAD rows before their slots are
 ** probed, and the slots are prefetched meanwhile: a table of 2n slots is
-** larger than the caches, and each probe would otherwise wait on memory. */
+** larger than the caches, and each probe would otherwise wait on memory.
+** ms_walk walks a column so: each step gives a row, its canon and hash. */
 enum { MS_AHEAD = 8 };
 
-static inline uint64_t ms_hash_prefetch(const multiset *m, const tt_column *col,
-                                        int64_t r, int mode) {
-  canon_cell k = canon_at(col, r, mode);
+typedef struct {
+  const multiset *m;
+  const tt_column *col;
+  int64_t n, r;
+  int mode;
+  uint64_t ring[MS_AHEAD];
+} ms_walk;
+
+static inline uint64_t ms_hash_prefetch(const ms_walk *w, int64_t r) {
+  canon_cell k = canon_at(w->col, r, w->mode);
   uint64_t h = canon_hash(&k);
-  __builtin_prefetch(&m->slots[h & m->mask]);
+  __builtin_prefetch(&w->m->slots[h & w->m->mask]);
   return h;
+}
+
+static void ms_walk_start(ms_walk *w, const multiset *m, const tt_column *col,
+                          int64_t n, int mode) {
+  w->m = m;
+  w->col = col;
+  w->n = n;
+  w->r = 0;
+  w->mode = mode;
+  for (int64_t r = 0; r < n && r < MS_AHEAD; r++)
+    w->ring[r] = ms_hash_prefetch(w, r);
+}
+
+/* The next cell: 0 at the end. */
+static inline int ms_walk_next(ms_walk *w, canon_cell *k, uint64_t *h) {
+  int64_t r = w->r;
+  if (r >= w->n) return 0;
+  *h = w->ring[r % MS_AHEAD];
+  if (r + MS_AHEAD < w->n)
+    w->ring[r % MS_AHEAD] = ms_hash_prefetch(w, r + MS_AHEAD);
+  *k = canon_at(w->col, r, w->mode);
+  w->r = r + 1;
+  return 1;
 }
 
 static int multiset_build(multiset *m, const tt_column *col, int64_t n,
@@ -493,19 +524,16 @@ static int multiset_build(multiset *m, const tt_column *col, int64_t n,
   m->mask = cap - 1;
   m->col = col;
   m->mode = mode;
-  uint64_t ring[MS_AHEAD];
-  for (int64_t r = 0; r < n && r < MS_AHEAD; r++)
-    ring[r] = ms_hash_prefetch(m, col, r, mode);
-  for (int64_t r = 0; r < n; r++) {
-    uint64_t h = ring[r % MS_AHEAD];
-    if (r + MS_AHEAD < n)
-      ring[r % MS_AHEAD] = ms_hash_prefetch(m, col, r + MS_AHEAD, mode);
-    canon_cell k = canon_at(col, r, mode);
+  ms_walk w;
+  canon_cell k;
+  uint64_t h;
+  ms_walk_start(&w, m, col, n, mode);
+  while (ms_walk_next(&w, &k, &h)) {
     for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
       ms_slot *s = &m->slots[i];
       if (s->row == UINT32_MAX) {
         s->hash = h;
-        s->row = (uint32_t)r;
+        s->row = (uint32_t)(w.r - 1);
         s->count = 1;
         break;
       }
@@ -526,14 +554,11 @@ static int multiset_build(multiset *m, const tt_column *col, int64_t n,
 ** equal, 0 at the first one missing. */
 static int multiset_consume(multiset *m, const tt_column *col, int64_t n,
                             int mode) {
-  uint64_t ring[MS_AHEAD];
-  for (int64_t r = 0; r < n && r < MS_AHEAD; r++)
-    ring[r] = ms_hash_prefetch(m, col, r, mode);
-  for (int64_t r = 0; r < n; r++) {
-    uint64_t h = ring[r % MS_AHEAD];
-    if (r + MS_AHEAD < n)
-      ring[r % MS_AHEAD] = ms_hash_prefetch(m, col, r + MS_AHEAD, mode);
-    canon_cell k = canon_at(col, r, mode);
+  ms_walk w;
+  canon_cell k;
+  uint64_t h;
+  ms_walk_start(&w, m, col, n, mode);
+  while (ms_walk_next(&w, &k, &h)) {
     for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
       ms_slot *s = &m->slots[i];
       if (s->row == UINT32_MAX) return 0;
