@@ -716,14 +716,29 @@ int pn_float_repr_searched(double v, char *buf) {
   return float_repr(v, NULL, 1, buf);
 }
 
+/* "00" "01" ... "99": two digits a division */
+static const char digit_pairs[] =
+    "000102030405060708091011121314151617181920212223242526272829"
+    "303132333435363738394041424344454647484950515253545556575859"
+    "606162636465666768697071727374757677787980818283848586878889"
+    "90919293949596979899";
+
 int pn_uint_repr(uint64_t v, char *buf) {
   char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+  char *p = tmp + sizeof tmp;
+  while (v >= 100) {
+    p -= 2;
+    memcpy(p, digit_pairs + (v % 100) * 2, 2);
+    v /= 100;
+  }
+  if (v >= 10) {
+    p -= 2;
+    memcpy(p, digit_pairs + v * 2, 2);
+  } else {
+    *--p = (char)('0' + v);
+  }
+  int n = (int)(tmp + sizeof tmp - p);
+  memcpy(buf, p, (size_t)n);
   buf[n] = 0;
   return n;
 }

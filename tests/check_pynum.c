@@ -268,6 +268,38 @@ START_TEST(test_ints) {
 }
 END_TEST
 
+/* str() of ints: every power of ten and its neighbours, the extremes,
+** and 300,000 pseudo-random values of every length, against printf */
+START_TEST(test_int_repr) {
+  char got[32], want[32];
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 300000; i++) {
+    uint64_t u;
+    if (i < 20 * 3) {
+      uint64_t p = 1;
+      for (int k = 0; k < i / 3; k++) p *= 10;
+      u = p + (uint64_t)(i % 3) - 1; /* 10^k - 1, 10^k, 10^k + 1 */
+    } else if (i < 20 * 3 + 4) {
+      static const uint64_t ends[] = {0, UINT64_MAX, (uint64_t)INT64_MAX,
+                                      (uint64_t)INT64_MAX + 1};
+      u = ends[i - 60];
+    } else {
+      x ^= x << 13; /* xorshift64 */
+      x ^= x >> 7;
+      x ^= x << 17;
+      u = x >> (x % 64); /* lengths from 1 to 20 digits */
+    }
+    int n = snprintf(want, sizeof want, "%llu", (unsigned long long)u);
+    if (pn_uint_repr(u, got) != n || strcmp(got, want))
+      ck_abort_msg("pn_uint_repr(%s) gave '%s'", want, got);
+    int64_t s = (int64_t)u;
+    n = snprintf(want, sizeof want, "%lld", (long long)s);
+    if (pn_int_repr(s, got) != n || strcmp(got, want))
+      ck_abort_msg("pn_int_repr(%s) gave '%s'", want, got);
+  }
+}
+END_TEST
+
 START_TEST(test_na_and_bool) {
   static const char *const na[] = {"",     "#N/A", "#N/A N/A", "#NA",
                                    "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
@@ -307,6 +339,7 @@ Suite *suite_pynum(void) {
   tcase_add_test(tc, test_repr_shortest);
   tcase_add_test(tc, test_repr_exact_vs_search);
   tcase_add_test(tc, test_ints);
+  tcase_add_test(tc, test_int_repr);
   tcase_add_test(tc, test_na_and_bool);
   tcase_add_test(tc, test_na_tokens_exhaustive);
   tcase_add_test(tc, test_float_reader_vs_literal);
