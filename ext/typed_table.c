@@ -51,6 +51,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pynum.h"
 
@@ -99,7 +102,12 @@ static size_t utf8_first_error(const unsigned char *s, size_t n,
                                const char **why, size_t *bad_len) {
   size_t i = 0;
   while (i < n) {
-    /* Fast path over ASCII, eight bytes at a time. */
+    /* Fast path over ASCII, sixteen then eight bytes at a time. */
+#ifdef __SSE2__
+    while (i + 16 <= n &&
+           !_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(s + i))))
+      i += 16;
+#endif
     while (i + 8 <= n) {
       uint64_t w;
       memcpy(&w, s + i, 8);
@@ -470,6 +478,17 @@ static inline uint64_t field_end_bytes(uint64_t w) {
 ** len. */
 static inline uint64_t plain_run_end(const char *data, uint64_t j,
                                      uint64_t len) {
+#ifdef __SSE2__
+  const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
+                cr = _mm_set1_epi8('\r');
+  for (; j + 16 <= len; j += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(data + j));
+    int m = _mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)),
+        _mm_cmpeq_epi8(v, cr)));
+    if (m) return j + (uint64_t)__builtin_ctz((unsigned)m);
+  }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   for (; j + 8 <= len; j += 8) {
     uint64_t w;
@@ -1418,6 +1437,15 @@ static char *utf8_message(const unsigned char *b, size_t pos, size_t bad_len,
 static uint64_t utf8_chars(const unsigned char *u, size_t n) {
   uint64_t cont = 0;
   size_t i = 0;
+#ifdef __SSE2__
+  /* 10xxxxxx is -128..-65 as a signed byte */
+  const __m128i below = _mm_set1_epi8(-64);
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, below));
+    if (m) cont += (uint64_t)__builtin_popcount(m);
+  }
+#endif
   for (; i + 8 <= n; i += 8) { /* 10xxxxxx: bit 7 set, bit 6 clear */
     uint64_t w;
     memcpy(&w, u + i, 8);
@@ -1471,7 +1499,14 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     const unsigned char *u =
         (const unsigned char *)r->win + (r->text_off - r->win_off);
     uint64_t want = target - r->text_chars, seen = 0;
-    size_t i = 0;
+    size_t i = 0, have = (size_t)(r->dec_end - r->text_off);
+    /* whole words whose characters all come before it */
+    while (i + 8 <= have) {
+      uint64_t c = utf8_chars(u + i, 8);
+      if (seen + c > want) break;
+      seen += c;
+      i += 8;
+    }
     for (;; i++)
       if ((u[i] & 0xC0) != 0x80 && seen++ == want) break;
     end = r->text_off + i;
