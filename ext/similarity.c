@@ -76,23 +76,51 @@ static inline double key_dbl(uint64_t u) {
   return x;
 }
 
-/* Sort n doubles ascending: insertion sort when few, else a radix sort of
-** their integer keys (11 bits a pass, passes whose digit is the same for
-** all skipped). Nonzero on out of memory. */
-static int sort_doubles(double *v, int64_t n) {
-  if (n < 48) {
-    for (int64_t i = 1; i < n; i++) {
-      double x = v[i];
-      int64_t j = i;
-      for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
-      v[j] = x;
+/* Quicksort of n unsigned integers (insertion sort below 24). */
+static void quicksort_u64(uint64_t *v, int64_t n) {
+  while (n >= 24) {
+    /* median of three as the pivot, Hoare's partition */
+    uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
+    uint64_t p = a < b ? (b < c ? b : (a < c ? c : a))
+                       : (a < c ? a : (b < c ? c : b));
+    int64_t i = -1, j = n;
+    for (;;) {
+      do i++; while (v[i] < p);
+      do j--; while (v[j] > p);
+      if (i >= j) break;
+      uint64_t t = v[i];
+      v[i] = v[j];
+      v[j] = t;
     }
+    /* the smaller side by recursion, the larger by the loop */
+    if (j + 1 < n - j - 1) {
+      quicksort_u64(v, j + 1);
+      v += j + 1;
+      n -= j + 1;
+    } else {
+      quicksort_u64(v + j + 1, n - j - 1);
+      n = j + 1;
+    }
+  }
+  for (int64_t i = 1; i < n; i++) {
+    uint64_t x = v[i];
+    int64_t j = i;
+    for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+/* Sort n unsigned integers ascending: a quicksort (insertion sort below
+** 24) when fewer than 4,096, else a radix sort (11 bits a pass, passes
+** whose digit is the same for all skipped). Nonzero on out of memory. */
+static int sort_u64(uint64_t *v, int64_t n) {
+  if (n < 4096) { /* the radix passes' counts cost more than they save */
+    quicksort_u64(v, n);
     return 0;
   }
-  uint64_t *a = malloc((size_t)n * 2 * sizeof *a);
-  if (!a) return 1;
-  uint64_t *b = a + n;
-  for (int64_t i = 0; i < n; i++) a[i] = dbl_key(v[i]);
+  uint64_t *tmp = malloc((size_t)n * sizeof *tmp);
+  if (!tmp) return 1;
+  uint64_t *a = v, *b = tmp;
   for (int shift = 0; shift < 64; shift += 11) {
     int64_t count[2048] = {0};
     for (int64_t i = 0; i < n; i++) count[(a[i] >> shift) & 2047]++;
@@ -108,9 +136,30 @@ static int sort_doubles(double *v, int64_t n) {
     a = b;
     b = t;
   }
-  for (int64_t i = 0; i < n; i++) v[i] = key_dbl(a[i]);
-  free(a < b ? a : b);
+  if (a != v) memcpy(v, a, (size_t)n * sizeof *v);
+  free(tmp);
   return 0;
+}
+
+/* Sort n doubles ascending (NaN never comes here): insertion sort when
+** few, else their integer keys by sort_u64. Nonzero on out of memory. */
+static int sort_doubles(double *v, int64_t n) {
+  if (n < 48) {
+    for (int64_t i = 1; i < n; i++) {
+      double x = v[i];
+      int64_t j = i;
+      for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+    return 0;
+  }
+  uint64_t *k = malloc((size_t)n * sizeof *k);
+  if (!k) return 1;
+  for (int64_t i = 0; i < n; i++) k[i] = dbl_key(v[i]);
+  int rc = sort_u64(k, n);
+  for (int64_t i = 0; i < n; i++) v[i] = key_dbl(k[i]);
+  free(k);
+  return rc;
 }
 
 static inline int str_cmp(const sim_str *a, const sim_str *b) {
@@ -119,17 +168,47 @@ static inline int str_cmp(const sim_str *a, const sim_str *b) {
   return a->len ? memcmp(a->s, b->s, a->len) : 0;
 }
 
-/* Sort n strs by str_cmp: insertion sort when few, else a radix sort of their hashes (11 bits a pass,
+/* Quicksort of n strs by str_cmp (insertion sort below 24). */
+static void quicksort_strs(sim_str *v, int64_t n) {
+  while (n >= 24) {
+    /* median of three as the pivot, Hoare's partition */
+    const sim_str *a = &v[0], *b = &v[n / 2], *c = &v[n - 1];
+    sim_str p = str_cmp(a, b) < 0
+                    ? (str_cmp(b, c) < 0 ? *b : (str_cmp(a, c) < 0 ? *c : *a))
+                    : (str_cmp(a, c) < 0 ? *a : (str_cmp(b, c) < 0 ? *c : *b));
+    int64_t i = -1, j = n;
+    for (;;) {
+      do i++; while (str_cmp(&v[i], &p) < 0);
+      do j--; while (str_cmp(&v[j], &p) > 0);
+      if (i >= j) break;
+      sim_str t = v[i];
+      v[i] = v[j];
+      v[j] = t;
+    }
+    if (j + 1 < n - j - 1) {
+      quicksort_strs(v, j + 1);
+      v += j + 1;
+      n -= j + 1;
+    } else {
+      quicksort_strs(v + j + 1, n - j - 1);
+      n = j + 1;
+    }
+  }
+  for (int64_t i = 1; i < n; i++) {
+    sim_str x = v[i];
+    int64_t j = i;
+    for (; j > 0 && str_cmp(&x, &v[j - 1]) < 0; j--) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+/* Sort n strs by str_cmp: a quicksort when fewer than 4,096, else a
+** radix sort of their hashes (11 bits a pass,
 ** passes whose digit is the same for all skipped), then runs of equal
 ** hashes put in order. Nonzero on out of memory. */
 static int sort_strs(sim_str *v, int64_t n) {
-  if (n < 48) {
-    for (int64_t i = 1; i < n; i++) {
-      sim_str x = v[i];
-      int64_t j = i;
-      for (; j > 0 && str_cmp(&x, &v[j - 1]) < 0; j--) v[j] = v[j - 1];
-      v[j] = x;
-    }
+  if (n < 4096) { /* the radix passes' counts cost more than they save */
+    quicksort_strs(v, n);
     return 0;
   }
   sim_str *tmp = malloc((size_t)n * sizeof *tmp);
@@ -342,17 +421,45 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
     if (!(ka[i] = column_keys(&a->cols[i], a->nrows, decimals))) goto nomem;
   for (int j = 0; j < nb; j++)
     if (!(kb[j] = column_keys(&b->cols[j], b->nrows, decimals))) goto nomem;
+  int64_t max_bound = 0;
   for (int i = 0; i < na; i++)
     for (int j = 0; j < nb; j++) {
       col_pair *p = &order[i * nb + j];
       p->v = overlap_bound(ka[i], kb[j]);
+      if (p->v > max_bound) max_bound = p->v;
       p->hi = i > j ? i : j;
       p->lo = i < j ? i : j;
       p->i = i;
       p->j = j;
       ov[i * nb + j] = -1;
     }
-  if (np > 32) {
+  if (np > 32 && na < 32768 && nb < 32768 &&
+      max_bound <= UINT32_MAX) {
+    /* the order as one integer key each: bound descending, then the
+    ** larger position, the smaller, and i (i > j after i < j) */
+    uint64_t *key = malloc(np * sizeof *key);
+    if (!key) goto nomem;
+    for (size_t k = 0; k < np; k++) {
+      const col_pair *p = &order[k];
+      key[k] = ((uint64_t)(UINT32_MAX - (uint64_t)p->v) << 32) |
+               ((uint64_t)p->hi << 17) | ((uint64_t)p->lo << 2) |
+               (uint64_t)(p->i > p->j);
+    }
+    if (sort_u64(key, (int64_t)np)) {
+      free(key);
+      goto nomem;
+    }
+    for (size_t k = 0; k < np; k++) {
+      col_pair *p = &order[k];
+      int hi = (int)((key[k] >> 17) & 0x7FFF), lo = (int)((key[k] >> 2) & 0x7FFF);
+      p->v = (int64_t)(UINT32_MAX - (key[k] >> 32));
+      p->hi = hi;
+      p->lo = lo;
+      p->i = key[k] & 1 ? hi : lo;
+      p->j = key[k] & 1 ? lo : hi;
+    }
+    free(key);
+  } else if (np > 32) {
     qsort(order, np, sizeof *order, pair_qcmp);
   } else {
     for (size_t k = 1; k < np; k++) {
