@@ -21,7 +21,7 @@ CORE_SRC := ext/pynum.c ext/typed_table.c ext/table_compare.c ext/table_cache.c 
             ext/similarity.c ext/sql_text.c ext/sql_scan.c ext/hardcoded.c \
             ext/answer_match.c ext/schema_graph.c \
             ext/result_csv.c ext/doc_parse.c ext/result_diff.c \
-            ext/equivalence.c ext/peer_rules.c ext/bounded_text.c \
+            ext/equivalence.c ext/peer_rules.c ext/bounded_text.c ext/jsonl_lines.c \
             ext/spider_hardness.c
 EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c \
             ext/select_funcs.c ext/sql_funcs.c ext/agent_tools.c \

@@ -7,22 +7,16 @@
 **   skipped). Read fields with ->>.
 **
 **   A read error is an error, not the end of the file (a task list is
-**   never cut short silently).
+**   never cut short silently). The line rules (\r \n removed at the end
+**   of a line, lines of spaces and tabs skipped) are jsonl_lines.c's.
 */
-#include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
-#include <math.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "agent_tools.h"
+#include "jsonl_lines.h"
 SQLITE_EXTENSION_INIT3
 
 int jsonlLines(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
@@ -40,42 +34,37 @@ int jsonlLines(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     *err = at_msgf("%s: cannot open '%s': %s", fn, path, strerror(errno));
     return SQLITE_ERROR;
   }
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  sqlite3_int64 no = 0;
-  int rc = SQLITE_OK;
-  while ((n = getline(&line, &cap, f)) >= 0) {
-    no++;
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
-    size_t k = 0;
-    while (k < (size_t)n && (line[k] == ' ' || line[k] == '\t')) k++;
-    if (k == (size_t)n) continue; /* blank lines are skipped */
-    json_error_t je;
-    json_t *doc = json_loadb(line, (size_t)n, JSON_DECODE_ANY, &je);
-    if (!doc) {
-      *err = at_msgf("%s: line %lld of '%s' is not JSON: %s", fn, (long long)no,
-                     path, je.text);
-      rc = SQLITE_ERROR;
-      break;
-    }
-    json_decref(doc);
+  /* the line reader and its rules: jsonl_lines.c */
+  jl_reader r;
+  jl_open(&r, f, INT_MAX);
+  const char *text;
+  size_t n;
+  int got;
+  while ((got = jl_next(&r, &text, &n)) == JL_LINE) {
     cell *row = at_new_row(out);
     if (!row) break;
-    at_set_int(&row[0], no);
-    at_set_text(out, &row[1], line, (int)n);
+    at_set_int(&row[0], r.no);
+    at_set_text(out, &row[1], text, (int)n);
   }
-  free(line);
-  /* a read error is not the end of the file: the list would be cut */
-  if (rc == SQLITE_OK && ferror(f)) {
-    *err = at_msgf("%s: cannot read '%s' after line %lld", fn, path,
-                   (long long)no);
+  int rc = SQLITE_OK;
+  if (got == JL_NOT_JSON) {
+    *err = at_msgf("%s: line %lld of '%s' is not JSON: %s", fn, r.no, path,
+                   r.why);
     rc = SQLITE_ERROR;
-  }
-  fclose(f);
-  if (rc == SQLITE_OK && out->nomem) {
+  } else if (got == JL_TOO_LONG) {
+    *err = at_msgf("%s: line %lld of '%s' is too long (over %d bytes)", fn,
+                   r.no, path, INT_MAX);
+    rc = SQLITE_ERROR;
+  } else if (got == JL_READ_ERROR) {
+    /* a read error is not the end of the file: the list would be cut */
+    *err = at_msgf("%s: cannot read '%s' after line %lld: %s", fn, path, r.no,
+                   r.why);
+    rc = SQLITE_ERROR;
+  } else if (got == JL_NOMEM || out->nomem) {
     *err = at_msgf("%s: out of memory", fn);
     rc = SQLITE_NOMEM;
   }
+  jl_close(&r);
+  fclose(f);
   return rc;
 }

@@ -13,4 +13,5 @@ Suite *suite_peer_rules(void);
 Suite *suite_official(void);
 Suite *suite_table_snapshot(void);
 Suite *suite_spider_hardness(void);
+Suite *suite_jsonl_lines(void);
 #endif
