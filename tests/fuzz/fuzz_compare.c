@@ -87,13 +87,19 @@ static int make_specs(const tt_table *g, uint8_t opt, cc_spec *specs,
   return n;
 }
 
-/* Above this many rows in all (a few bytes can make pandas' re-read loop
-** fill a chunk: 2 million rows from 40 bytes), only the first two specs,
+/* Above the work of 20,000 rows of 3 columns (rows x columns^2: a few bytes
+** can make pandas' re-read loop fill a chunk, 2 million rows from 40 bytes,
+** or 9,217 rows of 1,021 columns from 1,070), only the first two specs,
 ** the default flavour, no corrections, not strict (its search sorts the
 ** rows again at each step), one tolerance and one similarity variant: ~1,000
 ** comparisons of a table that size outlast FUZZ_TIMEOUT, and its reading
 ** is fuzz_csv's concern. */
-#define BIG_ROWS 20000
+#define BIG_WORK (20000.0 * 3 * 3)
+/* the work of a comparison grows as rows x columns^2 (each gold column
+** against each prediction column; strict mode's search) */
+static double work(const tt_table *t) {
+  return (double)t->nrows * t->ncols * t->ncols;
+}
 
 static void check_similarity(tt_table *p, tt_table *g, uint8_t opt, int big) {
   for (int v = 0; v < (big ? 1 : 4); v++) {
@@ -116,7 +122,7 @@ static void check_pair(tt_table *p, tt_table *g, uint8_t opt) {
   cc_spec specs[MAX_SPECS];
   int store[MAX_SPECS][3];
   int ns = make_specs(g, opt, specs, store);
-  int big = p->nrows + g->nrows > BIG_ROWS;
+  int big = work(p) + work(g) > BIG_WORK;
   size_t t0 = big ? 1 : 0, t1 = big ? 2 : NTOL;
   if (big && ns > 2) ns = 2;
   /* verdict[spec][flavour][io][strict][corr][tol] */
