@@ -605,6 +605,28 @@ static void first_release(se_cache *cache, const gold_instance *gi,
   f->v = -1;
 }
 
+/* The result for gold variant v of gi that could not be read (gr): an SQL
+** error for a resource error, else the official Python Script Error. */
+static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
+                            int v, const tc_read *gr, int redact) {
+  if (is_resource_error(gr->error)) {
+    fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: %s",
+                              gi->variant_paths[v], tt_error_name(gr->error),
+                              gr->message ? gr->message : ""));
+    return;
+  }
+  char *info =
+      redact ? sqlite3_mprintf("Python Script Error:%s: gold variant %d "
+                               "cannot be read (details redacted)",
+                               tt_error_name(gr->error), v + 1)
+             : sqlite3_mprintf("Python Script Error:%s: gold variant '%s' "
+                               "cannot be read: %s",
+                               tt_error_name(gr->error), gi->variant_paths[v],
+                               gr->message ? gr->message : "");
+  verdict_result(ctx, 0, info, 0, gi->nvariants);
+  sqlite3_free(info);
+}
+
 /* The verdict of a prediction table against the variants of gi (steps 2
 ** and 3 of spider_verdict), as the function's result; redact: error_info
 ** without gold values, gold column names and gold paths. */
@@ -621,28 +643,35 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   /* the first failing variant: its reason is written only when no later
   ** variant matches (its gold table pinned until then) */
   first_fail first = {-1, {0}, NULL};
-  for (int v = 0; v < gi->nvariants; v++) {
+  /* the official code reads every variant before comparing any (a
+  ** load_gold_csv per file, then compare_multi_pandas_table): one that
+  ** cannot be read fails the instance even when an earlier one matches */
+  for (int v = 0; gi->nvariants > 1 && v < gi->nvariants; v++) {
     tc_read gr = se_cache_read_gold(cache, gi->variant_paths[v]);
-    if (!gr.table && is_resource_error(gr.error)) {
-      fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: "
-                                "%s",
-                                gi->variant_paths[v], tt_error_name(gr.error),
-                                gr.message ? gr.message : ""));
-      first_release(cache, gi, &first);
+    if (!gr.table) {
+      gold_unreadable(ctx, gi, v, &gr, redact);
       return;
     }
+  }
+  /* snow reads eval_standard_dict.get(id)['condition_cols'] and
+  ** ['ignore_order'] after loading the gold (lite uses .get) */
+  if (gi->missing_key && o.flavor != TC_LITE) {
+    tc_read gr = se_cache_read_gold(cache, gi->variant_paths[0]);
     if (!gr.table) {
-      char *info =
-          redact ? sqlite3_mprintf("Python Script Error:%s: gold variant %d "
-                                   "cannot be read (details redacted)",
-                                   tt_error_name(gr.error), v + 1)
-                 : sqlite3_mprintf(
-                       "Python Script Error:%s: gold variant '%s' cannot be "
-                       "read: %s",
-                       tt_error_name(gr.error), gi->variant_paths[v],
-                       gr.message ? gr.message : "");
-      verdict_result(ctx, 0, info, 0, gi->nvariants);
-      sqlite3_free(info);
+      gold_unreadable(ctx, gi, 0, &gr, redact);
+      return;
+    }
+    char *info = sqlite3_mprintf("Python Script Error:KeyError: '%s' (the "
+                                 "eval jsonl entry has no such key)",
+                                 gi->missing_key);
+    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    sqlite3_free(info);
+    return;
+  }
+  for (int v = 0; v < gi->nvariants; v++) {
+    tc_read gr = se_cache_read_gold(cache, gi->variant_paths[v]);
+    if (!gr.table) {
+      gold_unreadable(ctx, gi, v, &gr, redact);
       first_release(cache, gi, &first);
       return;
     }

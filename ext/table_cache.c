@@ -423,6 +423,21 @@ static gold_instance *add_instance(gold_index *g, int *cap, const char *id) {
   return gi;
 }
 
+/* Python's truth of a JSON value (`if ignore_order_:` in the official
+** code): false for null, false, 0, 0.0, "", [] and {}; absent is false. */
+static int json_truth(json_t *v) {
+  if (!v) return 0;
+  switch (json_typeof(v)) {
+  case JSON_TRUE: return 1;
+  case JSON_INTEGER: return json_integer_value(v) != 0;
+  case JSON_REAL: return json_real_value(v) != 0.0;
+  case JSON_STRING: return json_string_length(v) != 0;
+  case JSON_ARRAY: return json_array_size(v) != 0;
+  case JSON_OBJECT: return json_object_size(v) != 0;
+  default: return 0;
+  }
+}
+
 static gold_index *gold_load(const char *dir, char **err) {
   char *exec_dir = tt_msgf("%s/exec_result", dir);
   char *sql_dir = tt_msgf("%s/sql", dir);
@@ -548,7 +563,8 @@ static gold_index *gold_load(const char *dir, char **err) {
       gi->condition_cols =
           cc ? json_dumps(cc, JSON_ENCODE_ANY | JSON_COMPACT) : dup_str("null");
       json_t *io = json_object_get(o, "ignore_order");
-      gi->ignore_order = io && json_is_true(io);
+      gi->ignore_order = json_truth(io);
+      gi->missing_key = !cc ? "condition_cols" : !io ? "ignore_order" : NULL;
       json_t *tp = json_object_get(o, "temporal");
       gi->temporal = tp && json_is_true(tp);
       json_t *tk = json_object_get(o, "toks");

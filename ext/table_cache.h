@@ -21,7 +21,10 @@ typedef struct {
 typedef struct {
   char *instance_id;
   char *condition_cols; /* JSON text as in the eval jsonl ("null" if absent) */
-  int ignore_order;     /* 0/1 */
+  int ignore_order;     /* 0/1: Python's truth of the jsonl value */
+  const char *missing_key; /* "condition_cols" or "ignore_order" when the
+                           ** eval jsonl entry lacks it (snow raises
+                           ** KeyError), else NULL */
   int has_eval;         /* listed in the eval jsonl */
   int temporal;         /* "temporal": true in the eval jsonl */
   int toks;             /* "toks" from the eval jsonl, -1 when absent */

@@ -1,0 +1,14 @@
+-- Verdicts that differential testing against the official code found wrong
+-- (tests/pandas_diff/verdict_diff.py): every gold variant is read before
+-- any is compared (v1: variant b is empty, so the instance fails although
+-- a matches); snow and dbt index the eval jsonl entry with ['condition_cols']
+-- and ['ignore_order'] (KeyError when absent), lite uses .get (k1, k2);
+-- ignore_order is Python's truth of the JSON value (t1 1, t2 "no": sorted;
+-- t3 0, t4 []: in order).
+.load build/spidereval
+.mode list
+SELECT i, f, spider_verdict('tests/fixtures/sub_pdiff/' || i || '.csv',
+                            'tests/fixtures/gold_pdiff', i, f)
+FROM (SELECT column1 AS i FROM (VALUES ('v1'), ('k1'), ('k2'), ('t1'), ('t2'), ('t3'), ('t4'))),
+     (SELECT column1 AS f FROM (VALUES ('snow'), ('lite'), ('dbt')))
+ORDER BY i, f;
