@@ -11,7 +11,9 @@
 **   JSON as compare_pandas_table receives it: NULL or '[]' select all gold
 **   columns, '[0, 2]' those positions (negative ones count from the end, as
 **   pandas' iloc does), a scalar '1' one column (snow, lite; lite reads a
-**   scalar 0 as all columns; dbt compares the cells of that column). ignore_order sorts each column on its own by
+**   scalar 0 as all columns; dbt compares the cells of that column); a
+**   list of booleans is pandas' boolean mask over the gold columns.
+**   ignore_order sorts each column on its own by
 **   Python's str() (the official behaviour). Errors: unreadable files,
 **   malformed JSON and out-of-range indices are SQL errors naming them.
 **

@@ -712,7 +712,8 @@ static void spec_error(cc_spec *out, const char *m) {
 static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
   int lite = o->flavor == TC_LITE;
   /* lite tests `if condition_cols:`; snow and dbt `!= []` */
-  if (lite && (json_is_null(v) || (json_is_integer(v) && !json_integer_value(v)) ||
+  if (lite && (json_is_null(v) || json_is_false(v) ||
+               (json_is_integer(v) && !json_integer_value(v)) ||
                (json_is_array(v) && json_array_size(v) == 0))) {
     out->kind = CC_ALL;
     return;
@@ -739,6 +740,15 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     out->idx[0] = k > 1000000 ? 1000000 : k < -1000000 ? -1000000 : (int)k;
     return;
   }
+  json_t *wrapped = NULL; /* snow and lite wrap a scalar: [True] */
+  if (json_is_boolean(v) && o->flavor != TC_DBT) {
+    wrapped = json_pack("[O]", v);
+    if (!wrapped) {
+      spec_error(out, "MemoryError");
+      return;
+    }
+    v = wrapped;
+  }
   if (!json_is_array(v)) {
     spec_error(out, "ValueError: Location based indexing can only have "
                     "[integer, integer slice, listlike of integers, boolean "
@@ -746,6 +756,25 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     return;
   }
   size_t n = json_array_size(v);
+  /* all booleans: a boolean mask over the gold's columns (numpy makes a
+  ** bool array); mixed with numbers they are the ints 1 and 0 */
+  int all_bool = n > 0;
+  for (size_t i = 0; i < n; i++)
+    if (!json_is_boolean(json_array_get(v, i))) all_bool = 0;
+  if (all_bool) {
+    out->idx = malloc(n * sizeof(int));
+    if (!out->idx) {
+      json_decref(wrapped);
+      spec_error(out, "MemoryError");
+      return;
+    }
+    out->kind = CC_LIST;
+    out->mask_len = n > 1000000 ? 1000000 : (int)n;
+    for (size_t i = 0; i < n; i++)
+      if (json_is_true(json_array_get(v, i))) out->idx[out->n++] = (int)i;
+    json_decref(wrapped);
+    return;
+  }
   out->idx = malloc(n * sizeof(int));
   if (!out->idx) {
     spec_error(out, "MemoryError");
@@ -756,6 +785,8 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     double k;
     if (json_is_integer(e)) {
       k = (double)json_integer_value(e);
+    } else if (json_is_boolean(e)) {
+      k = json_is_true(e);
     } else if (json_is_real(e) && json_real_value(e) == floor(json_real_value(e))) {
       k = json_real_value(e);
     } else {
@@ -840,6 +871,12 @@ int tc_check_spec(const cc_spec *spec, const tt_table *gold, char **err) {
     return -1;
   }
   if (spec->kind == CC_ALL) return 0;
+  if (spec->mask_len && spec->mask_len != gold->ncols) {
+    *err = tt_msgf("IndexError: Boolean index has wrong length: %d instead "
+                   "of %d",
+                   spec->mask_len, gold->ncols);
+    return -1;
+  }
   for (int i = 0; i < spec->n; i++) {
     int k = spec->idx[i];
     if (k >= gold->ncols || k < -gold->ncols) {

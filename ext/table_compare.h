@@ -41,6 +41,9 @@ typedef struct {
   int n;       /* CC_LIST: number of indices; CC_CHARS: 1 */
   int *idx;    /* CC_LIST / CC_CHARS indices (malloc'd) */
   char *error; /* CC_ERROR: "IndexError: list index out of range" */
+  int mask_len; /* CC_LIST from a list of booleans (pandas' boolean mask):
+                ** its length, which must equal the gold's columns; idx
+                ** then holds the positions of the trues. Else 0. */
 } cc_spec;
 
 void cc_spec_clear(cc_spec *s);

@@ -183,7 +183,7 @@ START_TEST(test_strict_self) {
     tc_options_default(&o);
     o.flavor = (tc_flavor)fl;
     o.strict = 1;
-    cc_spec spec = {CC_ALL, 0, NULL, NULL};
+    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
     ck_assert_int_eq(tc_compare(t, t, &spec, 1, &o, NULL), 1);
   }
   tt_free(t);
@@ -281,7 +281,7 @@ START_TEST(test_multiset_shortcut) {
         tc_options_default(&o);
         o.flavor = (tc_flavor)fl;
         o.numeric_sort = numsort;
-        cc_spec spec = {CC_ALL, 0, NULL, NULL};
+        cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
         int got[2];
         for (int ref = 0; ref < 2; ref++) {
           tt_table *pt = T(pcsv), *gt = T(gcsv);

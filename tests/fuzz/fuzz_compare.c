@@ -170,7 +170,7 @@ static void check_pair(tt_table *p, tt_table *g, uint8_t opt) {
   /* dbt's scalar condition_cols: a Series whose cells act as columns */
   if (g->ncols > 0) {
     int k = opt % g->ncols;
-    cc_spec chars = {CC_CHARS, 1, &k, NULL};
+    cc_spec chars = {CC_CHARS, 1, &k, NULL, 0};
     for (int io = 0; io < 2; io++) {
       int prev = -1;
       for (size_t t = 0; t < NTOL; t++) {

@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       o.flavor = (tc_flavor)fl;
       o.strict = io & 1;
       o.numeric_sort = o.keep_nan = (io & 2) != 0; /* the corrections */
-      cc_spec spec = {CC_ALL, 0, NULL, NULL};
+      cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
       tc_detail d;
       int r = tc_compare(t, t, &spec, io & 1, &o, &d);
       /* a table matches itself, except dbt's NaN-free... NaN == NaN holds */
@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!big) {
     tc_options o;
     tc_options_default(&o);
-    cc_spec spec = {CC_ALL, 0, NULL, NULL};
+    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
     char *js = rd_diagnose(t, t, &spec, 1, &o);
     if (!js || (t->ncols > 0 && !strstr(js, "\"score\":1"))) __builtin_trap();
     free(js);

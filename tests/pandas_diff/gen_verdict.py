@@ -389,6 +389,10 @@ def gen_case(seed):
     elif k < 0.06:
         golds[0] = r.choice([b'a\n', b'a,b\n', b'a\n\n', b',\n1\n',
                              b'a,a\n1,2\n'])
+    elif k < 0.09:  # an unreadable (or odd) gold variant, maybe a later one
+        golds[r.randrange(len(golds))] = r.choice(
+            [b'', b'\n\n', b'a\n\xff\n', b'a,b\n1\n2,3,4\n5,6,7,8\n',
+             b'"a\n1\n', b'\xef\xbb\xbf', b'a\n1\n', ptxt])
     if nvar == 1:
         base = r.random() < 0.6
         letters = [''] if base else ['a']

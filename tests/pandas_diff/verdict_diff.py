@@ -52,6 +52,36 @@ WANT = {
 }
 
 
+class CachedPandas:
+    """pandas, with read_csv remembered per path (its frame or its
+    exception) until clear(): the official functions of the three flavours
+    read the same files, and never modify a frame."""
+
+    def __init__(self):
+        self.memo = {}
+
+    def __getattr__(self, name):
+        return getattr(pd, name)
+
+    def read_csv(self, path, **kw):
+        key = (str(path), tuple(sorted(kw.items())))
+        if key not in self.memo:
+            try:
+                self.memo[key] = (pd.read_csv(path, **kw), None)
+            except Exception as e:  # noqa: BLE001 (pandas raises many)
+                self.memo[key] = (None, e)
+        frame, err = self.memo[key]
+        if err is not None:
+            raise err
+        return frame
+
+    def clear(self):
+        self.memo.clear()
+
+
+PD = CachedPandas()
+
+
 def load_official(mirror):
     """Namespaces holding the official functions, one per flavour."""
     out = {}
@@ -61,8 +91,8 @@ def load_official(mirror):
                                    'HEAD:' + path], check=True,
                                   capture_output=True, text=True).stdout
     for fl in FILES:
-        ns = {'pd': pd, 'math': math, 'os': os, 're': re, 'Path': Path,
-              'lru_cache': lru_cache, 'load_gold_csv': pd.read_csv}
+        ns = {'pd': PD, 'math': math, 'os': os, 're': re, 'Path': Path,
+              'lru_cache': lru_cache, 'load_gold_csv': PD.read_csv}
         tree = ast.parse(srcs[fl])
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name in WANT[fl]:
@@ -101,8 +131,8 @@ def official_verdict(ns, iid, std, pred_dir, gold_dir):
 def official_compare(ns, pred_path, gold_path, cc, io_):
     """compare_pandas_table on one gold: 0/1, or 'error' (read or raise)."""
     try:
-        p = pd.read_csv(pred_path)
-        g = pd.read_csv(gold_path)
+        p = PD.read_csv(pred_path)
+        g = PD.read_csv(gold_path)
     except Exception:
         return 'readerr'
     try:
@@ -129,6 +159,7 @@ def check_dir(a, off):
         pred_path = os.path.join(pred_dir, iid + '.csv')
         if not os.path.exists(pred_path):
             continue
+        PD.clear()
         for fl in ('snow', 'lite', 'dbt'):
             o = official_verdict(off[fl], iid, std, pred_dir,
                                  os.path.join(gold_dir, 'exec_result'))
@@ -191,6 +222,7 @@ def main():
              'compare_diff': 0, 'pass': 0}
     for iid, (seed, c) in cases.items():
         stats['cases'] += 1
+        PD.clear()
         pred_path = os.path.join(pred_dir, iid + '.csv')
         for fl in ('snow', 'lite', 'dbt'):
             stats['verdicts'] += 1

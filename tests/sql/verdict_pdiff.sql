@@ -12,3 +12,16 @@ SELECT i, f, spider_verdict('tests/fixtures/sub_pdiff/' || i || '.csv',
 FROM (SELECT column1 AS i FROM (VALUES ('v1'), ('k1'), ('k2'), ('t1'), ('t2'), ('t3'), ('t4'))),
      (SELECT column1 AS f FROM (VALUES ('snow'), ('lite'), ('dbt')))
 ORDER BY i, f;
+-- condition_cols of JSON booleans are pandas' boolean mask over the gold's
+-- columns (its length must equal theirs); booleans mixed with numbers are
+-- 1 and 0; snow and lite wrap a scalar boolean in a list, lite reads false
+-- as "all columns", dbt's iloc rejects a scalar boolean.
+SELECT cc, f, focused_match(cast('a,b' || char(10) || '1,2' || char(10) AS blob),
+                            cast('a,b' || char(10) || '5,2' || char(10) AS blob),
+                            cc, 0, f)
+FROM (SELECT column1 AS cc FROM (VALUES ('[false,true]'), ('[true,false]'), ('[false,false]'), ('[true,1]'), ('false'))),
+     (SELECT column1 AS f FROM (VALUES ('snow'), ('lite'), ('dbt')))
+WHERE NOT (cc = 'false' AND f <> 'lite');
+SELECT focused_match(cast('a,b' || char(10) || '1,2' || char(10) AS blob),
+                     cast('a,b' || char(10) || '5,2' || char(10) AS blob),
+                     '[true]', 0);
