@@ -25,7 +25,7 @@
 **    padded with empty fields (NaN).
 ** 4. Types per column, per chunk of rows (low_memory=True reads 2^k rows at
 **    a time, k from the table width), tried in pandas' order: int64 (NA
-**    present -> float64, and INT64_MIN becomes NaN too), uint64 on int64
+**    present -> float64, and every int that is -2^63 as a double becomes NaN too), uint64 on int64
 **    overflow (a negative or NA beside it -> strings, NA kept as text),
 **    float64 (precise_xstrtod, inf spellings), bool (any case of
 **    true/false; with NA -> object of bools and NaN), else object (str,
@@ -842,10 +842,12 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   }
   if (r == r1) {
     if (na_count == 0) return TT_INT64;
-    /* _maybe_upcast: float64, and the NA sentinel INT64_MIN becomes NaN */
+    /* _maybe_upcast: float64, then every value equal to the NA sentinel
+    ** INT64_MIN becomes NaN; the comparison is made on the floats, so
+    ** every int that rounds to -2^63 does (down to -2^63 + 512) */
     for (r = r0; r < r1; r++) {
       pv_cell *c = &cells[r - r0];
-      if (c->kind == PV_INT && c->v.i != INT64_MIN) {
+      if (c->kind == PV_INT && (double)c->v.i != (double)INT64_MIN) {
         double f = (double)c->v.i;
         c->kind = PV_FLOAT;
         c->v.f = f;

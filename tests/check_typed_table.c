@@ -60,6 +60,13 @@ static const struct {
     C("a\n123456789012345678901\n1.5\n",
      "a:object[str '123456789012345678901'|str '1.5']"),
     C("a\n-9223372036854775808\nNA\n", "a:float64[nan nan|nan nan]"),
+    /* _maybe_upcast compares the floats with INT64_MIN: every int that
+    ** rounds to -2^63 is NaN beside an NA (verdict_diff) */
+    C("a\n-9223372036854775296\n-009223372036854775806\nNA\n"
+      "-9223372036854775295\n",
+      "a:float64[nan nan|nan nan|nan nan|float -9.223372036854775e+18]"),
+    C("a\n-9223372036854775296\n1\n",
+      "a:int64[int -9223372036854775296|int 1]"),
     C("a\n1\0b\n", "a:int64[int 1]"),
     C("a\n\"1\"2\n", "a:int64[int 12]"),
     C("a\n\"ab\"cd\n", "a:object[str 'abcd']"),
