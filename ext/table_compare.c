@@ -714,6 +714,7 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
   /* lite tests `if condition_cols:`; snow and dbt `!= []` */
   if (lite && (json_is_null(v) || json_is_false(v) ||
                (json_is_integer(v) && !json_integer_value(v)) ||
+               (json_is_real(v) && json_real_value(v) == 0.0) ||
                (json_is_array(v) && json_array_size(v) == 0))) {
     out->kind = CC_ALL;
     return;
@@ -740,8 +741,8 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     out->idx[0] = k > 1000000 ? 1000000 : k < -1000000 ? -1000000 : (int)k;
     return;
   }
-  json_t *wrapped = NULL; /* snow and lite wrap a scalar: [True] */
-  if (json_is_boolean(v) && o->flavor != TC_DBT) {
+  json_t *wrapped = NULL; /* snow and lite wrap a scalar: [True], [1.0] */
+  if ((json_is_boolean(v) || json_is_real(v)) && o->flavor != TC_DBT) {
     wrapped = json_pack("[O]", v);
     if (!wrapped) {
       spec_error(out, "MemoryError");
@@ -777,6 +778,7 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
   }
   out->idx = malloc(n * sizeof(int));
   if (!out->idx) {
+    json_decref(wrapped);
     spec_error(out, "MemoryError");
     return;
   }
@@ -792,6 +794,7 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     } else {
       free(out->idx);
       out->idx = NULL;
+      json_decref(wrapped);
       spec_error(out, json_is_array(e)
                           ? "ValueError: Buffer has wrong number of dimensions "
                             "(expected 1, got 2)"
@@ -800,6 +803,7 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     }
     out->idx[i] = k > 1e6 ? 1000000 : k < -1e6 ? -1000000 : (int)k;
   }
+  json_decref(wrapped);
   out->kind = CC_LIST;
   out->n = (int)n;
 }

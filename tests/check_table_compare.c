@@ -221,7 +221,7 @@ START_TEST(test_strict_self_wide) {
     tc_options o;
     tc_options_default(&o);
     o.strict = 1;
-    cc_spec spec = {CC_ALL, 0, NULL, NULL};
+    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
     ck_assert_int_eq(tc_compare(t, t, &spec, io, &o, NULL), 1);
   }
   tt_free(t);

@@ -22,6 +22,20 @@ SELECT cc, f, focused_match(cast('a,b' || char(10) || '1,2' || char(10) AS blob)
 FROM (SELECT column1 AS cc FROM (VALUES ('[false,true]'), ('[true,false]'), ('[false,false]'), ('[true,1]'), ('false'))),
      (SELECT column1 AS f FROM (VALUES ('snow'), ('lite'), ('dbt')))
 WHERE NOT (cc = 'false' AND f <> 'lite');
+-- a scalar float condition_cols: snow wraps it ([1.0] selects column 1),
+-- lite reads 0.0 as all columns
+SELECT cc, f, focused_match(cast('a,b' || char(10) || '1,2' || char(10) AS blob),
+                            cast('a,b' || char(10) || '5,2' || char(10) AS blob),
+                            cc, 0, f)
+FROM (SELECT column1 AS cc FROM (VALUES ('1.0'), ('0.0'))),
+     (SELECT column1 AS f FROM (VALUES ('snow'), ('lite')));
+-- an int column with an NA becomes float64 and every value equal to
+-- INT64_MIN as a float is NaN too: -9223372036854775296 is NaN, so 0 there
+-- matches in snow (NaN is 0)
+SELECT focused_match(cast('a' || char(10) || '0' || char(10) || '0' || char(10) AS blob),
+                     cast('a' || char(10) || 'NA' || char(10) || '-9223372036854775296' || char(10) AS blob),
+                     '[]', 0);
+-- a mask of the wrong length is pandas' IndexError (last: -bail stops)
 SELECT focused_match(cast('a,b' || char(10) || '1,2' || char(10) AS blob),
                      cast('a,b' || char(10) || '5,2' || char(10) AS blob),
                      '[true]', 0);
