@@ -410,6 +410,67 @@ def gen_case(seed):
     return dict(pred=ptxt, golds=list(zip(letters, golds)), cc=cc, io=iov)
 
 
+def chunk_rows(width):
+    """pandas' low_memory chunk: the largest power of two below 2^20/width."""
+    h = (1 << 20) // width
+    b = 1
+    while b * 2 < h:
+        b *= 2
+    return b
+
+
+def chunk_column(r, n, chunk):
+    """Texts of a column whose kind changes from one low_memory chunk to
+    the next (int, float, bool, str, NA-only, ints with an NA)."""
+    out = []
+    for start in range(0, n, chunk):
+        kind = r.choice(['int', 'int', 'float', 'bool', 'str', 'na', 'intna'])
+        for i in range(start, min(n, start + chunk)):
+            if kind == 'na' or (kind == 'intna' and i == start):
+                out.append(r.choice(NA_TOKENS))
+            elif kind in ('int', 'intna'):
+                out.append(str(r.choice([i % 7, -2 ** 63 + 100, 2 ** 53 + 1])
+                               if i % 50 == 0 else i % 7))
+            elif kind == 'float':
+                out.append(repr((i % 7) + r.choice([0.0, 0.5, 0.004])))
+            elif kind == 'bool':
+                out.append(r.choice(['True', 'false']))
+            else:
+                out.append(r.choice(['1', '1.0', 'x', 'True']) if i % 9 == 0
+                           else str(i % 7))
+    return out
+
+
+def gen_big_case(seed):
+    """A wide gold whose rows cross low_memory chunks, so that a column's
+    cells come out as Python ints, floats, bools and strs mixed; the
+    prediction holds the same texts in a table of another width (other
+    chunks: other types) or the same width."""
+    r = random.Random(seed)
+    width = r.choice([64, 128, 256])
+    ch = chunk_rows(width)
+    n = ch * r.choice([1, 2]) + r.randint(1, ch // 2)
+    nint = r.randint(1, 3)
+    inter = [chunk_column(r, n, ch) for _ in range(nint)]
+    filler = [str(i % 5) for i in range(n)]
+    gcols = inter + [filler] * (width - nint)
+    gold = render(r, ['c%d' % i for i in range(width)], gcols, n, sep='\n',
+                  bom=False)
+    pw = r.choice([nint, nint + 1, width, width // 2])
+    pcols = [c[:] for c in inter] + [filler] * (pw - nint)
+    if r.random() < 0.5:  # perturb one cell
+        c = r.choice(pcols[:nint])
+        c[r.randrange(n)] = r.choice(['0', 'NA', '1.0', 'x'])
+    if r.random() < 0.5:
+        order = list(range(n))
+        r.shuffle(order)
+        pcols = [[c[i] for i in order] for c in pcols]
+    pred = render(r, ['p%d' % i for i in range(pw)], pcols, n, sep='\n',
+                  bom=False)
+    cc = list(range(nint))
+    return dict(pred=pred, golds=[('', gold)], cc=cc, io=r.random() < 0.7)
+
+
 if __name__ == '__main__':
     import sys
     c = gen_case(int(sys.argv[1]))

@@ -186,6 +186,8 @@ def main():
     ap.add_argument('--work', default='/tmp/verdict_diff')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--quiet', action='store_true')
+    ap.add_argument('--big', action='store_true',
+                    help='gen_big_case: wide golds across low_memory chunks')
     a = ap.parse_args()
     off = load_official(a.mirror)
     if a.check:
@@ -201,7 +203,8 @@ def main():
     cases = {}
     with open(os.path.join(gold_dir, 'x_eval.jsonl'), 'w') as jl:
         for seed in range(a.first, a.first + a.count):
-            c = gen_verdict.gen_case(seed)
+            c = (gen_verdict.gen_big_case if a.big
+                 else gen_verdict.gen_case)(seed)
             iid = 'c%d' % seed
             cases[iid] = (seed, c)
             Path(pred_dir, iid + '.csv').write_bytes(c['pred'])
@@ -223,6 +226,8 @@ def main():
     for iid, (seed, c) in cases.items():
         stats['cases'] += 1
         PD.clear()
+        if stats['cases'] % 1000 == 0:
+            print('# progress: %s' % json.dumps(stats), flush=True)
         pred_path = os.path.join(pred_dir, iid + '.csv')
         for fl in ('snow', 'lite', 'dbt'):
             stats['verdicts'] += 1
