@@ -77,6 +77,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -689,8 +690,46 @@ static int mbr_read_candidates(mbr_cursor *c, const char *text) {
   return SQLITE_OK;
 }
 
-/* Score the candidates c->rows[order[0..n)] of one instance. Returns
-** SQLITE_OK, or an error with the vtab's message set. */
+/* The bytes of a regular file of `size` bytes (malloc'd), or NULL when
+** it cannot be read whole. */
+static char *read_whole(const char *path, int64_t size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *b = malloc((size_t)size + 1);
+  if (b && fread(b, 1, (size_t)size, f) != (size_t)size) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  return b;
+}
+
+/* A candidate's file as a candidate of the same instance read before it
+** holds it: its size (stat), its bytes when another has the same size. */
+typedef struct {
+  int64_t size;  /* -1: not a regular file (read through the cache) */
+  char *bytes;   /* read when first compared, else NULL */
+  int unreadable; /* the bytes could not be read */
+  int pinned;    /* read through the cache and pinned there */
+} mbr_file;
+
+/* Whether candidate files x and y hold the same bytes (both of one size). */
+static int same_bytes(const char *px, mbr_file *x, const char *py,
+                      mbr_file *y) {
+  if (!x->bytes && !x->unreadable && x->size > 0)
+    x->unreadable = !(x->bytes = read_whole(px, x->size));
+  if (!y->bytes && !y->unreadable && y->size > 0)
+    y->unreadable = !(y->bytes = read_whole(py, y->size));
+  if (x->size == 0) return 1;
+  return !x->unreadable && !y->unreadable &&
+         !memcmp(x->bytes, y->bytes, (size_t)x->size);
+}
+
+/* Score the candidates c->rows[order[0..n)] of one instance. A file with
+** the same bytes as one read before for this instance (byte-identical
+** candidates, often a third of a pool) takes that one's table instead of
+** being parsed again. Returns SQLITE_OK, or an error with the vtab's
+** message set. */
 static int mbr_score_instance(mbr_cursor *c, se_cache *cache,
                               const int *order, int n, const sim_options *so,
                               const eq_options *eo) {
@@ -699,13 +738,28 @@ static int mbr_score_instance(mbr_cursor *c, se_cache *cache,
   double *score = sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *score);
   int64_t *support =
       sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *support);
-  int rc = SQLITE_NOMEM, pinned = 0;
-  if (!t || !present || !score || !support) goto done;
-  for (; pinned < n; pinned++) {
-    const mbr_row *r = &c->rows[order[pinned]];
-    present[pinned] = r->path != NULL;
-    t[pinned] = NULL;
+  mbr_file *file = sqlite3_malloc64((sqlite3_uint64)(n + 1) * sizeof *file);
+  int rc = SQLITE_NOMEM, k = 0;
+  if (!t || !present || !score || !support || !file) goto done;
+  memset(file, 0, (size_t)(n + 1) * sizeof *file);
+  for (; k < n; k++) {
+    const mbr_row *r = &c->rows[order[k]];
+    present[k] = r->path != NULL;
+    t[k] = NULL;
     if (!r->path) continue;
+    struct stat st;
+    file[k].size = stat(r->path, &st) == 0 && S_ISREG(st.st_mode)
+                       ? (int64_t)st.st_size
+                       : -1;
+    int same = -1;
+    for (int m = 0; m < k && same < 0 && file[k].size >= 0; m++)
+      if (present[m] && file[m].size == file[k].size &&
+          same_bytes(r->path, &file[k], c->rows[order[m]].path, &file[m]))
+        same = m;
+    if (same >= 0) {
+      t[k] = t[same];
+      continue;
+    }
     tc_read rd = se_cache_read(cache, r->path);
     if (rd.error == TT_ERR_NOMEM) goto done;
     if (rd.error == TT_ERR_LIMIT) {
@@ -715,24 +769,28 @@ static int mbr_score_instance(mbr_cursor *c, se_cache *cache,
       rc = SQLITE_ERROR;
       goto done;
     }
-    t[pinned] = rd.table;
+    t[k] = rd.table;
     se_cache_pin(cache, r->path, 1); /* kept while the others are read */
+    file[k].pinned = 1;
   }
   if (sim_mbr(t, present, n, so, eo ? eq_tables_fn : NULL, eo, score,
               support) < 0)
     goto done;
-  for (int k = 0; k < n; k++) {
-    c->rows[order[k]].score = score[k];
-    c->rows[order[k]].support = support[k];
+  for (int i = 0; i < n; i++) {
+    c->rows[order[i]].score = score[i];
+    c->rows[order[i]].support = support[i];
   }
   rc = SQLITE_OK;
 done:
-  for (int k = 0; k < pinned; k++)
-    if (present[k]) se_cache_pin(cache, c->rows[order[k]].path, -1);
+  for (int i = 0; file && i < n; i++) {
+    if (file[i].pinned) se_cache_pin(cache, c->rows[order[i]].path, -1);
+    free(file[i].bytes);
+  }
   sqlite3_free(t);
   sqlite3_free(present);
   sqlite3_free(score);
   sqlite3_free(support);
+  sqlite3_free(file);
   return rc;
 }
 

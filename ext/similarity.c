@@ -661,6 +661,9 @@ int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
   for (int i = 0; i < n; i++) {
     cls[i] = -1;
     if (!present[i]) continue;
+    for (int k = 0; k < nd && cls[i] < 0; k++) /* the same table again */
+      if (t[rep[k]] == t[i]) cls[i] = k;
+    if (cls[i] >= 0) continue;
     uint64_t h = sim_table_hash(t[i]);
     for (int k = 0; k < nd && cls[i] < 0; k++)
       if (hash[k] == h && sim_tables_identical(t[rep[k]], t[i])) cls[i] = k;
