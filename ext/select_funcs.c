@@ -706,22 +706,36 @@ static char *read_whole(const char *path, int64_t size) {
 
 /* A candidate's file as a candidate of the same instance read before it
 ** holds it: its size (stat), its bytes when another has the same size. */
+/* Largest candidate file compared byte by byte with the others. */
+#define MBR_SAME_BYTES_MAX ((int64_t)16 << 20)
+
 typedef struct {
-  int64_t size;  /* -1: not a regular file (read through the cache) */
+  int64_t size;  /* -1: not a regular file, a link or too big (read by the
+                 ** cache as it is) */
   char *bytes;   /* read when first compared, else NULL */
+  uint64_t hash; /* of the bytes, once read */
   int unreadable; /* the bytes could not be read */
   int pinned;    /* read through the cache and pinned there */
 } mbr_file;
 
-/* Whether candidate files x and y hold the same bytes (both of one size). */
+/* Read f's bytes and their hash (FNV-1a) if not done yet; 0 when unreadable. */
+static int file_bytes(const char *path, mbr_file *f) {
+  if (!f->bytes && !f->unreadable) {
+    f->unreadable = !(f->bytes = read_whole(path, f->size));
+    uint64_t h = 1469598103934665603ULL;
+    for (int64_t i = 0; !f->unreadable && i < f->size; i++)
+      h = (h ^ (unsigned char)f->bytes[i]) * 1099511628211ULL;
+    f->hash = h;
+  }
+  return !f->unreadable;
+}
+
+/* Whether candidate files x and y hold the same bytes (both of one size):
+** hashes first, so many files of one size cost one read each. */
 static int same_bytes(const char *px, mbr_file *x, const char *py,
                       mbr_file *y) {
-  if (!x->bytes && !x->unreadable && x->size > 0)
-    x->unreadable = !(x->bytes = read_whole(px, x->size));
-  if (!y->bytes && !y->unreadable && y->size > 0)
-    y->unreadable = !(y->bytes = read_whole(py, y->size));
   if (x->size == 0) return 1;
-  return !x->unreadable && !y->unreadable &&
+  return file_bytes(px, x) && file_bytes(py, y) && x->hash == y->hash &&
          !memcmp(x->bytes, y->bytes, (size_t)x->size);
 }
 
@@ -748,7 +762,10 @@ static int mbr_score_instance(mbr_cursor *c, se_cache *cache,
     t[k] = NULL;
     if (!r->path) continue;
     struct stat st;
-    file[k].size = stat(r->path, &st) == 0 && S_ISREG(st.st_mode)
+    /* lstat: a link is left to the cache's read, which refuses it; so is
+    ** a file above MBR_SAME_BYTES_MAX (its bytes are not read twice) */
+    file[k].size = lstat(r->path, &st) == 0 && S_ISREG(st.st_mode) &&
+                           st.st_size <= MBR_SAME_BYTES_MAX
                        ? (int64_t)st.st_size
                        : -1;
     int same = -1;
