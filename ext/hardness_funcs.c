@@ -47,7 +47,10 @@ static void schema_free(hf_schema *s) {
 }
 
 /* Reads the schema of db_path; an error message (sqlite3_mprintf'd) or
-** NULL. Out of memory: "out of memory". */
+** NULL. Out of memory: "out of memory". Not through the sandbox: the
+** database is the benchmark's own (trusted), and only its table names and
+** PRAGMA table_info are read, as process_sql's get_schema does; no SQL a
+** model wrote runs here. */
 static char *schema_read(const char *db_path, hf_schema *s) {
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;

@@ -98,6 +98,13 @@ static void buf_str(sh_ctx *c, sh_buf *b, const char *s) {
   buf_add(c, b, s, strlen(s));
 }
 
+/* s[0..n) with a space on each side: a token split off its neighbours. */
+static void buf_spaced(sh_ctx *c, sh_buf *b, const char *s, size_t n) {
+  buf_add(c, b, " ", 1);
+  buf_add(c, b, s, n);
+  buf_add(c, b, " ", 1);
+}
+
 /* ---- nltk's word_tokenize (NLTKWordTokenizer), for text without ' or " */
 
 /* 1 for the bytes of Python's str.split() whitespace that can occur
@@ -136,9 +143,7 @@ static char *pad_chars(sh_ctx *c, const char *s, const char *bytes,
     if (!n && backtick_runs && *s == '`') n = (int)strspn(s, "`");
     if (!n && strchr(bytes, *s)) n = 1;
     if (n) {
-      buf_add(c, &b, " ", 1);
-      buf_add(c, &b, s, n);
-      buf_add(c, &b, " ", 1);
+      buf_spaced(c, &b, s, n);
       s += n;
     } else {
       buf_add(c, &b, s++, 1);
@@ -154,9 +159,7 @@ static char *pad_literal(sh_ctx *c, const char *s, const char *lit) {
   buf_str(c, &b, "");
   while (*s) {
     if (!strncmp(s, lit, n)) {
-      buf_add(c, &b, " ", 1);
-      buf_add(c, &b, lit, n);
-      buf_add(c, &b, " ", 1);
+      buf_spaced(c, &b, lit, n);
       s += n;
     } else {
       buf_add(c, &b, s++, 1);
@@ -209,9 +212,7 @@ static char *colon_comma(sh_ctx *c, const char *s) {
   buf_str(c, &b, "");
   while (*s) {
     if ((*s == ':' || *s == ',') && s[1] && !isdigit((unsigned char)s[1])) {
-      buf_add(c, &b, " ", 1);
-      buf_add(c, &b, s, 1);
-      buf_add(c, &b, " ", 1);
+      buf_spaced(c, &b, s, 1);
       buf_add(c, &b, s + 1, 1);
       s += 2;
     } else {
@@ -238,9 +239,7 @@ static char *dot_runs(sh_ctx *c, const char *s) {
   while (*s) {
     size_t n = strspn(s, ".");
     if (n >= 2) {
-      buf_add(c, &b, " ", 1);
-      buf_add(c, &b, s, n);
-      buf_add(c, &b, " ", 1);
+      buf_spaced(c, &b, s, n);
       s += n;
     } else {
       buf_add(c, &b, s++, 1);
@@ -273,9 +272,7 @@ static char *contractions(sh_ctx *c, const char *s) {
         const char *after = p + n1 + n2;
         int ok = w == 5 ? ws_len(after) > 0 : !word_byte((unsigned char)*after);
         if (ok) {
-          buf_add(c, &b, " ", 1);
-          buf_add(c, &b, p, n1);
-          buf_add(c, &b, " ", 1);
+          buf_spaced(c, &b, p, n1);
           buf_add(c, &b, p + n1, n2);
           buf_add(c, &b, " ", 1);
           p = after;
