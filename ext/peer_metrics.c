@@ -633,6 +633,25 @@ static int run_bird_ves(sb_conn *db, const pm_rules *r, sql_arg pred,
   return 0;
 }
 
+/* test-suite's remove_distinct on *sql (replaced): 1 done, 0 when
+** sqlparse finds no statement in it (upstream's IndexError, the verdict's
+** error), -1 out of memory. */
+static int strip_distinct(char **sql, const char *side, verdict *v) {
+  int blank = 0;
+  char *a = pr_ts_remove_distinct(*sql, &blank);
+  if (!a) {
+    if (!blank) return -1;
+    v->has_score = 0;
+    set_error(v, sqlite3_mprintf("upstream raises IndexError: tuple index "
+                                 "out of range (sqlparse finds no statement "
+                                 "in the %s)", side));
+    return 0;
+  }
+  free(*sql);
+  *sql = a;
+  return 1;
+}
+
 /* test-suite: preprocessing, gold first (its error raises), then pred. */
 static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
                       sql_arg gold, run_limits *lim, verdict *v) {
@@ -673,31 +692,10 @@ static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
   gp = pr_ts_postprocess(gold.sql);
   if (!pp || !gp) goto done;
   if (!r->keep_distinct) {
-    int blank = 0;
-    char *a = pr_ts_remove_distinct(pp, &blank);
-    if (!a) {
-      if (!blank) goto done;
-      v->has_score = 0;
-      set_error(v, sqlite3_mprintf("upstream raises IndexError: tuple index "
-                                   "out of range (sqlparse finds no statement "
-                                   "in the prediction)"));
-      res = 0;
-      goto done;
-    }
-    free(pp);
-    pp = a;
-    a = pr_ts_remove_distinct(gp, &blank);
-    if (!a) {
-      if (!blank) goto done;
-      v->has_score = 0;
-      set_error(v, sqlite3_mprintf("upstream raises IndexError: tuple index "
-                                   "out of range (sqlparse finds no statement "
-                                   "in the gold)"));
-      res = 0;
-      goto done;
-    }
-    free(gp);
-    gp = a;
+    res = strip_distinct(&pp, "prediction", v);
+    if (res == 1) res = strip_distinct(&gp, "gold", v);
+    if (res != 1) goto done;
+    res = -1;
   }
   int order_matters = r->order >= 0 ? r->order
                       : r->toplevel_order ? pr_toplevel_order_by(gp)
