@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static int is_space_ascii(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
@@ -410,16 +413,110 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
   return number;
 }
 
-typedef double (*xstrtod_fn)(const char *, const char **, int *, pn_hint *);
+/* 10^k as integers, 0 <= k <= 19. */
+static const uint64_t pow10_u64[20] = {
+  1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+  10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+  100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+  100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+  100000000000000000ULL, 1000000000000000000ULL,
+  10000000000000000000ULL};
 
-/* _try_double: the whole word a float, else an inf/Infinity spelling. */
-static inline int parse_float_with(xstrtod_fn xstrtod, const char *word,
-                                   double *out, pn_hint *hint) {
-  int error = 0;
-  const char *end;
-  pn_hint h;
-  double v = xstrtod(word, &end, &error, &h);
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PN_FAST_DECIMAL 1
+#define EIGHT(b) (UINT64_C(0x0101010101010101) * (b))
+/* The value of eight ASCII digits, the first byte (the lowest) the most
+** significant: pairs, then quads, then the whole, by multiplications. */
+static inline uint64_t eight_digits_value(uint64_t w) {
+  w -= EIGHT('0');
+  w = w * 10 + (w >> 8);
+  return (((w & UINT64_C(0x000000FF000000FF)) * UINT64_C(0x000F424000000064)) +
+          (((w >> 16) & UINT64_C(0x000000FF000000FF)) *
+           UINT64_C(0x0000271000000001))) >> 32;
+}
+/* The value of the k (0..8) digits at q (eight bytes readable there): they
+** are shifted to the top of the word and the bytes below filled with '0'. */
+static inline __attribute__((always_inline)) uint64_t
+digits_upto8(const char *q, int k) {
+  if (k == 0) return 0;
+  uint64_t w;
+  memcpy(&w, q, 8);
+  if (k < 8) w = (w << (8 * (8 - k))) | (EIGHT('0') >> (8 * k));
+  return eight_digits_value(w);
+}
+/* The value of the n (0..17) digits at q (24 bytes readable there). */
+static inline __attribute__((always_inline)) uint64_t
+digits_value(const char *q, int n) {
+  if (n <= 8) return digits_upto8(q, n);
+  uint64_t hi = digits_upto8(q, 8);
+  if (n <= 16) return hi * pow10_u64[n - 8] + digits_upto8(q + 8, n - 8);
+  return (hi * 100000000 + digits_upto8(q + 8, 8)) * 10 +
+         (uint64_t)(q[16] - '0');
+}
+#undef EIGHT
+
+/* precise_xstrtod and _try_double for the common word [+-]digits[.digits]
+** that ends right after its digits (no exponent, blanks or other bytes),
+** in a buffer readable up to lim: the digit runs found by a 32-byte SSE2
+** comparison and converted eight at a time, then pandas' own arithmetic
+** (digit_loop_value, one multiplication or division by a power of ten).
+** Returns 0 with *out and *hint set, or -1 when the word needs the general
+** path (which then gives the same answer it always did). */
+static inline int plain_decimal(const char *word, const char *lim,
+                                double *out, pn_hint *hint) {
+  const char *p = word;
+  int negative = *p == '-';
+  if (negative || *p == '+') p++;
+  if (lim - p < 64) return -1; /* every load below stays within 64 bytes */
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+  __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), zero);
+  __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), zero);
+  /* bit i: p[i] is a digit (p[i] - '0' is at most 9 unsigned) */
+  uint32_t dm =
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a)) |
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b))
+          << 16;
+  if (dm == UINT32_MAX) return -1;
+  int ilen = __builtin_ctz(~dm), flen = 0, end = ilen;
+  if (p[ilen] == '.') {
+    if (ilen >= 30) return -1;
+    flen = __builtin_ctz(~(dm >> (ilen + 1))); /* < 31 - ilen */
+    end = ilen + 1 + flen;
+    if (end >= 32) return -1; /* the digits may go on */
+  }
+  if (p[end] != 0) return -1;
+  /* the first 17 digits count, leading zeros included; more in the
+  ** integer part are powers of ten, more in the fraction are dropped */
+  int ni = ilen < 17 ? ilen : 17;
+  int nf = flen < 17 - ni ? flen : 17 - ni;
+  if (ni + nf == 0) return -1;
+  uint64_t mant = digits_value(p, ni);
+  if (nf) mant = mant * pow10_u64[nf] + digits_value(p + ilen + 1, nf);
+  int exponent = (ilen - ni) - nf; /* -17 to 14 */
+  double number = digit_loop_value(mant, ni + nf);
+  if (negative) number = -number;
+  if (exponent > 0) number *= pow10_table[exponent];
+  else number /= pow10_table[-exponent];
+  *out = number;
+  if (hint) {
+    hint->exact = mant < UINT64_C(1000000000000000) && exponent >= -22;
+    hint->mantissa = mant;
+    hint->exp10 = exponent;
+  }
+  return 0;
+}
+#endif
+
+/* _try_double's acceptance of what xstrtod made of the whole word: the
+** value when it took the whole word (spaces aside), else an inf/Infinity
+** spelling (any case), else -1. */
+static inline int accept_float(const char *word, double v, int error,
+                               const char *end, pn_hint *h, double *out,
+                               pn_hint *hint) {
   if (error || end == word || *end) {
+    char c = word[0]; /* every spelling starts with one of these */
+    if (c != 'i' && c != 'I' && c != '+' && c != '-') return -1;
     if (!strcasecmp(word, "inf") || !strcasecmp(word, "+inf") ||
         !strcasecmp(word, "Infinity") || !strcasecmp(word, "+Infinity")) {
       v = HUGE_VAL;
@@ -428,19 +525,37 @@ static inline int parse_float_with(xstrtod_fn xstrtod, const char *word,
     } else {
       return -1;
     }
-    h.exact = 0;
+    h->exact = 0;
   }
   *out = v;
-  if (hint) *hint = h;
+  if (hint) *hint = *h;
   return 0;
 }
 
 int pn_parse_float(const char *word, double *out, pn_hint *hint) {
-  return parse_float_with(precise_xstrtod, word, out, hint);
+  int error = 0;
+  const char *end;
+  pn_hint h;
+  double v = precise_xstrtod(word, &end, &error, &h);
+  return accept_float(word, v, error, end, &h, out, hint);
+}
+
+int pn_parse_float_in(const char *word, const char *lim, double *out,
+                      pn_hint *hint) {
+#ifdef PN_FAST_DECIMAL
+  if (!plain_decimal(word, lim, out, hint)) return 0;
+#else
+  (void)lim;
+#endif
+  return pn_parse_float(word, out, hint);
 }
 
 int pn_parse_float_literal(const char *word, double *out, pn_hint *hint) {
-  return parse_float_with(precise_xstrtod_literal, word, out, hint);
+  int error = 0;
+  const char *end;
+  pn_hint h;
+  double v = precise_xstrtod_literal(word, &end, &error, &h);
+  return accept_float(word, v, error, end, &h, out, hint);
 }
 
 int pn_parse_bool(const char *w, int *out) {
@@ -540,14 +655,6 @@ static void drop_last(char *d, int n) {
 ** to the printf search).
 */
 __extension__ typedef unsigned __int128 pn_u128;
-
-static const uint64_t pow10_u64[20] = {
-  1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-  10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-  100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-  100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-  100000000000000000ULL, 1000000000000000000ULL,
-  10000000000000000000ULL};
 
 /* Append digit dig + 1 to d[0..n): a 10 carries into the digits before
 ** (dtoa's round_9_up: trailing 9s drop, an all-9 string becomes "1"). */

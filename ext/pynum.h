@@ -48,6 +48,12 @@ int pn_str_to_uint64(pn_uint_state *st, const char *word, uint64_t *out);
 */
 int pn_parse_float(const char *word, double *out, pn_hint *hint);
 
+/* The same for a word in a buffer whose bytes from word up to lim may all
+** be read (lim beyond the word's NUL, e.g. the end of the token stream):
+** the digits are then taken eight at a time. */
+int pn_parse_float_in(const char *word, const char *lim, double *out,
+                      pn_hint *hint);
+
 /* The same with pandas' digit loop transcribed literally (digits summed in
 ** a double): the independent reference of the unit tests. */
 int pn_parse_float_literal(const char *word, double *out, pn_hint *hint);

@@ -822,6 +822,8 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
        ? __builtin_prefetch(WORD((r) + AHEAD)), WORD(r) : WORD(r))
   size_t r;
   int na_count = 0;
+  /* every word may be read up to the stream's final NUL */
+  const char *lim = t->stream + t->stream_len + 1;
   /* int64 */
   int overflow = 0;
   for (r = r0; r < r1; r++) {
@@ -909,7 +911,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
         continue;
       }
       pn_hint h;
-      if (pn_parse_float(w, &c->v.f, &h)) break;
+      if (pn_parse_float_in(w, lim, &c->v.f, &h)) break;
       c->kind = PV_FLOAT;
       c->exact = (uint8_t)h.exact;
       c->exp10 = (int16_t)(h.exact ? h.exp10 : 0);
