@@ -7,14 +7,43 @@
 **           change time also catches a write whose mtime was set back),
 **           the payload's length and hash, the path's length; then the
 **           path itself
-**   payload rows, columns, the str arena; per column its name, dtype,
-**           store, rows (str cells as offsets into the arena) and the
-**           repr hints of exact floats; each part padded to 8 bytes
+**   payload rows, columns, the str arena; per column its name (with its
+**           NUL), dtype, store, rows (str cells as offsets into the arena)
+**           and the repr hints of exact floats; each part padded to 8
+**           bytes
 ** It is trusted only when every header field matches the CSV as stat()
 ** sees it now and the payload hashes to the recorded value; the payload
 ** is then checked again while it is unpacked (lengths, stores, offsets
 ** inside the arena), so a damaged file is never more than a miss. Sorted
 ** views are not kept: they are built lazily as after a parse.
+**
+** The payload hash guards against damage (a cut or scribbled file, a
+** crash, a disk error), not against an attacker: whoever can write the
+** snapshot directory can choose the verdicts anyway. It is a fast
+** non-cryptographic hash of four independent lanes (one multiply per
+** 8 bytes, four at a time), so that checking a snapshot costs little
+** next to reading it.
+**
+** Loading copies nothing: the file is read whole into one buffer (small
+** snapshots) or mapped read-only (TS_MAP_BYTES and above: no kernel copy,
+** no fresh pages to fault in), and the table's arena, column rows, hints
+** and names point into it; the table owns it (tt_table.backing) and
+** tt_free releases it. Only the rare columns of tagged cells
+** (TT_STORE_CELLS) are copied, to turn their str offsets into pointers.
+** Nothing writes into a table after it is read (views and similarity
+** keys are separate allocations), so the read-only mapping is never
+** written.
+**
+** Why mapping is safe: a mapped file that is truncated under the mapping
+** raises SIGBUS on the next access. Snapshots are written only by save()
+** below, always to a new temporary file renamed over the old name; a
+** snapshot file is never opened for writing once it has its name, so the
+** inode a process mapped keeps every byte until the last mapping goes,
+** whatever other processes write or delete meanwhile (a rename or unlink
+** only drops the name). The one way to break this is from outside
+** spidereval: truncating or overwriting a .tts file in place (truncate,
+** cp onto it) while a process holds it mapped; the snapshot directory is
+** a cache owned by spidereval, to be deleted, never edited.
 **
 ** A snapshot is written after a successful parse when the CSV did not
 ** change during it, to a temporary file renamed into place, so readers
@@ -29,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,7 +66,10 @@
 /* bumped whenever the layout or the meaning of a table changes; the
 ** struct sizes guard against another ABI */
 #define TS_VERSION \
-  (2000u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
+  (3000u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
+
+/* Snapshots of at least this many bytes are mapped, smaller ones read. */
+#define TS_MAP_BYTES ((size_t)16 << 10)
 
 typedef struct {
   char magic[8];
@@ -56,27 +89,66 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
-/* A 64-bit hash of n bytes, 8 at a time. */
-static uint64_t hash_bytes(const void *p, size_t n, uint64_t seed) {
-  const unsigned char *b = p;
+/* A 64-bit hash of a path, 8 bytes at a time: the snapshot's file name
+** (kept across format versions, so that a new version rewrites the old
+** file instead of leaving it behind). */
+static uint64_t path_hash(const char *p, size_t n, uint64_t seed) {
   uint64_t h = mix64(seed ^ n);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
-    memcpy(&w, b + i, sizeof w);
+    memcpy(&w, p + i, sizeof w);
     h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
     h ^= h >> 29;
   }
   uint64_t w = 0;
-  memcpy(&w, b + i, n - i);
+  memcpy(&w, p + i, n - i);
   return mix64(h ^ w);
+}
+
+static inline uint64_t rotl64(uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
+
+/* One lane step: a bijection of the lane for each word, so a lane that
+** took one different word stays different to the end. */
+#define LANE(h, w) ((h) = rotl64(((h) ^ (w)) * 0x9E3779B97F4A7C15ULL, 31))
+
+/* The payload's 64-bit hash: four independent lanes over 32-byte blocks
+** (the multiplies overlap instead of waiting on each other), the rest 8
+** bytes at a time in the first lane, then the lanes chained through
+** mix64 (each step a bijection of either input). */
+static uint64_t payload_hash(const void *p, size_t n, uint64_t seed) {
+  const unsigned char *b = p;
+  uint64_t h0 = mix64(seed ^ n), h1 = h0 ^ 0x243F6A8885A308D3ULL,
+           h2 = h0 ^ 0x13198A2E03707344ULL, h3 = h0 ^ 0xA4093822299F31D0ULL;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint64_t w[4];
+    memcpy(w, b + i, sizeof w);
+    LANE(h0, w[0]);
+    LANE(h1, w[1]);
+    LANE(h2, w[2]);
+    LANE(h3, w[3]);
+  }
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, sizeof w);
+    LANE(h0, w);
+  }
+  uint64_t w = 0;
+  memcpy(&w, b + i, n - i);
+  uint64_t h = mix64(h0);
+  h = mix64(h ^ h1);
+  h = mix64(h ^ h2);
+  return mix64(h ^ h3 ^ w);
 }
 
 char *ts_snapshot_path(const char *dir, const char *path) {
   size_t n = strlen(path);
   return tt_msgf("%s/%016llx%016llx.tts", dir,
-                 (unsigned long long)hash_bytes(path, n, 1),
-                 (unsigned long long)hash_bytes(path, n, 2));
+                 (unsigned long long)path_hash(path, n, 1),
+                 (unsigned long long)path_hash(path, n, 2));
 }
 
 char *ts_default_dir(void) {
@@ -184,7 +256,7 @@ static char *pack_table(const tt_table *t, size_t *len) {
     uint32_t meta[4] = {(uint32_t)strlen(col->name), (uint32_t)col->dtype,
                         (uint32_t)col->store, col->fexp != NULL};
     put(&p, meta, sizeof meta);
-    put(&p, col->name, meta[0]);
+    put(&p, col->name, meta[0] + 1); /* with its NUL: loaded in place */
     size_t bytes = (size_t)t->nrows * elem_size(col->store);
     if (col->store == TT_STORE_CELLS) {
       /* str cells: pointers become offsets into the arena */
@@ -217,71 +289,75 @@ typedef struct {
   size_t len, pos;
 } unpacker;
 
-/* The next part of n bytes (padded), or NULL past the end. */
-static const char *take(unpacker *u, size_t n) {
+/* The next part of n bytes (padded) in place; NULL past the end, and for
+** an empty part (a table's pointers are NULL or inside its backing). */
+static const char *take(unpacker *u, size_t n, int *bad) {
   size_t padded = (n + 7) & ~(size_t)7;
-  if (padded < n || u->len - u->pos < padded) return NULL;
+  if (padded < n || u->len - u->pos < padded) {
+    *bad = 1;
+    return NULL;
+  }
   const char *p = u->buf + u->pos;
   u->pos += padded;
-  return p;
+  return n ? p : NULL;
 }
 
-/* A copy of the next part in a new malloc'd block, or NULL. */
-static void *take_copy(unpacker *u, size_t n) {
-  const char *p = take(u, n);
-  if (!p) return NULL;
-  void *d = malloc(n ? n : 1);
-  if (d && n) memcpy(d, p, n);
-  return d;
-}
-
-/* The table of a payload, or NULL when it does not hold together. */
-static tt_table *unpack_table(const char *buf, size_t len) {
+/* The table of a payload, its parts pointing into backing, which it then
+** owns; or NULL when the payload does not hold together (backing
+** released). */
+static tt_table *unpack_table(tt_backing *backing, const char *buf,
+                              size_t len) {
   unpacker u = {buf, len, 0};
+  int bad = 0;
   int64_t head[4];
-  const char *h = take(&u, sizeof head);
-  if (!h) return NULL;
+  const char *h = take(&u, sizeof head, &bad);
+  if (bad) goto release;
   memcpy(head, h, sizeof head);
   int64_t nrows = head[0], ncols = head[1], extent = head[2];
   if (nrows < 0 || nrows > UINT32_MAX || ncols < 0 || ncols > 1000000 ||
       extent < 0 || (uint64_t)extent > len)
-    return NULL;
+    goto release;
   tt_table *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
+  if (!t) goto release;
+  t->backing = backing; /* from here tt_free releases it */
   t->cols = calloc((size_t)(ncols ? ncols : 1), sizeof *t->cols);
   if (!t->cols) goto bad;
   t->nrows = nrows;
   t->mem_bytes = (size_t)head[3];
-  if (extent > 0) {
-    t->arena = take_copy(&u, (size_t)extent);
-    if (!t->arena) goto bad;
-  }
+  t->arena = (char *)take(&u, (size_t)extent, &bad);
+  if (bad) goto bad;
   for (int64_t c = 0; c < ncols; c++) {
     tt_column *col = &t->cols[c];
     t->ncols = (int)c + 1; /* what tt_free must see on failure */
     uint32_t meta[4];
-    const char *m = take(&u, sizeof meta);
-    if (!m) goto bad;
+    const char *m = take(&u, sizeof meta, &bad);
+    if (bad) goto bad;
     memcpy(meta, m, sizeof meta);
     if (meta[1] > TT_OBJECT || meta[2] > TT_STORE_STR || meta[3] > 1 ||
-        meta[0] > len)
+        meta[0] >= len)
       goto bad;
-    const char *name = take(&u, meta[0]);
-    if (!name) goto bad;
-    col->name = malloc((size_t)meta[0] + 1);
-    if (!col->name) goto bad;
-    memcpy(col->name, name, meta[0]);
-    col->name[meta[0]] = 0;
+    const char *name = take(&u, (size_t)meta[0] + 1, &bad);
+    if (bad || name[meta[0]] || memchr(name, 0, meta[0])) goto bad;
+    col->name = (char *)name;
     col->dtype = (tt_dtype)meta[1];
     col->store = (tt_store)meta[2];
     col->arena = t->arena;
     size_t bytes = (size_t)nrows * elem_size(col->store);
     if (bytes / elem_size(col->store) != (size_t)nrows) goto bad;
-    col->data.any = take_copy(&u, bytes);
-    if (!col->data.any) goto bad;
+    const char *rows = take(&u, bytes, &bad);
+    if (bad) goto bad;
+    if (col->store == TT_STORE_CELLS && rows) {
+      /* tagged cells: a copy whose str offsets become pointers */
+      pv_cell *cells = malloc(bytes);
+      if (!cells) goto bad;
+      memcpy(cells, rows, bytes);
+      col->data.cells = cells;
+    } else {
+      col->data.any = (void *)rows;
+    }
     if (meta[3]) {
-      col->fexp = take_copy(&u, (size_t)nrows * sizeof(int16_t));
-      if (!col->fexp) goto bad;
+      col->fexp = (int16_t *)take(&u, (size_t)nrows * sizeof(int16_t), &bad);
+      if (bad) goto bad;
     }
     /* every str must lie inside the arena */
     for (int64_t r = 0; r < nrows; r++) {
@@ -311,42 +387,78 @@ static tt_table *unpack_table(const char *buf, size_t len) {
 bad:
   tt_free(t);
   return NULL;
+release:
+  backing->release(backing);
+  return NULL;
 }
 
 /* ------------------------------------------------------------ files */
+
+static void release_read(tt_backing *b) {
+  free((void *)b->base);
+  free(b);
+}
+
+static void release_mapped(tt_backing *b) {
+  munmap((void *)b->base, b->len);
+  free(b);
+}
 
 /* The snapshot's table when it was made from the file st describes. */
 static tt_table *load(const char *snap, const char *path,
                       const struct stat *st) {
   int fd = open(snap, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return NULL;
-  tt_table *t = NULL;
-  char *buf = NULL;
   struct stat sst;
   ts_header h;
-  size_t plen = strlen(path);
-  if (fstat(fd, &sst) || sst.st_size < (off_t)sizeof h) goto out;
-  if (read(fd, &h, sizeof h) != (ssize_t)sizeof h) goto out;
+  size_t plen = strlen(path), poff = (plen + 7) & ~(size_t)7;
+  if (fstat(fd, &sst) || !S_ISREG(sst.st_mode) ||
+      sst.st_size < (off_t)(sizeof h + poff) ||
+      (uint64_t)sst.st_size > (uint64_t)SIZE_MAX / 2) {
+    close(fd);
+    return NULL;
+  }
+  size_t size = (size_t)sst.st_size;
+  tt_backing *bk = malloc(sizeof *bk);
+  char *base = NULL;
+  if (bk && size >= TS_MAP_BYTES) {
+    /* the pages at once: every byte is hashed right away */
+    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (m != MAP_FAILED) {
+      base = m;
+      bk->release = release_mapped;
+    }
+  } else if (bk && (base = malloc(size))) {
+    bk->release = release_read;
+    for (size_t got = 0; got < size;) {
+      ssize_t n = read(fd, base + got, size - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) { /* cut meanwhile, or unreadable */
+        free(base);
+        base = NULL;
+        break;
+      }
+      got += (size_t)n;
+    }
+  }
+  close(fd);
+  if (!base) {
+    free(bk);
+    return NULL;
+  }
+  bk->base = base;
+  bk->len = size;
+  memcpy(&h, base, sizeof h);
   if (memcmp(h.magic, TS_MAGIC, 8) || h.version != TS_VERSION ||
       h.path_len != plen || !same_file(&h, st) ||
-      (uint64_t)sst.st_size != sizeof h + ((plen + 7) & ~(size_t)7) + h.payload_len)
-    goto out;
-  size_t rest = (size_t)sst.st_size - sizeof h;
-  buf = malloc(rest ? rest : 1);
-  if (!buf) goto out;
-  for (size_t got = 0; got < rest;) {
-    ssize_t n = read(fd, buf + got, rest - got);
-    if (n <= 0) goto out;
-    got += (size_t)n;
+      h.payload_len != size - sizeof h - poff ||
+      memcmp(base + sizeof h, path, plen) ||
+      payload_hash(base + sizeof h + poff, h.payload_len, 3) !=
+          h.payload_hash) {
+    bk->release(bk);
+    return NULL;
   }
-  size_t poff = (plen + 7) & ~(size_t)7;
-  if (memcmp(buf, path, plen)) goto out;
-  if (hash_bytes(buf + poff, h.payload_len, 3) != h.payload_hash) goto out;
-  t = unpack_table(buf + poff, h.payload_len);
-out:
-  free(buf);
-  close(fd);
-  return t;
+  return unpack_table(bk, base + sizeof h + poff, h.payload_len);
 }
 
 /* mkdir -p; 0 when dir exists afterwards */
@@ -405,7 +517,7 @@ static void save(const char *dir, const char *snap, const char *path,
   h.mtime_ns = mtime_ns(st);
   h.ctime_ns = ctime_ns(st);
   h.payload_len = len;
-  h.payload_hash = hash_bytes(payload, len, 3);
+  h.payload_hash = payload_hash(payload, len, 3);
   static const char zeros[8] = {0};
   int bad = write_all(fd, &h, sizeof h) || write_all(fd, path, plen) ||
             write_all(fd, zeros, ((plen + 7) & ~(size_t)7) - plen) ||

@@ -1548,12 +1548,21 @@ static tt_error br_feed(block_reader *r, tokenizer *t, int *done,
 
 /* ---------------------------------------------------------------- parse */
 
+/* free(p) unless p points into the table's backing (tt_backing) */
+static void free_part(const tt_table *t, void *p) {
+  const tt_backing *b = t->backing;
+  if (b && (uintptr_t)p >= (uintptr_t)b->base &&
+      (uintptr_t)p < (uintptr_t)b->base + b->len)
+    return;
+  free(p);
+}
+
 void tt_free(tt_table *t) {
   if (!t) return;
   for (int c = 0; c < t->ncols; c++) {
-    free(t->cols[c].name);
-    free(t->cols[c].data.any);
-    free(t->cols[c].fexp);
+    free_part(t, t->cols[c].name);
+    free_part(t, t->cols[c].data.any);
+    free_part(t, t->cols[c].fexp);
     free(t->cols[c].similarity_keys);
     for (int v = 0; v < 8; v++)
       if (t->cols[c].views[v]) {
@@ -1562,7 +1571,8 @@ void tt_free(tt_table *t) {
       }
   }
   free(t->cols);
-  free(t->arena);
+  free_part(t, t->arena);
+  if (t->backing) t->backing->release(t->backing);
   free(t);
 }
 

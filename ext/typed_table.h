@@ -84,12 +84,23 @@ typedef struct {
   void *similarity_keys; /* similarity.c's sorted values, lazily; tt_free frees */
 } tt_column;
 
+/* Memory that a table's parts point into instead of owning them one by
+** one: a gold snapshot loaded by table_snapshot.c (read or mapped, never
+** written). tt_free frees no name, column data, hints or arena inside
+** [base, base + len) and calls release last. */
+typedef struct tt_backing {
+  const char *base;
+  size_t len;
+  void (*release)(struct tt_backing *b);
+} tt_backing;
+
 typedef struct {
   int ncols;        /* columns (index columns already dropped) */
   int64_t nrows;    /* data rows */
   tt_column *cols;  /* ncols columns */
   char *arena;      /* text of the str cells */
   size_t mem_bytes; /* approximate heap footprint, for cache accounting */
+  tt_backing *backing; /* NULL, or what the parts point into */
 } tt_table;
 
 /* Row r of a column as a cell (a copy: str cells point into the arena). */

@@ -121,6 +121,83 @@ START_TEST(test_snapshot_never_trusted_blindly) {
 }
 END_TEST
 
+/* a table whose snapshot is large enough to be mapped (TS_MAP_BYTES):
+** every store again, many rows, an object column of mixed cells (read in
+** chunks of 1,000 rows: numbers, then text) */
+static char *big_fixture(void) {
+  size_t cap = 1 << 20, len = 0;
+  char *b = malloc(cap);
+  ck_assert_ptr_nonnull(b);
+  len += (size_t)snprintf(b + len, cap - len, "i,f,s,o,b\n");
+  for (int r = 0; r < 4000; r++)
+    len += (size_t)snprintf(
+        b + len, cap - len, "%d,%s,%s%d,%s,%s\n", r * 7 - 9000,
+        r % 5 ? "0.25" : (r % 3 ? "" : "18.960578365843677"),
+        r % 11 ? "word" : "", r, r >= 1000 ? "text" : (r % 2 ? "2.5" : "7"),
+        r % 2 ? "True" : "False");
+  ck_assert_uint_lt(len, cap);
+  return b;
+}
+
+START_TEST(test_snapshot_mapped) {
+  char *text = big_fixture();
+  write_file(csv, text);
+  free(text);
+  tt_test_chunk_lines = 1000;
+  tt_table *plain = NULL, *cold = NULL, *warm = NULL;
+  ck_assert_int_eq(tt_read_file(csv, &plain, NULL), TT_OK);
+  ck_assert_int_eq(ts_read_file(dir, csv, &cold, NULL), TT_OK);
+  char *snap = ts_snapshot_path(dir, csv);
+  struct stat st, again;
+  ck_assert_int_eq(stat(snap, &st), 0);
+  ck_assert_int_ge(st.st_size, 16 << 10); /* mapped, not read */
+  ck_assert_int_eq(ts_read_file(dir, csv, &warm, NULL), TT_OK);
+  ck_assert_int_eq(stat(snap, &again), 0);
+  ck_assert_int_eq(st.st_ino, again.st_ino); /* served by the snapshot */
+  assert_same(plain, cold);
+  assert_same(plain, warm);
+  ck_assert_int_eq(warm->cols[3].store, TT_STORE_CELLS);
+  /* the CSV rewritten: a new snapshot is renamed over the mapped one,
+  ** whose table stays whole */
+  FILE *f = fopen(csv, "a");
+  fputs("1,0.5,w,x,True\n", f);
+  fclose(f);
+  tt_table *grown = NULL;
+  ck_assert_int_eq(ts_read_file(dir, csv, &grown, NULL), TT_OK);
+  ck_assert_int_eq(grown->nrows, plain->nrows + 1);
+  ck_assert_int_eq(stat(snap, &again), 0);
+  ck_assert_int_ne(st.st_ino, again.st_ino);
+  assert_same(plain, warm);
+  tt_free(grown);
+  grown = NULL;
+  /* damage anywhere is a miss */
+  f = fopen(snap, "rb");
+  ck_assert_int_eq(fstat(fileno(f), &st), 0);
+  char *good = malloc((size_t)st.st_size);
+  ck_assert_int_eq(fread(good, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+  fclose(f);
+  tt_table *now = NULL;
+  ck_assert_int_eq(tt_read_file(csv, &now, NULL), TT_OK);
+  for (off_t i = 3; i < st.st_size; i += st.st_size / 23) {
+    f = fopen(snap, "wb");
+    good[i] ^= 0x10;
+    fwrite(good, 1, (size_t)st.st_size, f);
+    good[i] ^= 0x10;
+    fclose(f);
+    ck_assert_int_eq(ts_read_file(dir, csv, &grown, NULL), TT_OK);
+    assert_same(now, grown);
+    tt_free(grown);
+  }
+  free(good);
+  free(snap);
+  tt_free(now);
+  tt_free(plain);
+  tt_free(cold);
+  tt_free(warm);
+  tt_test_chunk_lines = 0;
+}
+END_TEST
+
 START_TEST(test_snapshot_off_and_errors) {
   tt_table *t = NULL;
   ck_assert_int_eq(ts_read_file(NULL, csv, &t, NULL), TT_OK);
@@ -154,6 +231,7 @@ Suite *suite_table_snapshot(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_snapshot_round_trip);
   tcase_add_test(tc, test_snapshot_never_trusted_blindly);
+  tcase_add_test(tc, test_snapshot_mapped);
   tcase_add_test(tc, test_snapshot_off_and_errors);
   suite_add_tcase(s, tc);
   return s;
