@@ -718,14 +718,12 @@ typedef struct {
   int pinned;    /* read through the cache and pinned there */
 } mbr_file;
 
-/* Read f's bytes and their hash (FNV-1a) if not done yet; 0 when unreadable. */
+/* Read f's bytes and their hash (text_hash) if not done yet; 0 when
+** unreadable. */
 static int file_bytes(const char *path, mbr_file *f) {
   if (!f->bytes && !f->unreadable) {
     f->unreadable = !(f->bytes = read_whole(path, f->size));
-    uint64_t h = 1469598103934665603ULL;
-    for (int64_t i = 0; !f->unreadable && i < f->size; i++)
-      h = (h ^ (unsigned char)f->bytes[i]) * 1099511628211ULL;
-    f->hash = h;
+    if (!f->unreadable) f->hash = text_hash(f->bytes, (size_t)f->size);
   }
   return !f->unreadable;
 }

@@ -13,7 +13,13 @@
 ** same pairs except in exact ties between mirrored positions), computing
 ** only the intersections that can still win a step (pairs walked by an
 ** upper bound from the class counts): tables whose columns agree cost one
-** merge per column, not one per pair of columns.
+** merge per column, not one per pair of columns. sim_mbr numbers an
+** instance's columns by their cells (the same cells in the same order:
+** one number, its keys built once) and groups them by their keys (the
+** same values), and each pair of groups is merged once: candidates that
+** share columns (most of them: answers that differ in one column, or only
+** in row order) share their merges (bench section 2: 773,188 merges
+** before, 131,612 after).
 */
 #include "similarity.h"
 
@@ -25,6 +31,25 @@ void sim_options_default(sim_options *o) {
   o->cells_denominator = 0;
   o->aligned = 0;
   o->decimals = -1;
+}
+
+/* A 64-bit mix of one more word into h. */
+static inline uint64_t mix(uint64_t h, uint64_t w) {
+  h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+  return h * 0xFF51AFD7ED558CCDULL;
+}
+
+static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
+  while (n >= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = mix(h, w);
+    s += 8;
+    n -= 8;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s, n);
+  return mix(h, w ^ ((uint64_t)n << 56));
 }
 
 /* 10^d, exact, for the decimals option (0..15). */
@@ -57,6 +82,7 @@ typedef struct {
   int64_t num_nan; /* number cells whose value is NaN */
   int64_t nnum;    /* numbers in num */
   int64_t nstr;    /* strs in str */
+  uint64_t content; /* a hash of the values: equal for equal multisets */
   double *num;     /* ascending */
   sim_str *str;    /* ascending by bytes */
 } sim_keys;
@@ -76,38 +102,70 @@ static inline double key_dbl(uint64_t u) {
   return x;
 }
 
-/* Quicksort of n unsigned integers (insertion sort below 24). */
-static void quicksort_u64(uint64_t *v, int64_t n) {
-  while (n >= 24) {
-    /* median of three as the pivot, Hoare's partition */
-    uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
-    uint64_t p = a < b ? (b < c ? b : (a < c ? c : a))
-                       : (a < c ? a : (b < c ? c : b));
-    int64_t i = -1, j = n;
-    for (;;) {
-      do i++; while (v[i] < p);
-      do j--; while (v[j] > p);
-      if (i >= j) break;
-      uint64_t t = v[i];
-      v[i] = v[j];
-      v[j] = t;
+/* An order for quicksort: nonzero when *x goes before *y. */
+typedef int (*before_fn)(const void *x, const void *y);
+
+/* Quicksort of n elements of `size` bytes (at most 32) by `before`:
+** Hoare's partition around the median of three, the smaller side first
+** and the larger kept on a stack (at most log2 n deep), insertion sort
+** below 24 elements. Inline, so that each caller's copy has its size and
+** order as constants (as fast as a sort written for the type). */
+static inline __attribute__((always_inline)) void
+quicksort(void *base, int64_t n, size_t size, before_fn before) {
+  struct {
+    char *v;
+    int64_t n;
+  } stack[64];
+  int top = 0;
+  char p[32], t[32];
+  stack[top].v = base;
+  stack[top++].n = n;
+  while (top > 0) {
+    char *v = stack[--top].v;
+    n = stack[top].n;
+#define AT(i) (v + (size_t)(i) * size)
+    while (n >= 24) {
+      char *a = AT(0), *b = AT(n / 2), *c = AT(n - 1);
+      memcpy(p, before(a, b) ? (before(b, c) ? b : before(a, c) ? c : a)
+                             : (before(a, c) ? a : before(b, c) ? c : b),
+             size);
+      int64_t i = -1, j = n;
+      for (;;) {
+        do i++; while (before(AT(i), p));
+        do j--; while (before(p, AT(j)));
+        if (i >= j) break;
+        memcpy(t, AT(i), size);
+        memcpy(AT(i), AT(j), size);
+        memcpy(AT(j), t, size);
+      }
+      /* v[0..j] and v[j+1..n): the larger waits on the stack */
+      if (j + 1 < n - j - 1) {
+        stack[top].v = AT(j + 1);
+        stack[top++].n = n - j - 1;
+        n = j + 1;
+      } else {
+        stack[top].v = v;
+        stack[top++].n = j + 1;
+        v = AT(j + 1);
+        n -= j + 1;
+      }
     }
-    /* the smaller side by recursion, the larger by the loop */
-    if (j + 1 < n - j - 1) {
-      quicksort_u64(v, j + 1);
-      v += j + 1;
-      n -= j + 1;
-    } else {
-      quicksort_u64(v + j + 1, n - j - 1);
-      n = j + 1;
+    for (int64_t i = 1; i < n; i++) {
+      memcpy(t, AT(i), size);
+      int64_t j = i;
+      for (; j > 0 && before(t, AT(j - 1)); j--) memcpy(AT(j), AT(j - 1), size);
+      memcpy(AT(j), t, size);
     }
+#undef AT
   }
-  for (int64_t i = 1; i < n; i++) {
-    uint64_t x = v[i];
-    int64_t j = i;
-    for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
-    v[j] = x;
-  }
+}
+
+static int u64_before(const void *x, const void *y) {
+  return *(const uint64_t *)x < *(const uint64_t *)y;
+}
+
+static int double_before(const void *x, const void *y) {
+  return *(const double *)x < *(const double *)y;
 }
 
 /* Sort n unsigned integers ascending: a quicksort (insertion sort below
@@ -115,7 +173,7 @@ static void quicksort_u64(uint64_t *v, int64_t n) {
 ** whose digit is the same for all skipped). Nonzero on out of memory. */
 static int sort_u64(uint64_t *v, int64_t n) {
   if (n < 4096) { /* the radix passes' counts cost more than they save */
-    quicksort_u64(v, n);
+    quicksort(v, n, sizeof *v, u64_before);
     return 0;
   }
   uint64_t *tmp = malloc((size_t)n * sizeof *tmp);
@@ -145,12 +203,7 @@ static int sort_u64(uint64_t *v, int64_t n) {
 ** few, else their integer keys by sort_u64. Nonzero on out of memory. */
 static int sort_doubles(double *v, int64_t n) {
   if (n < 48) {
-    for (int64_t i = 1; i < n; i++) {
-      double x = v[i];
-      int64_t j = i;
-      for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
-      v[j] = x;
-    }
+    quicksort(v, n, sizeof *v, double_before);
     return 0;
   }
   uint64_t *k = malloc((size_t)n * sizeof *k);
@@ -168,38 +221,8 @@ static inline int str_cmp(const sim_str *a, const sim_str *b) {
   return a->len ? memcmp(a->s, b->s, a->len) : 0;
 }
 
-/* Quicksort of n strs by str_cmp (insertion sort below 24). */
-static void quicksort_strs(sim_str *v, int64_t n) {
-  while (n >= 24) {
-    /* median of three as the pivot, Hoare's partition */
-    const sim_str *a = &v[0], *b = &v[n / 2], *c = &v[n - 1];
-    sim_str p = str_cmp(a, b) < 0
-                    ? (str_cmp(b, c) < 0 ? *b : (str_cmp(a, c) < 0 ? *c : *a))
-                    : (str_cmp(a, c) < 0 ? *a : (str_cmp(b, c) < 0 ? *c : *b));
-    int64_t i = -1, j = n;
-    for (;;) {
-      do i++; while (str_cmp(&v[i], &p) < 0);
-      do j--; while (str_cmp(&v[j], &p) > 0);
-      if (i >= j) break;
-      sim_str t = v[i];
-      v[i] = v[j];
-      v[j] = t;
-    }
-    if (j + 1 < n - j - 1) {
-      quicksort_strs(v, j + 1);
-      v += j + 1;
-      n -= j + 1;
-    } else {
-      quicksort_strs(v + j + 1, n - j - 1);
-      n = j + 1;
-    }
-  }
-  for (int64_t i = 1; i < n; i++) {
-    sim_str x = v[i];
-    int64_t j = i;
-    for (; j > 0 && str_cmp(&x, &v[j - 1]) < 0; j--) v[j] = v[j - 1];
-    v[j] = x;
-  }
+static int str_before(const void *x, const void *y) {
+  return str_cmp(x, y) < 0;
 }
 
 /* Sort n strs by str_cmp: a quicksort when fewer than 4,096, else a
@@ -208,7 +231,7 @@ static void quicksort_strs(sim_str *v, int64_t n) {
 ** hashes put in order. Nonzero on out of memory. */
 static int sort_strs(sim_str *v, int64_t n) {
   if (n < 4096) { /* the radix passes' counts cost more than they save */
-    quicksort_strs(v, n);
+    quicksort(v, n, sizeof *v, str_before);
     return 0;
   }
   sim_str *tmp = malloc((size_t)n * sizeof *tmp);
@@ -242,8 +265,6 @@ static int sort_strs(sim_str *v, int64_t n) {
   }
   return 0;
 }
-
-static uint64_t mix_bytes(uint64_t h, const char *s, size_t n);
 
 /* The keys of a column for rounding `decimals` (cached on the column);
 ** NULL on out of memory. */
@@ -295,6 +316,11 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
     free(k);
     return NULL;
   }
+  uint64_t h = mix(mix(0x5E1D, (uint64_t)k->nan), (uint64_t)k->num_nan);
+  for (int64_t i = 0; i < k->nnum; i++) h = mix(h, dbl_key(k->num[i]));
+  for (int64_t i = 0; i < k->nstr; i++)
+    h = mix(h, k->str[i].hash ^ k->str[i].len);
+  k->content = h;
   col->similarity_keys = k;
   return k;
 }
@@ -360,13 +386,269 @@ static int64_t overlap_keys(const sim_keys *kx, const sim_keys *ky) {
          overlap_str(kx->str, kx->nstr, ky->str, ky->nstr);
 }
 
-/* The same for two columns; -1 on out of memory. */
-static int64_t overlap(tt_column *x, int64_t nx, tt_column *y, int64_t ny,
-                       int decimals) {
-  const sim_keys *kx = column_keys(x, nx, decimals);
-  const sim_keys *ky = kx ? column_keys(y, ny, decimals) : NULL;
-  if (!kx || !ky) return -1;
-  return overlap_keys(kx, ky);
+/* Whether two columns' keys hold the same values (the same multiset). */
+static int keys_identical(const sim_keys *x, const sim_keys *y) {
+  if (x == y) return 1;
+  if (x->content != y->content || x->nan != y->nan ||
+      x->num_nan != y->num_nan || x->nnum != y->nnum || x->nstr != y->nstr ||
+      memcmp(x->num, y->num, (size_t)x->nnum * sizeof *x->num))
+    return 0;
+  for (int64_t i = 0; i < x->nstr; i++)
+    if (str_cmp(&x->str[i], &y->str[i])) return 0;
+  return 1;
+}
+
+/* One cell for column_hash: its value's word plus its kind (a str's
+** bytes hashed). */
+static inline uint64_t cell_word(pv_cell x) {
+  switch (x.kind) {
+    case PV_INT:
+    case PV_BOOL: return (uint64_t)x.v.i + x.kind;
+    case PV_UINT: return x.v.u + x.kind;
+    case PV_FLOAT: {
+      uint64_t w;
+      memcpy(&w, &x.v.f, 8);
+      return w + x.kind;
+    }
+    case PV_STR: return mix_bytes(0x5E1D, x.v.s, x.len) + x.kind;
+  }
+  return PV_NAN;
+}
+
+/* A hash of a column's cells in order (kind and value, floats bit for
+** bit): equal for columns whose cells are identical. One loop per way of
+** storing the column, each giving what cell_word(tt_cell()) gives. */
+static uint64_t column_hash(const tt_column *col, int64_t nrows) {
+  uint64_t h = 0x5E1D;
+  switch (col->store) {
+    case TT_STORE_INT:
+      for (int64_t r = 0; r < nrows; r++)
+        h = mix(h, (uint64_t)col->data.i64[r] + PV_INT);
+      break;
+    case TT_STORE_FLOAT:
+      for (int64_t r = 0; r < nrows; r++) {
+        double f = col->data.f64[r];
+        uint64_t w;
+        memcpy(&w, &f, 8);
+        h = mix(h, f != f ? PV_NAN : w + PV_FLOAT);
+      }
+      break;
+    case TT_STORE_STR:
+      for (int64_t r = 0; r < nrows; r++) {
+        tt_strref x = col->data.str[r];
+        h = mix(h, x.len == TT_STR_NAN
+                       ? PV_NAN
+                       : mix_bytes(0x5E1D, col->arena + x.off, x.len) + PV_STR);
+      }
+      break;
+    default:
+      for (int64_t r = 0; r < nrows; r++) h = mix(h, cell_word(tt_cell(col, r)));
+  }
+  return h;
+}
+
+/* Whether two columns of nrows rows hold identical cells in order. */
+static int columns_identical(const tt_column *x, const tt_column *y,
+                             int64_t nrows) {
+  if (x == y) return 1;
+  for (int64_t r = 0; r < nrows; r++)
+    if (!pv_cell_identical(tt_cell(x, r), tt_cell(y, r))) return 0;
+  return 1;
+}
+
+/* The cells of a column's keys: its overlap with itself. */
+static int64_t keys_cells(const sim_keys *k) {
+  return k->nan + k->num_nan + k->nnum + k->nstr;
+}
+
+/*
+** The columns met by one sim_mbr, grouped by content (the same values
+** after rounding, keys_identical), and the overlaps of pairs of groups
+** computed so far: candidates' tables share many columns (two tables that
+** differ in one column share the others), so most overlaps of an
+** instance are found here instead of merged again (bench section 2: one
+** merge in 6). Group ids from 1.
+*/
+typedef struct {
+  uint64_t key; /* (smaller group << 32 | larger group), 0: empty slot */
+  int64_t overlap;
+} group_pair;
+
+/* A column met, by its cells in order (a column with the same cells in
+** the same order is in its group without building its keys). */
+typedef struct {
+  uint64_t hash; /* column_hash */
+  const tt_column *col;
+  int64_t nrows;
+  uint32_t group; /* its group, 0: not known yet */
+} seen_column;
+
+typedef struct {
+  const sim_keys **keys; /* keys[g]: the keys of group g's first column */
+  uint32_t ngroups;
+  uint32_t *slots; /* hash set of group ids by content */
+  uint32_t slots_cap;
+  seen_column *seen; /* seen[1..nseen] */
+  uint32_t nseen;
+  uint32_t *seen_slots; /* hash set of seen ids by column_hash */
+  uint32_t seen_cap;
+  group_pair *pairs; /* hash map of computed overlaps */
+  uint32_t npairs, pairs_cap;
+} col_groups;
+
+/* The first slot to probe for hash h in a table of cap slots (a power of
+** 2): the hash's high bits, the best mixed. */
+static uint32_t first_slot(uint64_t h, uint32_t cap) {
+  return (uint32_t)(h >> 32) & (cap - 1);
+}
+
+static void col_groups_free(col_groups *g) {
+  free(g->keys);
+  free(g->slots);
+  free(g->seen);
+  free(g->seen_slots);
+  free(g->pairs);
+}
+
+/* The group of a column's keys k, made when new; 0 on out of memory. */
+static uint32_t group_of(col_groups *g, const sim_keys *k) {
+  if ((g->ngroups + 1) * 2 > g->slots_cap) {
+    uint32_t cap = g->slots_cap ? g->slots_cap * 2 : 256;
+    uint32_t *ns = calloc(cap, sizeof *ns);
+    const sim_keys **nk = realloc(g->keys, (size_t)cap * sizeof *nk);
+    if (!ns || !nk) {
+      free(ns);
+      if (nk) g->keys = nk;
+      return 0;
+    }
+    g->keys = nk;
+    for (uint32_t id = 1; id <= g->ngroups; id++) {
+      uint32_t s = first_slot(g->keys[id]->content, cap);
+      while (ns[s]) s = (s + 1) & (cap - 1);
+      ns[s] = id;
+    }
+    free(g->slots);
+    g->slots = ns;
+    g->slots_cap = cap;
+  }
+  uint32_t s = first_slot(k->content, g->slots_cap);
+  for (; g->slots[s]; s = (s + 1) & (g->slots_cap - 1))
+    if (keys_identical(g->keys[g->slots[s]], k)) return g->slots[s];
+  uint32_t id = ++g->ngroups;
+  g->keys[id] = k;
+  g->slots[s] = id;
+  return id;
+}
+
+/* The number of column col (nrows rows) among the columns seen: that of
+** a column seen before with the same cells in order, else a new one. 0
+** on out of memory. */
+static uint32_t seen_of(col_groups *g, const tt_column *col, int64_t nrows) {
+  if ((g->nseen + 1) * 2 > g->seen_cap) {
+    uint32_t cap = g->seen_cap ? g->seen_cap * 2 : 256;
+    uint32_t *ns = calloc(cap, sizeof *ns);
+    seen_column *nc = realloc(g->seen, (size_t)cap * sizeof *nc);
+    if (!ns || !nc) {
+      free(ns);
+      if (nc) g->seen = nc;
+      return 0;
+    }
+    g->seen = nc;
+    for (uint32_t id = 1; id <= g->nseen; id++) {
+      uint32_t s = first_slot(g->seen[id].hash, cap);
+      while (ns[s]) s = (s + 1) & (cap - 1);
+      ns[s] = id;
+    }
+    free(g->seen_slots);
+    g->seen_slots = ns;
+    g->seen_cap = cap;
+  }
+  uint64_t h = column_hash(col, nrows);
+  uint32_t s = first_slot(h, g->seen_cap);
+  for (; g->seen_slots[s]; s = (s + 1) & (g->seen_cap - 1)) {
+    uint32_t id = g->seen_slots[s];
+    const seen_column *c = &g->seen[id];
+    if (c->hash == h && c->nrows == nrows &&
+        columns_identical(c->col, col, nrows))
+      return id;
+  }
+  uint32_t id = ++g->nseen;
+  g->seen[id] = (seen_column){h, col, nrows, 0};
+  g->seen_slots[s] = id;
+  return id;
+}
+
+/* The group of seen column id for rounding `decimals` (its keys built
+** when first asked). 0 on out of memory. */
+static uint32_t seen_group(col_groups *g, uint32_t id, int decimals) {
+  seen_column *c = &g->seen[id];
+  if (!c->group) {
+    /* the cast: the keys are a cache on the column (similarity_keys) */
+    const sim_keys *k = column_keys((tt_column *)c->col, c->nrows, decimals);
+    if (k) c->group = group_of(g, k);
+  }
+  return c->group;
+}
+
+static uint32_t group_pair_slot(const col_groups *g, uint64_t key) {
+  uint32_t s = first_slot(key * 0x9E3779B97F4A7C15ULL, g->pairs_cap);
+  while (g->pairs[s].key && g->pairs[s].key != key)
+    s = (s + 1) & (g->pairs_cap - 1);
+  return s;
+}
+
+/* The overlap of groups x and y, merged when first asked; -1 on out of
+** memory. */
+static int64_t group_overlap(col_groups *g, uint32_t x, uint32_t y) {
+  if (x == y) return keys_cells(g->keys[x]);
+  uint64_t key = x < y ? (uint64_t)x << 32 | y : (uint64_t)y << 32 | x;
+  if (g->pairs_cap) {
+    const group_pair *p = &g->pairs[group_pair_slot(g, key)];
+    if (p->key) return p->overlap;
+  }
+  int64_t v = overlap_keys(g->keys[x], g->keys[y]);
+  if ((g->npairs + 1) * 2 > g->pairs_cap) {
+    uint32_t cap = g->pairs_cap ? g->pairs_cap * 2 : 1024;
+    group_pair *np = calloc(cap, sizeof *np), *old = g->pairs;
+    if (!np) return -1;
+    uint32_t old_cap = g->pairs_cap;
+    g->pairs = np;
+    g->pairs_cap = cap;
+    for (uint32_t i = 0; i < old_cap; i++)
+      if (old[i].key) g->pairs[group_pair_slot(g, old[i].key)] = old[i];
+    free(old);
+  }
+  group_pair *p = &g->pairs[group_pair_slot(g, key)];
+  p->key = key;
+  p->overlap = v;
+  g->npairs++;
+  return v;
+}
+
+/* Column groups for one pair of tables: the groups, and the seen column
+** number of each column of a and of b. */
+typedef struct {
+  col_groups *groups;
+  const uint32_t *sa, *sb;
+} pair_groups;
+
+/* The keys of column i of t, whose seen numbers are s[] (a side of pg):
+** its group's when pg is not NULL, else its own. NULL on out of memory. */
+static const sim_keys *keys_at(pair_groups *pg, const uint32_t *s,
+                               tt_table *t, int i, int decimals) {
+  if (!pg) return column_keys(&t->cols[i], t->nrows, decimals);
+  uint32_t g = seen_group(pg->groups, s[i], decimals);
+  return g ? pg->groups->keys[g] : NULL;
+}
+
+/* The overlap of column i of a (keys kx) and column j of b (keys ky, both
+** from keys_at): through the groups when pg is not NULL, else merged. -1
+** on out of memory. */
+static int64_t column_overlap(pair_groups *pg, const sim_keys *kx, int i,
+                              const sim_keys *ky, int j) {
+  if (!pg) return overlap_keys(kx, ky);
+  col_groups *g = pg->groups;
+  return group_overlap(g, g->seen[pg->sa[i]].group, g->seen[pg->sb[j]].group);
 }
 
 /* An upper bound of the overlap of two columns from their keys' sizes. */
@@ -381,6 +663,7 @@ typedef struct {
   int64_t v;
   int hi, lo, i, j;
 } col_pair;
+_Static_assert(sizeof(col_pair) <= 32, "quicksort moves at most 32 bytes");
 
 /* 1 when p goes before q: more shared values, then smaller positions. */
 static int pair_before(const col_pair *p, const col_pair *q) {
@@ -390,9 +673,8 @@ static int pair_before(const col_pair *p, const col_pair *q) {
   return p->i < q->i;
 }
 
-static int pair_qcmp(const void *x, const void *y) {
-  const col_pair *p = x, *q = y;
-  return pair_before(p, q) ? -1 : pair_before(q, p) ? 1 : 0;
+static int pair_sort_before(const void *x, const void *y) {
+  return pair_before(x, y);
 }
 
 /*
@@ -408,19 +690,20 @@ static int pair_qcmp(const void *x, const void *y) {
 ** out of memory.
 */
 static int pair_by_content(tt_table *a, tt_table *b, int decimals,
-                           int *pair_a, int *pair_b, int64_t *R,
-                           int *symmetric) {
+                           pair_groups *pg, int *pair_a, int *pair_b,
+                           int64_t *R, int *symmetric) {
   int na = a->ncols, nb = b->ncols;
   size_t np = (size_t)na * (size_t)nb;
   const sim_keys **ka = malloc((size_t)(na + nb + 1) * sizeof *ka);
   int64_t *ov = malloc((np + 1) * sizeof *ov); /* -1: not computed */
   col_pair *order = malloc((np + 1) * sizeof *order);
-  if (!ka || !ov || !order) goto nomem;
+  size_t *done = malloc((np + 1) * sizeof *done);
+  if (!ka || !ov || !order || !done) goto nomem;
   const sim_keys **kb = ka + na;
   for (int i = 0; i < na; i++)
-    if (!(ka[i] = column_keys(&a->cols[i], a->nrows, decimals))) goto nomem;
+    if (!(ka[i] = keys_at(pg, pg ? pg->sa : NULL, a, i, decimals))) goto nomem;
   for (int j = 0; j < nb; j++)
-    if (!(kb[j] = column_keys(&b->cols[j], b->nrows, decimals))) goto nomem;
+    if (!(kb[j] = keys_at(pg, pg ? pg->sb : NULL, b, j, decimals))) goto nomem;
   int64_t max_bound = 0;
   for (int i = 0; i < na; i++)
     for (int j = 0; j < nb; j++) {
@@ -459,31 +742,31 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
       p->j = key[k] & 1 ? lo : hi;
     }
     free(key);
-  } else if (np > 32) {
-    qsort(order, np, sizeof *order, pair_qcmp);
   } else {
-    for (size_t k = 1; k < np; k++) {
-      col_pair p = order[k];
-      size_t m = k;
-      for (; m > 0 && pair_before(&p, &order[m - 1]); m--)
-        order[m] = order[m - 1];
-      order[m] = p;
-    }
+    quicksort(order, (int64_t)np, sizeof *order, pair_sort_before);
   }
+  /* done[0..ndone): the computed pairs (i * nb + j) of two free columns
+  ** that share values; order[start..) holds every pair not computed whose
+  ** columns are both free */
+  size_t ndone = 0, start = 0;
   for (;;) {
     /* the best pair computed so far among the free columns */
     col_pair best = {0, 0, 0, 0, -1};
-    for (int i = 0; i < na; i++) {
-      if (pair_a[i] >= 0) continue;
-      for (int j = 0; j < nb; j++) {
-        int64_t v = ov[i * nb + j];
-        if (pair_b[j] >= 0 || v <= 0) continue;
-        col_pair p = {v, i > j ? i : j, i < j ? i : j, i, j};
-        if (best.j < 0 || pair_before(&p, &best)) best = p;
-      }
+    size_t kept = 0;
+    for (size_t d = 0; d < ndone; d++) {
+      int i = (int)(done[d] / (size_t)nb), j = (int)(done[d] % (size_t)nb);
+      if (pair_a[i] >= 0 || pair_b[j] >= 0) continue; /* never again */
+      done[kept++] = done[d];
+      col_pair p = {ov[done[d]], i > j ? i : j, i < j ? i : j, i, j};
+      if (best.j < 0 || pair_before(&p, &best)) best = p;
     }
+    ndone = kept;
     /* compute the free pairs whose bound can still beat or tie it */
-    for (size_t k = 0; k < np; k++) {
+    while (start < np &&
+           (pair_a[order[start].i] >= 0 || pair_b[order[start].j] >= 0 ||
+            ov[order[start].i * nb + order[start].j] >= 0))
+      start++;
+    for (size_t k = start; k < np; k++) {
       const col_pair *p = &order[k];
       if (p->v <= 0) break;
       if (best.j >= 0 && p->v < best.v) break;
@@ -493,8 +776,10 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
       if (best.j >= 0 && p->v == best.v && pair_before(&best, p) &&
           !(p->hi == best.hi && p->lo == best.lo))
         break; /* bounds of the rest rank after best */
-      int64_t v = overlap_keys(ka[p->i], kb[p->j]);
+      int64_t v = column_overlap(pg, ka[p->i], p->i, kb[p->j], p->j);
+      if (v < 0) goto nomem;
       ov[p->i * nb + p->j] = v;
+      if (v > 0) done[ndone++] = (size_t)p->i * nb + p->j;
       col_pair c = *p;
       c.v = v;
       if (v > 0 && (best.j < 0 || pair_before(&c, &best))) best = c;
@@ -505,7 +790,11 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
     if (symmetric && best.i != best.j && best.j < na && best.i < nb &&
         pair_a[best.j] < 0 && pair_b[best.i] < 0) {
       int64_t *m = &ov[best.j * nb + best.i];
-      if (*m < 0) *m = overlap_keys(ka[best.j], kb[best.i]);
+      if (*m < 0) {
+        *m = column_overlap(pg, ka[best.j], best.j, kb[best.i], best.i);
+        if (*m < 0) goto nomem;
+        if (*m > 0) done[ndone++] = (size_t)best.j * nb + best.i;
+      }
       if (*m == best.v) *symmetric = 0;
     }
     pair_a[best.i] = best.j;
@@ -515,20 +804,20 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
   free(ka);
   free(ov);
   free(order);
+  free(done);
   return 0;
 nomem:
   free(ka);
   free(ov);
   free(order);
+  free(done);
   return -1;
 }
 
-double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
-  return sim_tables_sym(a, b, o, NULL);
-}
-
-double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
-                      int *symmetric) {
+/* sim_tables_sym, the overlaps of columns through pg's groups when pg is
+** not NULL. */
+static double similarity(tt_table *a, tt_table *b, const sim_options *o,
+                         pair_groups *pg, int *symmetric) {
   if (symmetric) *symmetric = 1;
   if (!a || !b) return 0.0; /* a failed candidate is similar to nothing */
   /* a table with itself: every column pairs with itself (by name, the
@@ -559,13 +848,17 @@ double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
         }
     for (int i = 0; i < na; i++)
       if (pair_a[i] >= 0) {
-        int64_t r = overlap(&a->cols[i], ra, &b->cols[pair_a[i]], rb,
-                            o->decimals);
+        int j = pair_a[i];
+        const sim_keys *kx = keys_at(pg, pg ? pg->sa : NULL, a, i, o->decimals);
+        const sim_keys *ky =
+            kx ? keys_at(pg, pg ? pg->sb : NULL, b, j, o->decimals) : NULL;
+        int64_t r = ky ? column_overlap(pg, kx, i, ky, j) : -1;
         if (r < 0) goto nomem;
         R += r;
       }
   } else {
-    int r = pair_by_content(a, b, o->decimals, pair_a, pair_b, &R, symmetric);
+    int r = pair_by_content(a, b, o->decimals, pg, pair_a, pair_b, &R,
+                            symmetric);
     if (r < 0) goto nomem;
   }
   if (o->cells_denominator) {
@@ -587,23 +880,13 @@ nomem:
   return -1;
 }
 
-/* A 64-bit mix of one more word into h. */
-static inline uint64_t mix(uint64_t h, uint64_t w) {
-  h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
+  return similarity(a, b, o, NULL, NULL);
 }
 
-static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
-  while (n >= 8) {
-    uint64_t w;
-    memcpy(&w, s, 8);
-    h = mix(h, w);
-    s += 8;
-    n -= 8;
-  }
-  uint64_t w = 0;
-  memcpy(&w, s, n);
-  return mix(h, w ^ ((uint64_t)n << 56));
+double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
+                      int *symmetric) {
+  return similarity(a, b, o, NULL, symmetric);
 }
 
 uint64_t sim_table_hash(const tt_table *t) {
@@ -611,24 +894,8 @@ uint64_t sim_table_hash(const tt_table *t) {
   uint64_t h = mix(mix(0x5E1D, (uint64_t)t->ncols), (uint64_t)t->nrows);
   for (int c = 0; c < t->ncols; c++) {
     const tt_column *col = &t->cols[c];
-    h = mix_bytes(h, col->name, strlen(col->name));
-    for (int64_t r = 0; r < t->nrows; r++) {
-      pv_cell x = tt_cell(col, r);
-      h = mix(h, x.kind);
-      switch (x.kind) {
-        case PV_NAN: break;
-        case PV_INT:
-        case PV_BOOL: h = mix(h, (uint64_t)x.v.i); break;
-        case PV_UINT: h = mix(h, x.v.u); break;
-        case PV_FLOAT: {
-          uint64_t w;
-          memcpy(&w, &x.v.f, 8);
-          h = mix(h, w);
-          break;
-        }
-        case PV_STR: h = mix_bytes(h, x.v.s, x.len); break;
-      }
-    }
+    h = mix(mix_bytes(h, col->name, strlen(col->name)),
+            column_hash(col, t->nrows));
   }
   return h | 1; /* 0 stands for no table */
 }
@@ -639,10 +906,20 @@ int sim_tables_identical(const tt_table *a, const tt_table *b) {
   if (a->ncols != b->ncols || a->nrows != b->nrows) return 0;
   for (int c = 0; c < a->ncols; c++) {
     const tt_column *x = &a->cols[c], *y = &b->cols[c];
-    if (strcmp(x->name, y->name)) return 0;
-    for (int64_t r = 0; r < a->nrows; r++)
-      if (!pv_cell_identical(tt_cell(x, r), tt_cell(y, r))) return 0;
+    if (strcmp(x->name, y->name) || !columns_identical(x, y, a->nrows))
+      return 0;
   }
+  return 1;
+}
+
+/* Whether candidates' tables x and y (of seen column numbers sx, sy)
+** hold the same table. */
+static int same_table(const tt_table *x, const uint32_t *sx,
+                      const tt_table *y, const uint32_t *sy) {
+  if (x == y) return 1;
+  if (!x || !y || x->ncols != y->ncols || x->nrows != y->nrows) return 0;
+  for (int c = 0; c < x->ncols; c++)
+    if (sx[c] != sy[c] || strcmp(x->cols[c].name, y->cols[c].name)) return 0;
   return 1;
 }
 
@@ -650,25 +927,38 @@ int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
             sim_equivalent_fn eq, const void *eq_arg, double *score,
             int64_t *support) {
   /* cls[i]: candidate i's distinct table (0..nd-1), rep[k] one candidate
-  ** holding class k; the matrices are nd x nd, indexed by classes */
+  ** holding class k; the matrices are nd x nd, indexed by classes. The
+  ** columns of the tables are numbered by their cells (seen_of), seen +
+  ** at[i] those of candidate i; tables are the same when their column
+  ** names and numbers are, and the similarities merge columns through
+  ** their groups (each group's overlaps computed once). */
   int *cls = malloc((size_t)(n + 1) * sizeof *cls);
   int *rep = malloc((size_t)(n + 1) * sizeof *rep);
-  uint64_t *hash = malloc((size_t)(n + 1) * sizeof *hash);
+  size_t *at = malloc((size_t)(n + 1) * sizeof *at);
+  uint32_t *seen = NULL;
   double *sim = NULL;
   signed char *same = NULL;
+  col_groups groups = {0};
   int nd = 0, rc = -1;
-  if (!cls || !rep || !hash) goto done;
+  if (!cls || !rep || !at) goto done;
+  size_t ncols = 0;
+  for (int i = 0; i < n; i++) {
+    at[i] = ncols;
+    if (present[i] && t[i]) ncols += (size_t)t[i]->ncols;
+  }
+  if (!(seen = malloc((ncols + 1) * sizeof *seen))) goto done;
   for (int i = 0; i < n; i++) {
     cls[i] = -1;
     if (!present[i]) continue;
     for (int k = 0; k < nd && cls[i] < 0; k++) /* the same table again */
       if (t[rep[k]] == t[i]) cls[i] = k;
     if (cls[i] >= 0) continue;
-    uint64_t h = sim_table_hash(t[i]);
+    uint32_t *si = seen + at[i];
+    for (int c = 0; t[i] && c < t[i]->ncols; c++)
+      if (!(si[c] = seen_of(&groups, &t[i]->cols[c], t[i]->nrows))) goto done;
     for (int k = 0; k < nd && cls[i] < 0; k++)
-      if (hash[k] == h && sim_tables_identical(t[rep[k]], t[i])) cls[i] = k;
+      if (same_table(t[rep[k]], seen + at[rep[k]], t[i], si)) cls[i] = k;
     if (cls[i] < 0) {
-      hash[nd] = h;
       rep[nd] = i;
       cls[i] = nd++;
     }
@@ -684,10 +974,13 @@ int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
     for (int y = x + 1; y < nd; y++) {
       tt_table *ty = t[rep[y]];
       int symmetric = 1;
-      double s = sim_tables_sym(tx, ty, o, &symmetric);
+      pair_groups pg = {&groups, seen + at[rep[x]], seen + at[rep[y]]};
+      double s = similarity(tx, ty, o, &pg, &symmetric);
       if (s < 0) goto done;
       sim[x * nd + y] = s;
-      if (!symmetric && (s = sim_tables(ty, tx, o)) < 0) goto done;
+      pair_groups swapped = {&groups, pg.sb, pg.sa};
+      if (!symmetric && (s = similarity(ty, tx, o, &swapped, NULL)) < 0)
+        goto done;
       sim[y * nd + x] = s;
     }
     if (!eq) continue;
@@ -717,8 +1010,10 @@ int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
 done:
   free(cls);
   free(rep);
-  free(hash);
+  free(at);
+  free(seen);
   free(sim);
   free(same);
+  col_groups_free(&groups);
   return rc;
 }

@@ -62,7 +62,8 @@ typedef int (*sim_equivalent_fn)(tt_table *a, tt_table *b, const void *arg);
 ** computed when eq is NULL); absent candidates get score -1, support -1.
 ** The same values as the pairs one by one, computed once per pair of
 ** distinct tables (sim_tables_identical): symmetric pairs once, the
-** reverse order only where sim_tables_sym says it may differ; eq is taken
+** reverse order only where sim_tables_sym says it may differ, and each
+** pair of distinct columns (by their values) merged once; eq is taken
 ** as symmetric. Returns 0, or -1 on out of memory.
 */
 int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,

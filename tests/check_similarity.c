@@ -421,6 +421,34 @@ START_TEST(test_mbr_matrix) {
 }
 END_TEST
 
+/* Candidates that share columns: the same cells in the same order, the
+** same values in another order or of another kind (1 and 1.0), NaN, a
+** column repeated, mirrored columns that tie: sim_mbr groups columns by
+** content and merges each pair of groups once; the scores must still be
+** those of the pairs one by one. */
+START_TEST(test_mbr_shared_columns) {
+  tt_table *t[9] = {T("A,B,C\n1,x,2.5\n2,y,3.5\n3,z,\n"),
+                    T("A,B,C\n3,z,\n1,x,2.5\n2,y,3.5\n"),
+                    T("B,A\nx,1.0\ny,2.0\nz,3.0\n"),
+                    T("A,B,C\n1,x,2.5\n2,y,3.5\n3,w,\n"),
+                    T("C,A\n2.5,1\n3.5,2\n,3\n"),
+                    T("A,A\n1,1\n2,2\n"),
+                    T("P,Q\n1,2\n2,1\n"),
+                    T("Q,P\n1,2\n2,1\n"),
+                    T("A,B,C\n1,x,2.504\n2,y,3.496\n3,z,\n")};
+  int present[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  for (int al = 0; al < 2; al++)
+    for (int dec = -1; dec < 3; dec += 3) {
+      sim_options o;
+      sim_options_default(&o);
+      o.aligned = al;
+      o.decimals = dec;
+      check_mbr(t, present, 9, &o, "shared columns");
+    }
+  for (int i = 0; i < 9; i++) tt_free(t[i]);
+}
+END_TEST
+
 /* The same on the real candidate pools of ../shared (ReFoRCE's eight
 ** candidates per question), under mbr.sql's default options. Skipped
 ** without ../shared. */
@@ -474,6 +502,7 @@ Suite *suite_similarity(void) {
   tcase_add_test(tc, test_identical);
   tcase_add_test(tc, test_fast_equals_plain_real);
   tcase_add_test(tc, test_mbr_matrix);
+  tcase_add_test(tc, test_mbr_shared_columns);
   tcase_add_test(tc, test_mbr_matrix_real);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
