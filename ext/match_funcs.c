@@ -507,10 +507,16 @@ static const cc_spec *variant_spec(const gold_instance *gi, int v,
 /* Why the prediction file path must not be read (an Evaluation Error,
 ** sqlite3_malloc'd), or NULL: a symbolic link, or the very file (inode) of
 ** one of the gold variants. An honest submission is neither; the official
-** script would follow the link (the one deliberate difference). */
-static char *refuse_link(const char *path, const gold_instance *gi) {
+** script would follow the link (the one deliberate difference). *st
+** receives the file's lstat() (a regular file's is its stat(), which the
+** cache then takes as its check), *have whether it was taken. */
+static char *refuse_link(const char *path, const gold_instance *gi,
+                         struct stat *st_out, int *have) {
   struct stat st;
+  *have = 0;
   if (!path || lstat(path, &st) != 0) return NULL; /* read errors later */
+  *st_out = st;
+  *have = S_ISREG(st.st_mode);
   if (S_ISLNK(st.st_mode))
     return sqlite3_mprintf("Evaluation Error: the prediction '%s' is a "
                            "symbolic link (refused)",
@@ -563,8 +569,11 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   /* 1. the prediction (never a link to another file: docs/security.md) */
+  struct stat pst;
+  int have_pst = 0;
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-    char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]), gi);
+    char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]), gi,
+                                &pst, &have_pst);
     if (refused) {
       verdict_result(ctx, 0, refused, 0, gi->nvariants);
       sqlite3_free(refused);
@@ -572,7 +581,13 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     }
   }
   table_arg pa;
-  table_arg_read(cache, argv[0], &pa);
+  if (have_pst) { /* the file checked once, not again by the cache */
+    memset(&pa, 0, sizeof pa);
+    pa.r = se_cache_read_stat(cache, (const char *)sqlite3_value_text(argv[0]),
+                              &pst);
+  } else {
+    table_arg_read(cache, argv[0], &pa);
+  }
   tc_read pr = pa.r;
   if (!pr.table && is_resource_error(pr.error)) {
     /* too large for this machine: this instance scores 0, the run goes on */

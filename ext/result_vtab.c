@@ -464,8 +464,9 @@ typedef struct {
   int nfiles;
   int i;                    /* current position */
   char *path;               /* path of the current row */
-  struct stat st;           /* its stat */
-  int have_stat;
+  struct stat st;           /* its stat, taken when size or mtime is
+                               first asked for (a verdict needs neither) */
+  int have_stat;            /* 1 taken, -1 failed, 0 not yet */
 } files_cursor;
 
 static int filesConnect(sqlite3 *db, void *pAux, int argc,
@@ -531,7 +532,7 @@ static int filesLoadRow(files_cursor *c) {
   if (c->i >= c->nfiles) return SQLITE_OK;
   c->path = sqlite3_mprintf("%s/%s.%s", c->dir, c->files[c->i].id, c->ext);
   if (!c->path) return SQLITE_NOMEM;
-  c->have_stat = stat(c->path, &c->st) == 0;
+  c->have_stat = 0;
   return SQLITE_OK;
 }
 
@@ -554,10 +555,12 @@ static int filesColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
       sqlite3_result_text(ctx, c->files[c->i].file, -1, SQLITE_TRANSIENT);
       break;
     case FILES_COLUMN_SIZE:
-      if (c->have_stat) sqlite3_result_int64(ctx, (sqlite3_int64)c->st.st_size);
-      break;
     case FILES_COLUMN_MTIME:
-      if (c->have_stat) sqlite3_result_int64(ctx, (sqlite3_int64)c->st.st_mtime);
+      if (!c->have_stat) c->have_stat = stat(c->path, &c->st) == 0 ? 1 : -1;
+      if (c->have_stat < 0) break;
+      sqlite3_result_int64(ctx, i == FILES_COLUMN_SIZE
+                                    ? (sqlite3_int64)c->st.st_size
+                                    : (sqlite3_int64)c->st.st_mtime);
       break;
     case FILES_COLUMN_DIR:
       sqlite3_result_text(ctx, c->dir, -1, SQLITE_TRANSIENT);

@@ -64,6 +64,18 @@ static char *dup_str(const char *s) {
   return d;
 }
 
+/* a, b and c joined (c may be ""), malloc'd: the gold index builds a
+** path per file, cheaper than a printf */
+static char *join3(const char *a, const char *b, const char *c) {
+  size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+  char *d = malloc(na + nb + nc + 1);
+  if (!d) return NULL;
+  memcpy(d, a, na);
+  memcpy(d + na, b, nb);
+  memcpy(d + na + nb, c, nc + 1);
+  return d;
+}
+
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ULL;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
@@ -102,13 +114,14 @@ static void gold_index_free(gold_index *g) {
     gold_instance *gi = &g->inst[i];
     free(gi->instance_id);
     free(gi->condition_cols);
-    free(gi->sql_path);
+    if (g->sql) free(g->sql[i].path);
     for (int v = 0; v < gi->nvariants; v++) free(gi->variant_paths[v]);
     free(gi->variant_paths);
     free(gi->variant_letters);
     if (gi->memo_free) gi->memo_free(gi->memo);
   }
   free(g->inst);
+  free(g->sql);
   free(g->dir);
   free(g->eval_path);
   free(g);
@@ -224,17 +237,25 @@ void se_cache_trim(se_cache *c) {
   }
 }
 
-static tc_read cache_read(se_cache *c, const char *path, int gold);
+static tc_read cache_read(se_cache *c, const char *path, int gold,
+                          const struct stat *known);
 
 tc_read se_cache_read(se_cache *c, const char *path) {
-  return cache_read(c, path, 0);
+  return cache_read(c, path, 0, NULL);
+}
+
+tc_read se_cache_read_stat(se_cache *c, const char *path,
+                           const struct stat *st) {
+  return cache_read(c, path, 0, st);
 }
 
 tc_read se_cache_read_gold(se_cache *c, const char *path) {
-  return cache_read(c, path, 1);
+  return cache_read(c, path, 1, NULL);
 }
 
-static tc_read cache_read(se_cache *c, const char *path, int gold) {
+/* known: path's stat() taken just now by the caller, or NULL */
+static tc_read cache_read(se_cache *c, const char *path, int gold,
+                          const struct stat *known) {
   tc_read r = {NULL, TT_OK, NULL};
   if (c->nslots) {
     cache_entry *e = find_slot(c, path);
@@ -247,7 +268,7 @@ static tc_read cache_read(se_cache *c, const char *path, int gold) {
     }
   }
   struct stat st;
-  int have_stat = stat(path, &st) == 0;
+  int have_stat = known ? (st = *known, 1) : stat(path, &st) == 0;
   int64_t size = have_stat ? (int64_t)st.st_size : -1;
   int64_t mtime = have_stat ? (int64_t)st.st_mtim.tv_sec * 1000000000 +
                                   st.st_mtim.tv_nsec
@@ -293,7 +314,9 @@ static tc_read cache_read(se_cache *c, const char *path, int gold) {
   e->size = size;
   e->mtime_ns = mtime;
   e->epoch = c->epoch;
-  e->error = gold ? ts_read_file(c->snapshot_dir, path, &e->table, &e->message)
+  e->error = gold ? ts_read_file_stat(c->snapshot_dir, path,
+                                      have_stat ? &st : NULL, &e->table,
+                                      &e->message)
                : tt_read_file(path, &e->table, &e->message);
   e->bytes = e->table ? (int64_t)e->table->mem_bytes : 64;
   c->bytes += e->bytes;
@@ -330,22 +353,22 @@ const gold_instance *gold_find(const gold_index *g, const char *id) {
 
 static int count_tokens(const char *path);
 
-/* The gold SQL file is read on first use: a cached fact of the instance
-** (the cache is per connection, whose calls do not run at once). */
+/* The gold SQL file is read on first use (gold_sql_file). */
 int gold_sql_tokens(const gold_instance *gi) {
-  if (gi->sql_tokens == SQL_NOT_READ) {
-    gold_instance *m = (gold_instance *)gi;
-    m->sql_tokens = gi->sql_path ? count_tokens(gi->sql_path) : -1;
-    if (m->sql_tokens < 0) {
-      free(m->sql_path);
-      m->sql_path = NULL;
+  gold_sql_file *f = gi->sql;
+  if (!f) return -1;
+  if (f->tokens == SQL_NOT_READ) {
+    f->tokens = f->path ? count_tokens(f->path) : -1;
+    if (f->tokens < 0) {
+      free(f->path);
+      f->path = NULL;
     }
   }
-  return gi->sql_tokens;
+  return f->tokens;
 }
 
 const char *gold_sql_path(const gold_instance *gi) {
-  return gold_sql_tokens(gi) >= 0 ? gi->sql_path : NULL;
+  return gold_sql_tokens(gi) >= 0 ? gi->sql->path : NULL;
 }
 
 const char *gold_difficulty(const gold_instance *gi) {
@@ -418,7 +441,6 @@ static gold_instance *add_instance(gold_index *g, int *cap, const char *id) {
   gi->instance_id = dup_str(id);
   if (!gi->instance_id) return NULL;
   gi->toks = -1;
-  gi->sql_tokens = -1;
   g->ninstances++;
   return gi;
 }
@@ -439,8 +461,8 @@ static int json_truth(json_t *v) {
 }
 
 static gold_index *gold_load(const char *dir, char **err) {
-  char *exec_dir = tt_msgf("%s/exec_result", dir);
-  char *sql_dir = tt_msgf("%s/sql", dir);
+  char *exec_dir = join3(dir, "/exec_result/", "");
+  char *sql_dir = join3(dir, "/sql/", "");
   gold_index *g = calloc(1, sizeof *g);
   variant_file *vf = NULL;
   size_t nvf = 0, capvf = 0;
@@ -492,7 +514,7 @@ static gold_index *gold_load(const char *dir, char **err) {
       }
       vf[nvf].id = dup_str(id);
       vf[nvf].letter = letter;
-      vf[nvf].path = tt_msgf("%s/%s", exec_dir, de->d_name);
+      vf[nvf].path = join3(exec_dir, de->d_name, "");
       vf[nvf].dual = 0;
       if (!vf[nvf].id || !vf[nvf].path) goto nomem;
       nvf++;
@@ -511,7 +533,7 @@ static gold_index *gold_load(const char *dir, char **err) {
           vf[nvf].id = dup_str(id);
           vf[nvf].letter = 0;
           vf[nvf].dual = 1;
-          vf[nvf].path = tt_msgf("%s/%s", exec_dir, de->d_name);
+          vf[nvf].path = join3(exec_dir, de->d_name, "");
           if (!vf[nvf].id || !vf[nvf].path) goto nomem;
           nvf++;
         }
@@ -528,6 +550,7 @@ static gold_index *gold_load(const char *dir, char **err) {
       *err = tt_msgf("eval jsonl '%s' cannot be opened", g->eval_path);
       goto fail;
     }
+    setvbuf(f, NULL, _IOFBF, 1 << 16); /* a few reads, not one per 4 KiB */
     char *line = NULL;
     size_t lcap = 0;
     ssize_t len;
@@ -623,6 +646,8 @@ static gold_index *gold_load(const char *dir, char **err) {
     g->ninstances = w;
   }
   /* attach variants and SQL */
+  g->sql = calloc((size_t)(g->ninstances ? g->ninstances : 1), sizeof *g->sql);
+  if (!g->sql) goto nomem;
   for (int i = 0; i < g->ninstances; i++) {
     gold_instance *gi = &g->inst[i];
     variant_file key = {gi->instance_id, 0, NULL, 0};
@@ -641,16 +666,17 @@ static gold_index *gold_load(const char *dir, char **err) {
     gi->variant_letters = calloc(count + 1, 1);
     if (!gi->variant_paths || !gi->variant_letters) goto nomem;
     for (size_t k = 0; k < count; k++) {
-      gi->variant_paths[k] = dup_str(start[k].path);
-      if (!gi->variant_paths[k]) goto nomem;
+      gi->variant_paths[k] = start[k].path; /* each file is one id's */
+      start[k].path = NULL;
       gi->variant_letters[k] = start[k].letter;
       gi->nvariants++;
     }
     /* the SQL file is read when its facts are first asked for
     ** (gold_sql_tokens): a verdict never needs them */
-    gi->sql_path = tt_msgf("%s/%s.sql", sql_dir, gi->instance_id);
-    if (!gi->sql_path) goto nomem;
-    gi->sql_tokens = SQL_NOT_READ;
+    gi->sql = &g->sql[i];
+    gi->sql->path = join3(sql_dir, gi->instance_id, ".sql");
+    if (!gi->sql->path) goto nomem;
+    gi->sql->tokens = SQL_NOT_READ;
   }
   for (size_t i = 0; i < nvf; i++) {
     free(vf[i].id);

@@ -7,6 +7,7 @@
 #define SPIDEREVAL_TABLE_CACHE_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "typed_table.h"
 
@@ -16,6 +17,15 @@ typedef struct {
   tt_error error;  /* TT_OK or the failure */
   const char *message; /* failure text (owned by the cache) */
 } tc_read;
+
+/* The gold SQL file of an instance, read on first use (gold_sql_tokens):
+** a lazily filled fact kept beside the index, reached through the
+** instance's pointer (the index's instances themselves stay const; the
+** cache is per connection, whose calls do not run at once). */
+typedef struct {
+  int tokens; /* whitespace tokens, -1 when unreadable, -2 until read */
+  char *path; /* the file; NULL once found unreadable */
+} gold_sql_file;
 
 /* One gold instance of a gold directory. */
 typedef struct {
@@ -28,8 +38,7 @@ typedef struct {
   int has_eval;         /* listed in the eval jsonl */
   int temporal;         /* "temporal": true in the eval jsonl */
   int toks;             /* "toks" from the eval jsonl, -1 when absent */
-  int sql_tokens;       /* read with gold_sql_tokens(), not directly */
-  char *sql_path;       /* read with gold_sql_path(), not directly */
+  gold_sql_file *sql;   /* read with gold_sql_tokens() and gold_sql_path() */
   int nvariants;
   char **variant_paths; /* sorted: <id>.csv alone, or <id>_a.csv, ... */
   char *variant_letters; /* '\0' for <id>.csv, else the letter */
@@ -46,6 +55,7 @@ typedef struct {
   char *eval_path;      /* the *_eval.jsonl used */
   int ninstances;
   gold_instance *inst;  /* sorted by instance_id */
+  gold_sql_file *sql;   /* ninstances: each instance's gold SQL file */
   int64_t stamp;        /* mtimes of the directory parts when read */
 } gold_index;
 
@@ -59,6 +69,11 @@ void se_cache_release(se_cache *c); /* frees when the last user lets go */
 /* Read a CSV through the cache. The result stays valid until the next
 ** call on this cache that may evict (any se_cache_read or clear). */
 tc_read se_cache_read(se_cache *c, const char *path);
+
+/* The same when the caller has just taken path's stat() (st), which then
+** stands for the cache's own check of the file. */
+tc_read se_cache_read_stat(se_cache *c, const char *path,
+                           const struct stat *st);
 
 /* The same for a gold CSV: on a miss the parsed table comes from its
 ** snapshot on disk when one was made from this very file, else the CSV is

@@ -532,8 +532,17 @@ out:
 tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
                       char **errmsg) {
   struct stat st;
-  if (!dir || !*dir || stat(path, &st) || !S_ISREG(st.st_mode))
+  if (!dir || !*dir) return tt_read_file(path, out, errmsg);
+  return ts_read_file_stat(dir, path, stat(path, &st) ? NULL : &st, out,
+                           errmsg);
+}
+
+tt_error ts_read_file_stat(const char *dir, const char *path,
+                           const struct stat *pst, tt_table **out,
+                           char **errmsg) {
+  if (!dir || !*dir || !pst || !S_ISREG(pst->st_mode))
     return tt_read_file(path, out, errmsg);
+  struct stat st = *pst;
   char *snap = ts_snapshot_path(dir, path);
   if (!snap) return tt_read_file(path, out, errmsg);
   tt_table *t = load(snap, path, &st);

@@ -8,6 +8,8 @@
 #ifndef SPIDEREVAL_TABLE_SNAPSHOT_H
 #define SPIDEREVAL_TABLE_SNAPSHOT_H
 
+#include <sys/stat.h>
+
 #include "typed_table.h"
 
 /*
@@ -24,6 +26,13 @@
 */
 tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
                       char **errmsg);
+
+/* The same when the caller has just stat()ed path (st; NULL when that
+** failed): the file is not stat()ed again before the snapshot is looked
+** up. */
+tt_error ts_read_file_stat(const char *dir, const char *path,
+                           const struct stat *st, tt_table **out,
+                           char **errmsg);
 
 /* The snapshot file of path in dir (malloc'd), for tests and tools. */
 char *ts_snapshot_path(const char *dir, const char *path);

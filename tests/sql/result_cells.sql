@@ -17,3 +17,6 @@ SELECT dtype, group_concat(text, ' ') FROM result_cells('tests/fixtures/int_floa
 SELECT count(*) FROM result_cells(NULL);
 -- submission folder: instance ids
 SELECT instance_id, file, size FROM submission_files('samples/submission');
+-- size and mtime are stat()ed when asked for, in either order
+SELECT count(*) FROM submission_files('samples/submission')
+WHERE mtime > 0 AND size >= 0;
