@@ -550,6 +550,31 @@ int pn_parse_float_in(const char *word, const char *lim, double *out,
   return pn_parse_float(word, out, hint);
 }
 
+int pn_str_to_int64_in(const char *word, const char *lim, int64_t *out) {
+#ifdef PN_FAST_DECIMAL
+  /* [+-] and 1 to 16 digits ending at the NUL: found by one 16-byte
+  ** comparison, converted eight at a time (below 10^16: no overflow) */
+  const char *p = word;
+  int neg = *p == '-';
+  if (neg || *p == '+') p++;
+  if (lim - p >= 24) { /* digits_value reads 24 bytes */
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), zero);
+    uint32_t dm =
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a));
+    int len = __builtin_ctz(~dm); /* ~dm has bit 16 set */
+    if (len >= 1 && len <= 16 && p[len] == 0) {
+      int64_t v = (int64_t)digits_value(p, len);
+      *out = neg ? -v : v;
+      return PN_OK;
+    }
+  }
+#else
+  (void)lim;
+#endif
+  return pn_str_to_int64(word, out);
+}
+
 int pn_parse_float_literal(const char *word, double *out, pn_hint *hint) {
   int error = 0;
   const char *end;

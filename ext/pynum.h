@@ -34,8 +34,31 @@ typedef struct {
 /* True when the NUL-terminated word is one of pandas' default NA tokens. */
 int pn_is_na(const char *word);
 
+/* pn_is_na for a word in a buffer readable up to lim (as for
+** pn_parse_float_in): every NA token is empty or holds 'N', 'n' or '#' in
+** its first four bytes, so a word without them there is ruled out at once
+** (bytes after its NUL only send it to the full check). */
+static inline int pn_is_na_in(const char *w, const char *lim) {
+  if (lim - w >= 4) {
+    uint32_t x;
+    __builtin_memcpy(&x, w, 4);
+#define PN_ZERO_BYTES(v) \
+  (~((((v) & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | (v) | 0x7F7F7F7Fu))
+    uint32_t hit = PN_ZERO_BYTES(x ^ 0x4E4E4E4Eu) |  /* 'N' */
+                   PN_ZERO_BYTES(x ^ 0x6E6E6E6Eu) |  /* 'n' */
+                   PN_ZERO_BYTES(x ^ 0x23232323u);   /* '#' */
+#undef PN_ZERO_BYTES
+    if (w[0] && !hit) return 0;
+  }
+  return pn_is_na(w);
+}
+
 /* pandas' str_to_int64: leading/trailing ASCII spaces, optional sign. */
 int pn_str_to_int64(const char *word, int64_t *out);
+
+/* The same for a word in a buffer readable up to lim (as for
+** pn_parse_float_in): short plain integers converted eight digits at a time. */
+int pn_str_to_int64_in(const char *word, const char *lim, int64_t *out);
 
 /* pandas' str_to_uint64 with its state (a '-' sets seen_sint, returns OK). */
 int pn_str_to_uint64(pn_uint_state *st, const char *word, uint64_t *out);

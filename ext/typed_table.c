@@ -236,8 +236,12 @@ static int push_char(tokenizer *t, char c) {
   return 0;
 }
 
-/* Append a run of ordinary characters (as many PUSH_CHARs would). */
-static inline int push_run(tokenizer *t, const char *p, size_t run) {
+/* Append a run of ordinary characters (as many PUSH_CHARs would); the
+** bytes from p up to src_end may be read. A short run is copied as 32
+** bytes at once where both sides have room (the stream's bytes past its
+** length are free), which spares memcpy's branches on its length. */
+static inline int push_run(tokenizer *t, const char *p, size_t run,
+                           const char *src_end) {
   if (t->stream_len - t->pd_stream_base + run > t->pd_stream_cap)
     return pd_overflow(t);
   if (t->stream_len + run + 1 > t->stream_cap &&
@@ -246,6 +250,16 @@ static inline int push_run(tokenizer *t, const char *p, size_t run) {
     t->nomem = 1;
     return -1;
   }
+#ifdef __SSE2__
+  if (run <= 32 && src_end - p >= 32 && t->stream_cap - t->stream_len >= 33) {
+    char *d = t->stream + t->stream_len;
+    _mm_storeu_si128((__m128i *)d, _mm_loadu_si128((const __m128i *)p));
+    _mm_storeu_si128((__m128i *)(d + 16),
+                     _mm_loadu_si128((const __m128i *)(p + 16)));
+  } else
+#else
+  (void)src_end;
+#endif
   memcpy(t->stream + t->stream_len, p, run);
   t->stream_len += run;
   t->stream[t->stream_len] = 0;
@@ -474,19 +488,34 @@ static inline uint64_t field_end_bytes(uint64_t w) {
          zero_bytes(w ^ (ONES * '\r'));
 }
 
+#ifdef __SSE2__
+/* The bytes among the 16 at p that are ',', '\n' or '\r', one bit each. */
+static inline unsigned field_end_mask16(const char *p) {
+  const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
+                cr = _mm_set1_epi8('\r');
+  __m128i v = _mm_loadu_si128((const __m128i *)p);
+  return (unsigned)_mm_movemask_epi8(
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)),
+                   _mm_cmpeq_epi8(v, cr)));
+}
+
+/* The same for the 64 bytes at p. */
+static inline uint64_t field_end_mask64(const char *p) {
+  return (uint64_t)field_end_mask16(p) |
+         (uint64_t)field_end_mask16(p + 16) << 16 |
+         (uint64_t)field_end_mask16(p + 32) << 32 |
+         (uint64_t)field_end_mask16(p + 48) << 48;
+}
+#endif
+
 /* The first offset from j on (before len) holding ',', '\n' or '\r', or
 ** len. */
 static inline uint64_t plain_run_end(const char *data, uint64_t j,
                                      uint64_t len) {
 #ifdef __SSE2__
-  const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
-                cr = _mm_set1_epi8('\r');
   for (; j + 16 <= len; j += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(data + j));
-    int m = _mm_movemask_epi8(_mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)),
-        _mm_cmpeq_epi8(v, cr)));
-    if (m) return j + (uint64_t)__builtin_ctz((unsigned)m);
+    unsigned m = field_end_mask16(data + j);
+    if (m) return j + (uint64_t)__builtin_ctz(m);
   }
 #endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -504,6 +533,23 @@ static inline uint64_t plain_run_end(const char *data, uint64_t j,
 /* How many bytes of p[0..n) are ',', '\n' or '\r'. */
 static size_t count_field_ends(const char *p, size_t n) {
   size_t k = 0, i = 0;
+#ifdef __SSE2__
+  /* per-byte counters (a match compares as -1), summed every 255 rounds */
+  const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
+                cr = _mm_set1_epi8('\r');
+  while (i + 16 <= n) {
+    __m128i acc = _mm_setzero_si128();
+    for (int r = 0; r < 255 && i + 16 <= n; r++, i += 16) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, comma));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, cr));
+    }
+    __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+    k += (size_t)_mm_cvtsi128_si32(sums) +
+         (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+  }
+#endif
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
     memcpy(&w, p + i, 8);
@@ -530,6 +576,10 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
   uint64_t len = off + n;       /* the buffer's end */
   int state = t->state;
   uint64_t i = t->pos;
+  /* field ends among data[mbase, mbase + 64), one bit each (none yet:
+  ** j - mbase is then at least 2^63 for every offset j) */
+  uint64_t mbase = (uint64_t)1 << 63, mmask = 0;
+  (void)mmask;
   if (n > 0) {
     /* a new buffer: pandas starts a new call at its first byte */
     t->call_start = off;
@@ -657,8 +707,30 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
           /* copy the run of ordinary characters at once (as pushing them
           ** one by one would: the same overflow check) and end the field
           ** at a delimiter right away */
-          uint64_t j = plain_run_end(data, i + 1, len);
-          if (push_run(t, data + i, (size_t)(j - i))) {
+          uint64_t j = i + 1;
+#ifdef __SSE2__
+          /* the field's end from a mask of the 64 bytes from mbase on,
+          ** kept from field to field: one comparison per 64 bytes */
+          for (;;) {
+            if (j - mbase < 64) {
+              uint64_t m = mmask >> (j - mbase);
+              if (m) {
+                j += (uint64_t)__builtin_ctzll(m);
+                break;
+              }
+              j = mbase + 64;
+            }
+            if (j + 64 > len) {
+              j = plain_run_end(data, j, len);
+              break;
+            }
+            mbase = j;
+            mmask = field_end_mask64(data + j);
+          }
+#else
+          j = plain_run_end(data, j, len);
+#endif
+          if (push_run(t, data + i, (size_t)(j - i), data + len)) {
             SAVE();
             return -1;
           }
@@ -679,7 +751,7 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
         } else {
           const char *q = memchr(data + i, '"', (size_t)(len - i));
           uint64_t j = q ? (uint64_t)(q - data) : len;
-          if (push_run(t, data + i, (size_t)(j - i))) {
+          if (push_run(t, data + i, (size_t)(j - i), data + len)) {
             SAVE();
             return -1;
           }
@@ -829,12 +901,12 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   for (r = r0; r < r1; r++) {
     const char *w = NEXT_WORD(r);
     pv_cell *c = &cells[r - r0];
-    if (pn_is_na(w)) {
+    if (pn_is_na_in(w, lim)) {
       na_count++;
       c->kind = PV_NAN;
       continue;
     }
-    int e = pn_str_to_int64(w, &c->v.i);
+    int e = pn_str_to_int64_in(w, lim, &c->v.i);
     if (e == PN_OVERFLOW) {
       overflow = 1;
       break;
@@ -867,7 +939,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     for (r = r0; r < r1; r++) {
       const char *w = NEXT_WORD(r);
       pv_cell *c = &cells[r - r0];
-      if (pn_is_na(w)) {
+      if (pn_is_na_in(w, lim)) {
         st.seen_null = 1;
         continue;
       }
@@ -906,7 +978,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     for (r = r0; r < r1; r++) {
       const char *w = NEXT_WORD(r);
       pv_cell *c = &cells[r - r0];
-      if (pn_is_na(w)) {
+      if (pn_is_na_in(w, lim)) {
         c->kind = PV_NAN;
         continue;
       }
@@ -922,7 +994,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     for (r = r0; r < r1; r++) {
       const char *w = NEXT_WORD(r);
       pv_cell *c = &cells[r - r0];
-      if (pn_is_na(w)) {
+      if (pn_is_na_in(w, lim)) {
         na_count++;
         c->kind = PV_NAN;
         continue;
@@ -938,7 +1010,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   for (r = r0; r < r1; r++) {
     const char *w = NEXT_WORD(r);
     pv_cell *c = &cells[r - r0];
-    if (!object_nofilter && pn_is_na(w)) {
+    if (!object_nofilter && pn_is_na_in(w, lim)) {
       c->kind = PV_NAN;
     } else {
       c->kind = PV_STR;

@@ -275,6 +275,41 @@ START_TEST(test_float_fast_vs_literal) {
 }
 END_TEST
 
+/* pn_str_to_int64_in (short plain integers eight digits at a time) agrees
+** with pn_str_to_int64 on signs, leading zeros, 0 to 21 digits, blanks,
+** stray bytes, the bytes after the NUL digits, any readable end. */
+START_TEST(test_int_fast_vs_plain) {
+  uint64_t x = 0x13198A2E03707344ULL;
+  char buf[96];
+  for (int i = 0; i < 200000; i++) {
+    char w[48], *o = w;
+    uint64_t b = next_bits(&x);
+    if (b % 13 == 0) *o++ = ' ';
+    if (b % 3 == 0) *o++ = '-';
+    else if (b % 19 == 1) *o++ = '+';
+    b >>= 8;
+    int n = (int)(b % 22);
+    for (int k = 0; k < n; k++) *o++ = (char)('0' + next_bits(&x) % 10);
+    b = next_bits(&x);
+    if (b % 11 == 0) *o++ = ".x -"[(b >> 8) % 4];
+    *o = 0;
+    size_t len = (size_t)(o - w), off = next_bits(&x) % 16;
+    for (size_t k = 0; k < sizeof buf; k++)
+      buf[k] = (char)('0' + next_bits(&x) % 10);
+    memcpy(buf + off, w, len + 1);
+    size_t lim = next_bits(&x) % 3 ? sizeof buf
+                                    : off + len + 1 + next_bits(&x) % 30;
+    if (lim > sizeof buf) lim = sizeof buf;
+    int64_t a = 0, c = 0;
+    int ra = pn_str_to_int64_in(buf + off, buf + lim, &a);
+    int rc = pn_str_to_int64(w, &c);
+    ck_assert_msg(ra == rc, "'%s': %d, plain %d", w, ra, rc);
+    if (ra == PN_OK) ck_assert_msg(a == c, "'%s': %lld, plain %lld", w,
+                                   (long long)a, (long long)c);
+  }
+}
+END_TEST
+
 START_TEST(test_na_tokens_exhaustive) {
   /* every token, its prefixes, its extensions and one-byte changes: the
   ** switch of pn_is_na agrees with a lookup in the list */
@@ -297,6 +332,16 @@ START_TEST(test_na_tokens_exhaustive) {
         for (size_t k = 0; k < nna; k++) want |= !strcmp(w, na[k]);
         ck_assert_msg(pn_is_na(w) == want, "pn_is_na('%s') should be %d", w,
                       want);
+        /* the prefilter, the bytes after the NUL 'N' or digits, the
+        ** readable end right after the NUL or well beyond */
+        char buf[32];
+        for (int v = 0; v < 4; v++) {
+          memset(buf, v & 1 ? 'N' : '7', sizeof buf);
+          memcpy(buf, w, strlen(w) + 1);
+          const char *lim = v & 2 ? buf + sizeof buf : buf + strlen(w) + 1;
+          ck_assert_msg(pn_is_na_in(buf, lim) == want,
+                        "pn_is_na_in('%s') should be %d", w, want);
+        }
       }
   }
 }
@@ -402,6 +447,7 @@ Suite *suite_pynum(void) {
   tcase_add_test(tc, test_na_tokens_exhaustive);
   tcase_add_test(tc, test_float_reader_vs_literal);
   tcase_add_test(tc, test_float_fast_vs_literal);
+  tcase_add_test(tc, test_int_fast_vs_plain);
   tcase_add_test(tc, test_isclose);
   suite_add_tcase(s, tc);
   return s;
