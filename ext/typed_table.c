@@ -272,7 +272,7 @@ static inline int push_run(tokenizer *t, const char *p, size_t run,
 ** into whatever is written next (after the stream grows at the next
 ** tokenizer call). A NUL is kept after the stream's end so that such a
 ** word always ends. */
-static inline int end_field(tokenizer *t) {
+static int end_field_slow(tokenizer *t) {
   if (t->nwords - t->pd_words_base >= t->pd_words_cap) return pd_overflow(t);
   if (t->word_start > UINT32_MAX) {
     t->err = tt_msgf("token storage beyond 4 GiB (the limit of one file)");
@@ -298,6 +298,30 @@ static inline int end_field(tokenizer *t) {
   t->line_fields[t->lines]++;
   t->word_start = t->stream_len;
   return 0;
+}
+
+/* end_field when nothing is at a limit (room in both arrays, pandas'
+** capacities not reached: every field but a few), with the tokenizer's
+** fields read once into locals; end_field_slow otherwise. */
+static inline int end_field(tokenizer *t) {
+  size_t sl = t->stream_len, nw = t->nwords;
+  if (__builtin_expect(nw - t->pd_words_base < t->pd_words_cap &&
+                           t->word_start <= UINT32_MAX &&
+                           sl + 2 <= t->stream_cap &&
+                           sl - t->pd_stream_base < t->pd_stream_cap &&
+                           nw < t->words_cap,
+                       1)) {
+    char *st = t->stream;
+    t->words[nw] = (uint32_t)t->word_start;
+    st[sl] = 0;
+    st[sl + 1] = 0;
+    t->line_fields[t->lines]++;
+    t->stream_len = sl + 1;
+    t->nwords = nw + 1;
+    t->word_start = sl + 1;
+    return 0;
+  }
+  return end_field_slow(t);
 }
 
 static int ensure_line_slot(tokenizer *t) {
@@ -986,7 +1010,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
       if (pn_parse_float_in(w, lim, &c->v.f, &h)) break;
       c->kind = PV_FLOAT;
       c->exact = (uint8_t)h.exact;
-      c->exp10 = (int16_t)(h.exact ? h.exp10 : 0);
+      c->exp10 = (int16_t)(h.exp10 & -h.exact); /* h.exp10 when exact */
     }
     if (r == r1) return TT_FLOAT64;
     /* bool */
@@ -1248,8 +1272,39 @@ static size_t store_bytes(const tt_column *col, size_t nrows) {
 /* Keep cells[0..n) as rows row0.. of the column (nrows rows in all);
 ** str cells are kept as offsets into stream. -1 when a cell does not fit
 ** the store (never expected), -2 on out of memory. */
+/* store_rows for a float column: a loop of its own whose only branch
+** taken now and then is the first exact float of the column (a column of
+** floats and NaN mixed at random otherwise mispredicts every few rows). */
+static int store_float_rows(tt_column *col, size_t nrows, size_t row0,
+                            const pv_cell *cells, size_t n) {
+  int bad = 0;
+  double *f64 = col->data.f64 + row0;
+  for (size_t i = 0; i < n; i++) {
+    const pv_cell *c = &cells[i];
+    int nan_cell = c->kind == PV_NAN, is_float = c->kind == PV_FLOAT;
+    bad |= (!nan_cell && !is_float) | (is_float && isnan(c->v.f)) |
+           (is_float && (c->exact & (c->exp10 == TT_INEXACT)));
+    f64[i] = nan_cell ? NAN : c->v.f;
+    /* bitwise, not a branch: exact floats come and go at random (a NaN
+    ** cell's exact may be unset: is_float masks it) */
+    int exact = is_float & (c->exact != 0);
+    if (col->fexp) {
+      int16_t e = c->exp10;
+      col->fexp[row0 + i] = exact ? e : TT_INEXACT;
+    } else if (exact) {
+      col->fexp = malloc(nrows * sizeof(int16_t));
+      if (!col->fexp) return -2;
+      for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
+      col->fexp[row0 + i] = c->exp10;
+    }
+  }
+  return bad ? -1 : 0;
+}
+
 static int store_rows(tt_column *col, size_t nrows, size_t row0,
                       const pv_cell *cells, size_t n, const char *stream) {
+  if (col->store == TT_STORE_FLOAT)
+    return store_float_rows(col, nrows, row0, cells, n);
   for (size_t i = 0; i < n; i++) {
     const pv_cell *c = &cells[i];
     size_t r = row0 + i;
@@ -1306,6 +1361,7 @@ static int store_rows(tt_column *col, size_t nrows, size_t row0,
 /* Bytes the column's str cells need in a compact arena (text and NUL). */
 static size_t str_bytes(const tt_column *col, size_t nrows) {
   size_t need = 0;
+  if (col->store != TT_STORE_STR && col->store != TT_STORE_CELLS) return 0;
   for (size_t r = 0; r < nrows; r++) {
     if (col->store == TT_STORE_STR && col->data.str[r].len != TT_STR_NAN)
       need += col->data.str[r].len + 1;
@@ -1319,6 +1375,7 @@ static size_t str_bytes(const tt_column *col, size_t nrows) {
 ** new offset. */
 static size_t move_strs(tt_column *col, size_t nrows, const char *stream,
                         char *arena, size_t off) {
+  if (col->store != TT_STORE_STR && col->store != TT_STORE_CELLS) return off;
   for (size_t r = 0; r < nrows; r++) {
     if (col->store == TT_STORE_STR && col->data.str[r].len != TT_STR_NAN) {
       tt_strref *s = &col->data.str[r];
