@@ -460,7 +460,30 @@ static int json_truth(json_t *v) {
   }
 }
 
-static gold_index *gold_load(const char *dir, char **err) {
+/* What the kept gold index is checked against: a file's or folder's
+** identity and times (all zero when it does not exist). */
+typedef struct {
+  uint64_t dev, ino;
+  int64_t size, mtime_ns, ctime_ns;
+} file_id;
+
+static void file_id_of(const struct stat *st, file_id *id) {
+  id->dev = (uint64_t)st->st_dev;
+  id->ino = (uint64_t)st->st_ino;
+  id->size = (int64_t)st->st_size;
+  id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
+static void file_id_at(const char *path, file_id *id) {
+  struct stat st;
+  memset(id, 0, sizeof *id);
+  if (path && !stat(path, &st)) file_id_of(&st, id);
+}
+
+/* eval_id (may be NULL) receives the eval jsonl's identity, taken before
+** it is read */
+static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
   char *exec_dir = join3(dir, "/exec_result/", "");
   char *sql_dir = join3(dir, "/sql/", "");
   gold_index *g = calloc(1, sizeof *g);
@@ -551,6 +574,8 @@ static gold_index *gold_load(const char *dir, char **err) {
       goto fail;
     }
     setvbuf(f, NULL, _IOFBF, 1 << 16); /* a few reads, not one per 4 KiB */
+    struct stat est;
+    if (eval_id && !fstat(fileno(f), &est)) file_id_of(&est, eval_id);
     char *line = NULL;
     size_t lcap = 0;
     ssize_t len;
@@ -714,6 +739,223 @@ static int64_t gold_stamp(const char *dir, const char *eval_path) {
   return (int64_t)st;
 }
 
+/* ------------------------------------------ the gold index on disk */
+
+/* A gold index is kept in the snapshot directory (ts_blob_save) so that a
+** new process does not list exec_result and parse the eval jsonl again:
+** 5 ms a process on Spider 2.0-Snow's gold. It is trusted while the gold
+** folder, its exec_result and sql folders and the eval jsonl have the
+** identity and times (nanoseconds, inode change time included) recorded
+** when it was made: a file added, removed or renamed changes its folder's
+** times, an edited jsonl its own. The folders are stat()ed before the
+** listing and the jsonl as it is opened, and the index is kept only when
+** nothing changed meanwhile. */
+#define GOLD_KEEP_FORMAT 1u
+
+typedef struct {
+  uint32_t format, sizes;
+  file_id dir, exec, sql;
+} gold_keep_stamp;
+
+static void gold_keep_stamp_of(const char *dir, gold_keep_stamp *s) {
+  memset(s, 0, sizeof *s);
+  s->format = GOLD_KEEP_FORMAT;
+  s->sizes = (uint32_t)(sizeof(gold_instance) * 100 + sizeof(file_id));
+  char *e = join3(dir, "/exec_result", ""), *q = join3(dir, "/sql", "");
+  file_id_at(dir, &s->dir);
+  file_id_at(e, &s->exec);
+  file_id_at(q, &s->sql);
+  if (!e || !q) s->format = 0; /* out of memory: never matches */
+  free(e);
+  free(q);
+}
+
+static char *gold_keep_key(const char *dir) {
+  return join3(dir, "\n", "gold index");
+}
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+  int failed;
+} gk_out;
+
+static void gk_put(gk_out *o, const void *p, size_t n) {
+  if (o->failed) return;
+  if (o->len + n > o->cap) {
+    size_t cap = o->cap ? o->cap : 1 << 16;
+    while (cap < o->len + n) cap *= 2;
+    char *nb = realloc(o->buf, cap);
+    if (!nb) {
+      o->failed = 1;
+      return;
+    }
+    o->buf = nb;
+    o->cap = cap;
+  }
+  memcpy(o->buf + o->len, p, n);
+  o->len += n;
+}
+
+static void gk_int(gk_out *o, int64_t v) { gk_put(o, &v, sizeof v); }
+
+static void gk_str(gk_out *o, const char *s) { /* NULL: length -1 */
+  int64_t n = s ? (int64_t)strlen(s) : -1;
+  gk_int(o, n);
+  if (s) gk_put(o, s, (size_t)n);
+}
+
+static void gold_keep_save(const char *snapdir, const char *dir,
+                           const gold_index *g, const gold_keep_stamp *before,
+                           const file_id *eval_before) {
+  gold_keep_stamp after;
+  file_id eval_after;
+  gold_keep_stamp_of(dir, &after);
+  file_id_at(g->eval_path, &eval_after);
+  if (!before->format || memcmp(before, &after, sizeof after) ||
+      memcmp(eval_before, &eval_after, sizeof eval_after))
+    return; /* changed while it was read: not kept */
+  gk_out o = {NULL, 0, 0, 0};
+  gk_put(&o, eval_before, sizeof *eval_before);
+  gk_str(&o, g->eval_path);
+  gk_int(&o, g->ninstances);
+  for (int i = 0; i < g->ninstances && !o.failed; i++) {
+    const gold_instance *gi = &g->inst[i];
+    gk_str(&o, gi->instance_id);
+    gk_str(&o, gi->condition_cols);
+    int missing = !gi->missing_key ? 0
+                  : !strcmp(gi->missing_key, "condition_cols") ? 1 : 2;
+    int64_t facts[6] = {gi->ignore_order, missing, gi->has_eval,
+                        gi->temporal, gi->toks, gi->nvariants};
+    gk_put(&o, facts, sizeof facts);
+    gk_put(&o, gi->variant_letters, (size_t)gi->nvariants);
+    for (int v = 0; v < gi->nvariants; v++) gk_str(&o, gi->variant_paths[v]);
+    gk_str(&o, gi->sql ? gi->sql->path : NULL);
+  }
+  char *key = gold_keep_key(dir);
+  if (!o.failed && key)
+    ts_blob_save(snapdir, key, before, sizeof *before, o.buf, o.len);
+  free(key);
+  free(o.buf);
+}
+
+typedef struct {
+  const char *p;
+  size_t left;
+  int bad;
+} gk_in;
+
+static void gk_take(gk_in *in, void *dst, size_t n) {
+  if (in->bad || in->left < n) {
+    in->bad = 1;
+    memset(dst, 0, n);
+    return;
+  }
+  memcpy(dst, in->p, n);
+  in->p += n;
+  in->left -= n;
+}
+
+static int64_t gk_get_int(gk_in *in) {
+  int64_t v;
+  gk_take(in, &v, sizeof v);
+  return v;
+}
+
+/* a malloc'd copy of the next string; NULL for a NULL string (*null set)
+** or on damage (in->bad) */
+static char *gk_get_str(gk_in *in, int *null) {
+  int64_t n = gk_get_int(in);
+  *null = n == -1;
+  if (in->bad || n == -1) return NULL;
+  if (n < 0 || (uint64_t)n > in->left || memchr(in->p, 0, (size_t)n)) {
+    in->bad = 1;
+    return NULL;
+  }
+  char *s = malloc((size_t)n + 1);
+  if (!s) {
+    in->bad = 1;
+    return NULL;
+  }
+  memcpy(s, in->p, (size_t)n);
+  s[n] = 0;
+  in->p += n;
+  in->left -= (size_t)n;
+  return s;
+}
+
+/* The kept index of dir when it is still the folder's, or NULL. */
+static gold_index *gold_keep_load(const char *snapdir, const char *dir) {
+  gold_keep_stamp now;
+  gold_keep_stamp_of(dir, &now);
+  if (!now.format) return NULL;
+  char *key = gold_keep_key(dir);
+  if (!key) return NULL;
+  const char *data;
+  size_t len;
+  char *buf = ts_blob_load(snapdir, key, &now, sizeof now, &data, &len);
+  free(key);
+  if (!buf) return NULL;
+  gk_in in = {data, len, 0};
+  gold_index *g = calloc(1, sizeof *g);
+  file_id eval_kept, eval_now;
+  int null;
+  gk_take(&in, &eval_kept, sizeof eval_kept);
+  if (!g) goto bad;
+  g->dir = dup_str(dir);
+  g->eval_path = gk_get_str(&in, &null);
+  if (in.bad || !g->dir) goto bad;
+  file_id_at(g->eval_path, &eval_now);
+  if (memcmp(&eval_kept, &eval_now, sizeof eval_now)) goto bad; /* stale */
+  int64_t n = gk_get_int(&in);
+  if (in.bad || n < 0 || (uint64_t)n > len / 64 + 1) goto bad;
+  g->inst = calloc((size_t)(n ? n : 1), sizeof *g->inst);
+  g->sql = calloc((size_t)(n ? n : 1), sizeof *g->sql);
+  if (!g->inst || !g->sql) goto bad;
+  for (int64_t i = 0; i < n; i++) {
+    gold_instance *gi = &g->inst[i];
+    g->ninstances = (int)i + 1; /* what gold_index_free must see */
+    gi->instance_id = gk_get_str(&in, &null);
+    gi->condition_cols = gk_get_str(&in, &null);
+    int64_t facts[6];
+    gk_take(&in, facts, sizeof facts);
+    if (in.bad || !gi->instance_id || !gi->condition_cols ||
+        facts[1] < 0 || facts[1] > 2 || facts[5] < 0 ||
+        (uint64_t)facts[5] > in.left || facts[4] < INT32_MIN ||
+        facts[4] > INT32_MAX)
+      goto bad;
+    gi->ignore_order = facts[0] != 0;
+    gi->missing_key = facts[1] == 1 ? "condition_cols"
+                      : facts[1] == 2 ? "ignore_order" : NULL;
+    gi->has_eval = facts[2] != 0;
+    gi->temporal = facts[3] != 0;
+    gi->toks = (int)facts[4];
+    int nv = (int)facts[5];
+    gi->variant_paths = calloc((size_t)(nv ? nv : 1), sizeof(char *));
+    gi->variant_letters = calloc((size_t)nv + 1, 1);
+    if (!gi->variant_paths || !gi->variant_letters) goto bad;
+    gk_take(&in, gi->variant_letters, (size_t)nv);
+    for (int v = 0; v < nv; v++) {
+      gi->variant_paths[v] = gk_get_str(&in, &null);
+      if (!gi->variant_paths[v]) goto bad;
+      gi->nvariants = v + 1;
+    }
+    gi->sql = &g->sql[i];
+    gi->sql->path = gk_get_str(&in, &null);
+    gi->sql->tokens = gi->sql->path ? SQL_NOT_READ : -1;
+    if (in.bad) goto bad;
+    if (i > 0 && strcmp(g->inst[i - 1].instance_id, gi->instance_id) >= 0)
+      goto bad; /* gold_find needs them sorted */
+  }
+  if (in.left) goto bad;
+  free(buf);
+  return g;
+bad:
+  free(buf);
+  gold_index_free(g);
+  return NULL;
+}
+
 const gold_index *se_cache_gold(se_cache *c, const char *dir, char **err) {
   *err = NULL;
   for (gold_entry **pe = &c->golds; *pe; pe = &(*pe)->next) {
@@ -735,8 +977,17 @@ const gold_index *se_cache_gold(se_cache *c, const char *dir, char **err) {
     }
     break;
   }
-  gold_index *g = gold_load(dir, err);
-  if (!g) return NULL;
+  gold_index *g = c->snapshot_dir ? gold_keep_load(c->snapshot_dir, dir) : NULL;
+  if (!g) {
+    gold_keep_stamp before;
+    file_id eval_id;
+    memset(&eval_id, 0, sizeof eval_id);
+    if (c->snapshot_dir) gold_keep_stamp_of(dir, &before);
+    g = gold_load(dir, err, &eval_id);
+    if (!g) return NULL;
+    if (c->snapshot_dir)
+      gold_keep_save(c->snapshot_dir, dir, g, &before, &eval_id);
+  }
   g->stamp = gold_stamp(dir, g->eval_path);
   gold_entry *ne = malloc(sizeof *ne);
   if (!ne) {

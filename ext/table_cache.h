@@ -112,7 +112,9 @@ int64_t se_cache_bytes(const se_cache *c);
 int se_cache_entries(const se_cache *c);
 
 /*
-** The parsed gold directory (cached; re-read when its files change).
+** The parsed gold directory (cached; re-read when its files change; kept
+** in the snapshot directory too, so that a new process need not list
+** and parse it again).
 ** Returns NULL with *err (malloc'd) when the directory has no exec_result
 ** folder or its eval jsonl is malformed; a directory without an eval jsonl
 ** gives instances with has_eval = 0 (ignore_order false, all columns).

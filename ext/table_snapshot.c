@@ -45,6 +45,13 @@
 ** cp onto it) while a process holds it mapped; the snapshot directory is
 ** a cache owned by spidereval, to be deleted, never edited.
 **
+** Blobs (ts_blob_save, ts_blob_load) keep other parsed things in the same
+** directory, the gold index of table_cache.c: "SETBLOB1", the key's,
+** stamp's and payload's lengths, the payload's hash, then the key, the
+** caller's stamp and the payload, unpadded; served only when the key and
+** the stamp are the caller's and the payload hashes right, read whole
+** into memory (never mapped).
+**
 ** A snapshot is written after a successful parse when the CSV did not
 ** change during it, to a temporary file renamed into place, so readers
 ** never see half a snapshot. The byte layout is the machine's own (the
@@ -527,6 +534,88 @@ static void save(const char *dir, const char *snap, const char *path,
 out:
   free(tmp);
   free(payload);
+}
+
+/* ------------------------------------------------------------ blobs */
+
+#define TS_BLOB_MAGIC "SETBLOB1"
+
+typedef struct {
+  char magic[8];
+  uint32_t key_len, stamp_len;
+  uint64_t payload_len, payload_hash;
+} ts_blob_header;
+
+char *ts_blob_load(const char *dir, const char *key, const void *stamp,
+                   size_t stamp_len, const char **data, size_t *len) {
+  if (!dir || !*dir) return NULL;
+  char *snap = ts_snapshot_path(dir, key);
+  if (!snap) return NULL;
+  int fd = open(snap, O_RDONLY | O_CLOEXEC);
+  free(snap);
+  if (fd < 0) return NULL;
+  struct stat sst;
+  char *buf = NULL;
+  size_t klen = strlen(key), size = 0;
+  if (!fstat(fd, &sst) && S_ISREG(sst.st_mode) &&
+      sst.st_size >= (off_t)sizeof(ts_blob_header) &&
+      (uint64_t)sst.st_size <= (uint64_t)SIZE_MAX / 2 &&
+      (buf = malloc((size_t)sst.st_size))) {
+    size = (size_t)sst.st_size;
+    for (size_t got = 0; got < size;) {
+      ssize_t n = read(fd, buf + got, size - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      got += (size_t)n;
+    }
+  }
+  close(fd);
+  if (!buf) return NULL;
+  ts_blob_header h;
+  memcpy(&h, buf, sizeof h);
+  size_t off = sizeof h + klen + stamp_len; /* no padding: read by copies */
+  if (memcmp(h.magic, TS_BLOB_MAGIC, 8) || h.key_len != klen ||
+      h.stamp_len != stamp_len || size < off || h.payload_len != size - off ||
+      memcmp(buf + sizeof h, key, klen) ||
+      memcmp(buf + sizeof h + klen, stamp, stamp_len) ||
+      payload_hash(buf + off, h.payload_len, 5) != h.payload_hash) {
+    free(buf);
+    return NULL;
+  }
+  *data = buf + off;
+  *len = h.payload_len;
+  return buf;
+}
+
+void ts_blob_save(const char *dir, const char *key, const void *stamp,
+                  size_t stamp_len, const void *data, size_t len) {
+  if (!dir || !*dir || make_dirs(dir)) return;
+  static atomic_uint counter; /* temporary names unique across threads */
+  char *snap = ts_snapshot_path(dir, key), *tmp = NULL;
+  if (!snap) return;
+  tmp = tt_msgf("%s.%ld.%u.tmp", snap, (long)getpid(),
+                (unsigned)atomic_fetch_add(&counter, 1));
+  int fd = tmp ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+  if (fd >= 0) {
+    ts_blob_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, TS_BLOB_MAGIC, 8);
+    size_t klen = strlen(key);
+    h.key_len = (uint32_t)klen;
+    h.stamp_len = (uint32_t)stamp_len;
+    h.payload_len = len;
+    h.payload_hash = payload_hash(data, len, 5);
+    int bad = write_all(fd, &h, sizeof h) || write_all(fd, key, klen) ||
+              write_all(fd, stamp, stamp_len) || write_all(fd, data, len);
+    bad = close(fd) || bad;
+    if (bad || rename(tmp, snap)) unlink(tmp);
+  }
+  free(tmp);
+  free(snap);
 }
 
 tt_error ts_read_file(const char *dir, const char *path, tt_table **out,

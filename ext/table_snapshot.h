@@ -34,6 +34,20 @@ tt_error ts_read_file_stat(const char *dir, const char *path,
                            const struct stat *st, tt_table **out,
                            char **errmsg);
 
+/*
+** Small snapshots of other parsed things (the gold index), kept in the
+** same directory under a key: ts_blob_save writes data with the caller's
+** stamp (what the data was made from: stat fields, a format number), as
+** a temporary file renamed into place; ts_blob_load returns the data
+** (*data, *len, inside the malloc'd buffer it returns for the caller to
+** free) only when the key and the stamp saved equal key and stamp and
+** the data hashes to the value saved; else NULL.
+*/
+char *ts_blob_load(const char *dir, const char *key, const void *stamp,
+                   size_t stamp_len, const char **data, size_t *len);
+void ts_blob_save(const char *dir, const char *key, const void *stamp,
+                  size_t stamp_len, const void *data, size_t len);
+
 /* The snapshot file of path in dir (malloc'd), for tests and tools. */
 char *ts_snapshot_path(const char *dir, const char *path);
 

@@ -225,6 +225,54 @@ START_TEST(test_snapshot_off_and_errors) {
 }
 END_TEST
 
+/* blobs (the gold index): served only under the same key and stamp and
+** when whole */
+START_TEST(test_snapshot_blob) {
+  const char key[] = "/some/gold\ngold index", data[] = "0123456789abcdefXYZ";
+  const char *got;
+  size_t len;
+  uint64_t stamp = 42, other = 43;
+  ck_assert_ptr_null(ts_blob_load(dir, key, &stamp, sizeof stamp, &got, &len));
+  ts_blob_save(dir, key, &stamp, sizeof stamp, data, sizeof data);
+  char *buf = ts_blob_load(dir, key, &stamp, sizeof stamp, &got, &len);
+  ck_assert_ptr_nonnull(buf);
+  ck_assert_uint_eq(len, sizeof data);
+  ck_assert_mem_eq(got, data, sizeof data);
+  free(buf);
+  ck_assert_ptr_null(ts_blob_load(dir, key, &other, sizeof other, &got, &len));
+  ck_assert_ptr_null(ts_blob_load(dir, "/other\ngold index", &stamp,
+                                  sizeof stamp, &got, &len));
+  ck_assert_ptr_null(ts_blob_load(NULL, key, &stamp, sizeof stamp, &got, &len));
+  /* every byte flipped and every cut is a miss */
+  char *snap = ts_snapshot_path(dir, key);
+  struct stat st;
+  ck_assert_int_eq(stat(snap, &st), 0);
+  FILE *f = fopen(snap, "rb");
+  char *good = malloc((size_t)st.st_size);
+  ck_assert_int_eq(fread(good, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+  fclose(f);
+  for (off_t i = 0; i < st.st_size; i++) {
+    for (int cut = 0; cut < 2; cut++) {
+      f = fopen(snap, "wb");
+      if (cut) {
+        fwrite(good, 1, (size_t)i, f);
+      } else {
+        good[i] ^= 0x01;
+        fwrite(good, 1, (size_t)st.st_size, f);
+        good[i] ^= 0x01;
+      }
+      fclose(f);
+      buf = ts_blob_load(dir, key, &stamp, sizeof stamp, &got, &len);
+      ck_assert_msg(buf == NULL, "damage at byte %lld (cut %d) was served",
+                    (long long)i, cut);
+    }
+  }
+  unlink(snap);
+  free(snap);
+  free(good);
+}
+END_TEST
+
 Suite *suite_table_snapshot(void) {
   Suite *s = suite_create("table_snapshot");
   TCase *tc = tcase_create("core");
@@ -232,6 +280,7 @@ Suite *suite_table_snapshot(void) {
   tcase_add_test(tc, test_snapshot_round_trip);
   tcase_add_test(tc, test_snapshot_never_trusted_blindly);
   tcase_add_test(tc, test_snapshot_mapped);
+  tcase_add_test(tc, test_snapshot_blob);
   tcase_add_test(tc, test_snapshot_off_and_errors);
   suite_add_tcase(s, tc);
   return s;

@@ -64,5 +64,37 @@ if [ "$(cat "$snaps"/*.tts | md5sum)" != "$sum_damaged" ] &&
 else
   bad "snapshot: damaged snapshots were not rewritten"
 fi
-echo "snapshot: $(ls "$root" | wc -l) folders, $n gold tables snapshotted; verdicts identical without, cold, warm and damaged"
+# the gold index kept beside the snapshots (the listing and the eval
+# jsonl) follows every change of its gold folder: after each change the
+# verdicts with snapshots equal those without
+g="$work/gold_copy"
+cp -r samples/gold "$g"
+isnaps="$work/index_snapshots"
+verdicts() { # snapshot dir: evaluate.sql on samples/submission against $g
+  SPIDEREVAL_SNAPSHOT_DIR="$1" sqlite3 -bail :memory: -cmd ".load $ext" \
+    -cmd ".parameter set :submission 'samples/submission'" \
+    -cmd ".parameter set :gold '$g'" -cmd ".read sql/evaluate.sql" </dev/null 2>&1
+}
+index_file() { grep -l "gold index" "$isnaps"/*.tts 2>/dev/null; }
+verdicts "$isnaps" >/dev/null
+kept=$(index_file)
+inode=$(stat -c %i "$kept" 2>/dev/null)
+check "snapshot: kept gold index, warm" "$(verdicts "$isnaps")" "$(verdicts "")"
+check "snapshot: kept gold index served, not rewritten" \
+  "$(stat -c %i "$kept" 2>/dev/null)" "$inode"
+# the eval jsonl rewritten in place without demo003
+grep -v demo003 "$g/samples_eval.jsonl" >"$work/jsonl"
+cat "$work/jsonl" >"$g/samples_eval.jsonl"
+check "snapshot: kept gold index after the jsonl changed" \
+  "$(verdicts "$isnaps")" "$(verdicts "")"
+# a variant removed, then one added that matches the prediction
+rm "$g/exec_result/demo002_b.csv"
+check "snapshot: kept gold index after a gold file was removed" \
+  "$(verdicts "$isnaps")" "$(verdicts "")"
+cp samples/submission/demo004.csv "$g/exec_result/demo004_b.csv"
+got=$(verdicts "$isnaps")
+check "snapshot: kept gold index after a gold file was added" "$got" \
+  "$(verdicts "")"
+case "$got" in *"demo004,1"*) ok ;; *) bad "snapshot: the added variant was not seen" ;; esac
+echo "snapshot: $(ls "$root" | wc -l) folders, $n snapshots (gold tables, the gold index); verdicts identical without, cold, warm and damaged"
 finish snapshot
