@@ -28,7 +28,7 @@ EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c
             ext/agent_search.c ext/agent_exec.c ext/agent_index.c \
             ext/jsonl_reader.c ext/spider2_db.c \
             ext/dialect_doc.c ext/peer_metrics.c ext/script_funcs.c ext/sandbox.c \
-            ext/hardness_funcs.c
+            ext/hardness_funcs.c ext/options.c
 HDRS     := $(wildcard ext/*.h)
 BUILD    := build
 SQL_SCRIPTS := $(sort $(wildcard sql/*.sql))

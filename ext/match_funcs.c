@@ -112,6 +112,7 @@
 #include "answer_match.h"
 #include "result_csv.h"
 #include "result_diff.h"
+#include "options.h"
 #include "similarity.h"
 #include "sql_text.h"
 #include "sandbox.h"
@@ -129,49 +130,18 @@ static int is_resource_error(tt_error e) {
 /* SQL text built with %w / %Q quoting (not messages) */
 #define sql_printf sqlite3_mprintf
 
-/* Parse the options argument into o; 'redact' (error texts without gold
-** values and gold column names) into *redact where the function writes
-** such texts (redact not NULL). On error returns a sqlite3_malloc'd
-** message. */
+/* Parse the options argument into o (options.h's verdict words); 'redact'
+** (error texts without gold values and gold column names) into *redact
+** where the function writes such texts (redact not NULL). On error
+** returns a sqlite3_malloc'd message. */
 static char *parse_options(const char *fn, const char *s, tc_options *o,
                            int *redact) {
-  tc_options_default(o);
-  if (redact) *redact = 0;
-  int n;
-  for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
-    if (redact && n == 6 && !strncmp(p, "redact", 6)) *redact = 1;
-    else if (n == 4 && !strncmp(p, "snow", 4)) o->flavor = TC_SNOW;
-    else if (n == 4 && !strncmp(p, "lite", 4)) o->flavor = TC_LITE;
-    else if (n == 3 && !strncmp(p, "dbt", 3)) o->flavor = TC_DBT;
-    else if (n == 6 && !strncmp(p, "strict", 6)) o->strict = 1;
-    else if (n == 3 && !strncmp(p, "pad", 3)) o->pad_condition_cols = 1;
-    else if (n == 7 && !strncmp(p, "keepnan", 7)) o->keep_nan = 1;
-    else if (n == 7 && !strncmp(p, "numsort", 7)) o->numeric_sort = 1;
-    else if (n == 7 && !strncmp(p, "skipbad", 7)) o->skip_bad_variants = 1;
-    else if (n == 9 && !strncmp(p, "corrected", 9)) {
-      /* every correction of sql/verdict_diff.sql */
-      o->strict = o->pad_condition_cols = o->keep_nan = 1;
-      o->numeric_sort = o->skip_bad_variants = 1;
-    }
-    else if (n > 4 && !strncmp(p, "tol=", 4)) {
-      char buf[64];
-      snprintf(buf, sizeof buf, "%.*s", n - 4, p + 4);
-      char *end;
-      double t = strtod(buf, &end);
-      if (*end || !(t >= 0)) {
-        return sqlite3_mprintf("%s: bad tolerance '%.*s' (expected tol=<number "
-                               ">= 0>)",
-                               fn, n, p);
-      }
-      o->tol = t;
-    } else {
-      return sqlite3_mprintf("%s: unknown option '%.*s' (expected snow, lite, "
-                             "dbt, strict, pad, keepnan, numsort, skipbad, "
-                             "corrected%s or tol=<number>)",
-                             fn, n, p, redact ? ", redact" : "");
-    }
-  }
-  return NULL;
+  se_options so;
+  char *err = se_parse_options(
+      fn, s, SE_OPT_VERDICT | (redact ? SE_OPT_REDACT : 0), &so);
+  *o = so.eq.tc;
+  if (redact) *redact = so.redact;
+  return err;
 }
 
 static void fail(sqlite3_context *ctx, char *msg) {

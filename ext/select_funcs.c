@@ -82,39 +82,30 @@
 #include <jansson.h>
 
 #include "equivalence.h"
+#include "options.h"
 #include "similarity.h"
 #include "sql_text.h"
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
 
-/* Parse similarity options for function fn; NULL or a sqlite3_malloc'd
-** message. */
+/* Parse similarity options (options.h) for function fn; NULL or a
+** sqlite3_malloc'd message. */
 static char *parse_sim_options(const char *fn, const char *s,
                                sim_options *o) {
-  sim_options_default(o);
-  int n;
-  for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
-    if (n == 5 && !strncmp(p, "cells", 5)) {
-      o->cells_denominator = 1;
-    } else if (n == 7 && !strncmp(p, "aligned", 7)) {
-      o->aligned = 1;
-    } else if (n > 9 && !strncmp(p, "decimals=", 9)) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%.*s", n - 9, p + 9);
-      char *end;
-      long d = strtol(buf, &end, 10);
-      if (*end || d < 0 || d > 15)
-        return sqlite3_mprintf("%s: bad option '%.*s' "
-                               "(expected decimals=<0..15>)",
-                               fn, n, p);
-      o->decimals = (int)d;
-    } else {
-      return sqlite3_mprintf("%s: unknown option '%.*s' "
-                             "(expected cells, aligned or decimals=N)",
-                             fn, n, p);
-    }
-  }
-  return NULL;
+  se_options so;
+  char *err = se_parse_options(fn, s, SE_OPT_SIMILARITY, &so);
+  *o = so.sim;
+  return err;
+}
+
+/* Parse result_equivalent's options (options.h) for function fn; NULL or
+** a sqlite3_malloc'd message. */
+static char *parse_eq_options(const char *fn, const char *s,
+                              eq_options *o) {
+  se_options so;
+  char *err = se_parse_options(fn, s, SE_OPT_EQUIVALENCE, &so);
+  *o = so.eq;
+  return err;
 }
 
 /* Similarities already computed in this run of the statement. MBR asks
@@ -429,38 +420,6 @@ static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
   sim_memo_put(m, ta, tb, io, s);
   if (symmetric) sim_memo_put(m, tb, ta, io, s);
   sqlite3_result_double(ctx, s);
-}
-
-/* Parse result_equivalent's options; NULL or a sqlite3_malloc'd message. */
-static char *parse_eq_options(const char *fn, const char *s,
-                              eq_options *o) {
-  eq_options_default(o);
-  int n;
-  for (const char *p = s; (p = se_next_word(p, &n)) != NULL; p += n) {
-    if (n == 7 && !strncmp(p, "ordered", 7)) {
-      o->ordered = 1;
-    } else if ((n > 4 && !strncmp(p, "tol=", 4)) ||
-               (n > 5 && !strncmp(p, "rtol=", 5))) {
-      int rel = p[0] == 'r';
-      char buf[64];
-      snprintf(buf, sizeof buf, "%.*s", n - 4 - rel, p + 4 + rel);
-      char *end;
-      double t = strtod(buf, &end);
-      if (*end || !(t >= 0) || (rel && !(t < 1)))
-        return sqlite3_mprintf("%s: bad tolerance '%.*s' "
-                               "(expected tol=<number >= 0> or "
-                               "rtol=<number from 0 to 1>)",
-                               fn, n, p);
-      if (rel) o->rel_tol = t;
-      else o->tc.tol = t;
-    } else {
-      return sqlite3_mprintf("%s: unknown option '%.*s' "
-                             "(expected ordered, tol=<number> or "
-                             "rtol=<number>)",
-                             fn, n, p);
-    }
-  }
-  return NULL;
 }
 
 static void resultEquivalentFunc(sqlite3_context *ctx, int argc,
