@@ -44,9 +44,9 @@ static inline int pn_is_na_in(const char *w, const char *lim) {
     __builtin_memcpy(&x, w, 4);
 #define PN_ZERO_BYTES(v) \
   (~((((v) & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | (v) | 0x7F7F7F7Fu))
-    uint32_t hit = PN_ZERO_BYTES(x ^ 0x4E4E4E4Eu) |  /* 'N' */
-                   PN_ZERO_BYTES(x ^ 0x6E6E6E6Eu) |  /* 'n' */
-                   PN_ZERO_BYTES(x ^ 0x23232323u);   /* '#' */
+    uint32_t y = x | 0x20202020u; /* 'N' and 'n' both 'n', '#' stays */
+    uint32_t hit = PN_ZERO_BYTES(y ^ 0x6E6E6E6Eu) | /* 'N', 'n' */
+                   PN_ZERO_BYTES(y ^ 0x23232323u);  /* '#' (and 0x03) */
 #undef PN_ZERO_BYTES
     if (w[0] && !hit) return 0;
   }

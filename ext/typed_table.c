@@ -754,15 +754,58 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
 #else
           j = plain_run_end(data, j, len);
 #endif
-          if (push_run(t, data + i, (size_t)(j - i), data + len)) {
-            SAVE();
-            return -1;
-          }
           if (j < len && data[j] == ',') {
-            i = j; /* where END_FIELD saves on error */
-            END_FIELD();
+            /* the run and its field's end at once when nothing is at a
+            ** limit (as push_run then end_field would do it) */
+            size_t run = (size_t)(j - i), sl = t->stream_len,
+                   nw = t->nwords;
+            if (__builtin_expect(
+                    sl - t->pd_stream_base + run < t->pd_stream_cap &&
+                        t->stream_cap - sl >= (run + 2 > 33 ? run + 2 : 33) &&
+                        nw - t->pd_words_base < t->pd_words_cap &&
+                        nw < t->words_cap && t->word_start <= UINT32_MAX,
+                    1)) {
+              char *d = t->stream + sl;
+#ifdef __SSE2__
+              if (run <= 32 && len - i >= 32) {
+                _mm_storeu_si128((__m128i *)d,
+                                 _mm_loadu_si128((const __m128i *)(data + i)));
+                _mm_storeu_si128(
+                    (__m128i *)(d + 16),
+                    _mm_loadu_si128((const __m128i *)(data + i + 16)));
+              } else
+#endif
+                memcpy(d, data + i, run);
+              d[run] = 0;
+              d[run + 1] = 0;
+              t->words[nw] = (uint32_t)t->word_start;
+              t->line_fields[t->lines]++;
+              t->stream_len = sl + run + 1;
+              t->nwords = nw + 1;
+              t->word_start = sl + run + 1;
+            } else {
+              if (push_run(t, data + i, run, data + len)) {
+                SAVE();
+                return -1;
+              }
+              i = j; /* where END_FIELD saves on error */
+              END_FIELD();
+            }
             state = START_FIELD;
             j++;
+            /* an ordinary byte next starts the next field's run here,
+            ** as START_FIELD would */
+            if (j < len) {
+              char c2 = data[j];
+              if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"') {
+                i = j;
+                state = IN_FIELD;
+                goto plain_run;
+              }
+            }
+          } else if (push_run(t, data + i, (size_t)(j - i), data + len)) {
+            SAVE();
+            return -1;
           }
           next = j;
         }
@@ -1305,6 +1348,29 @@ static int store_rows(tt_column *col, size_t nrows, size_t row0,
                       const pv_cell *cells, size_t n, const char *stream) {
   if (col->store == TT_STORE_FLOAT)
     return store_float_rows(col, nrows, row0, cells, n);
+  if (col->store == TT_STORE_INT) { /* the common stores: a loop each */
+    int64_t *d = col->data.i64 + row0;
+    for (size_t i = 0; i < n; i++) {
+      if (cells[i].kind != PV_INT) return -1;
+      d[i] = cells[i].v.i;
+    }
+    return 0;
+  }
+  if (col->store == TT_STORE_STR) {
+    tt_strref *d = col->data.str + row0;
+    for (size_t i = 0; i < n; i++) {
+      const pv_cell *c = &cells[i];
+      if (c->kind == PV_NAN) {
+        d[i].off = 0;
+        d[i].len = TT_STR_NAN;
+      } else {
+        if (c->kind != PV_STR) return -1;
+        d[i].off = (uint32_t)(c->v.s - stream);
+        d[i].len = c->len;
+      }
+    }
+    return 0;
+  }
   for (size_t i = 0; i < n; i++) {
     const pv_cell *c = &cells[i];
     size_t r = row0 + i;
