@@ -34,7 +34,8 @@ cpu_of() {
 sum_of() { awk '{ s += $1 } END { printf "%.3f", s }' "$1"; }
 
 # 1. one process per folder: evaluate.sql on each folder against a gold,
-#    without gold snapshots, then with them (made by a first pass)
+#    without gold snapshots, then with them (made by a first pass: each
+#    gold table and the gold index, loaded without copies after it)
 per_folder() { # name root gold official_cpu_s target_ratio
   local name=$1 root=$2 gold=$3 official=$4 target=$5 n=0 files=0 snap mode
   for mode in plain warm; do
