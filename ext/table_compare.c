@@ -19,11 +19,20 @@
 **   one of them holds no number (str and NaN only) different multisets
 **   cannot match. Only columns with numbers on both sides, which the
 **   tolerance may pair, and the error details need the sorted orders.
+** - Before such a pair is sorted, a filter exact in what it rules out
+**   (pair_may_match): the strs and NaN must agree in count and hash sum,
+**   and the sums of the numbers must be within what the tolerance allows
+**   any one-to-one pairing. A gold column is sorted only when some
+**   prediction column of its length passes.
+** - The error detail names the prediction column with the longest
+**   matching sorted prefix; a column holding no cell equal to the gold's
+**   first in sorted order has an empty one, known without sorting it.
 ** - A gold column matches when some prediction column matches; the score
 **   is 1 when every selected gold column matches.
 */
 #include "table_compare.h"
 
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -437,23 +446,93 @@ static uint64_t canon_hash(const canon_cell *k) {
   return mix64(h ^ w);
 }
 
-/* The view with its multiset signature (key_sum, has_number) set;
-** has_sum is 2 when a cell rules the shortcut out. NULL on out of memory. */
+/* The value cells_equal compares of a number canon (not CN_STR, CN_NAN
+** or CN_NONE): pv_cell_num of the cell, 0 for NaN replaced by 0. */
+static double canon_num(const canon_cell *k) {
+  double f;
+  switch (k->tag) {
+    case CN_INT: return (double)(int64_t)k->bits;
+    case CN_UINT: return (double)k->bits;
+    case CN_BOOL: return (double)k->bits;
+    default: memcpy(&f, &k->bits, sizeof f); return f;
+  }
+}
+
+/* Numbers above this disable the pair filter: sums of up to 2^32 of them
+** stay finite. */
+#define SUMS_MAX 1e290
+
+/* The view with its multiset signature (key_sum, has_number) and the pair
+** filter's tallies (sums_ok and what it covers) set; has_sum is 2 when a
+** cell rules the shortcut out. NULL on out of memory. */
 static struct tt_view *get_signed(tt_column *col, int64_t nrows, int mode) {
   struct tt_view *v = view_of(col, nrows, mode);
   if (!v || v->has_sum) return v;
-  uint64_t sum = 0;
-  int num = 0, usable = 1;
+  uint64_t sum = 0, str_sum = 0;
+  int64_t n_str = 0, n_nan = 0;
+  double num_sum = 0, abs_sum = 0;
+  int num = 0, usable = 1, sums_ok = 1;
   for (int64_t r = 0; r < nrows && usable; r++) {
     canon_cell k = canon_at(col, r, mode);
-    if (k.tag == CN_NONE) usable = 0;
-    if (k.tag != CN_STR && k.tag != CN_NAN) num = 1;
-    sum += canon_hash(&k);
+    uint64_t h = canon_hash(&k);
+    sum += h;
+    if (k.tag == CN_NONE) {
+      usable = sums_ok = 0;
+    } else if (k.tag == CN_STR) {
+      n_str++;
+      str_sum += h;
+    } else if (k.tag == CN_NAN) {
+      n_nan++;
+    } else {
+      num = 1;
+      double x = canon_num(&k);
+      if (!(fabs(x) <= SUMS_MAX)) sums_ok = 0; /* inf */
+      num_sum += x;
+      abs_sum += fabs(x);
+    }
   }
   v->key_sum = sum;
   v->has_number = (uint8_t)num;
   v->has_sum = usable ? 1 : 2;
+  v->sums_ok = (uint8_t)sums_ok;
+  v->n_str = n_str;
+  v->n_nan = n_nan;
+  v->str_sum = str_sum;
+  v->num_sum = num_sum;
+  v->abs_sum = abs_sum;
   return v;
+}
+
+/*
+** The pair filter: 0 when two columns of n rows each (views with their
+** tallies, the same nan0) cannot match in any order, 1 when they may.
+** A match pairs the cells one to one with cells_equal, so: a str only
+** with the same str (equal counts and hash sums of the strs), a NaN kept
+** as NaN only with a NaN, and the m numbers with numbers, x with y only
+** when pn_isclose(x, y, tol): |x - y| <= max(tol, 1e-9|x|, 1e-9|y|) up
+** to the rounding of its double operations (a relative 2^-52 or so).
+** Summed over any one-to-one pairing:
+**   |sum x - sum y| <= m tol + 1e-9 (sum |x| + sum |y|)
+** and the sums computed in doubles are each within m 2^-53 sum |x| of
+** the exact ones (no overflow: every |x| <= SUMS_MAX). The bound below
+** adds 4 m 2^-53 (sum |x| + sum |y|), a factor 1.001 and m 1e-300 (for
+** subnormal rounding) to cover every rounding, so it never rules out a
+** pair that matches. An infinite tolerance disables it; a NaN or negative
+** one is 0 (pn_isclose's diff <= tol is then never true).
+*/
+static int pair_may_match(const struct tt_view *g, const struct tt_view *p,
+                          int64_t n, double tol) {
+  if (!g->sums_ok || !p->sums_ok) return 1;
+  if (g->n_str != p->n_str || g->n_nan != p->n_nan ||
+      g->str_sum != p->str_sum)
+    return 0;
+  double t = tol > 0 ? tol : 0;
+  if (isinf(t)) return 1;
+  double m = (double)(n - g->n_str - g->n_nan);
+  double rel = 1e-9 + 4 * m * (DBL_EPSILON / 2);
+  double bound =
+      (m * t + rel * (g->abs_sum + p->abs_sum)) * 1.001 + m * 1e-300;
+  return fabs(g->num_sum - p->num_sum) <= bound;
 }
 
 /* A hash table of one column's canons with their counts. */
@@ -648,6 +727,16 @@ static inline int cells_equal(const pv_cell *a, const pv_cell *b, int nan0,
   }
   if (anum || bnum) return 0; /* a str never equals a number */
   return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
+}
+
+/* 1 when some cell of a column of n rows is cells_equal to g. */
+static int col_has_equal(const tt_column *col, int64_t n, const pv_cell *g,
+                         int nan0, double tol) {
+  for (int64_t r = 0; r < n; r++) {
+    pv_cell c = tt_cell(col, r);
+    if (cells_equal(g, &c, nan0, tol)) return 1;
+  }
+  return 0;
 }
 
 /* Length of the matching prefix (n when the columns match, -1 when the
@@ -1226,14 +1315,31 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
         continue;
       }
     }
+    /* the gold column is sorted only when a prediction column may match
+    ** it (or for the detail), and never when the row counts differ */
     side gs;
-    if (make_side(&gold->cols[gcols[k]], gold->nrows, gmode, ignore_order,
-                  &gs)) {
+    make_side(&gold->cols[gcols[k]], gold->nrows, gmode, 0, &gs);
+    struct tt_view *gv = NULL;
+    if (sort_pred && !tc_test_sort_only &&
+        !(gv = get_signed(&gold->cols[gcols[k]], gold->nrows, gmode))) {
       rc = -1;
       goto done;
     }
     for (int c = 0; c < np && gs.n == pred->nrows; c++) {
       if (sort_pred && mismatch[c]) continue;
+      if (gv) {
+        struct tt_view *pv = get_signed(&pred->cols[c], pred->nrows, pmode);
+        if (!pv) {
+          rc = -1;
+          goto done;
+        }
+        if (!pair_may_match(gv, pv, gs.n, o->tol)) continue;
+      }
+      if (ignore_order && !gs.perm &&
+          make_side(&gold->cols[gcols[k]], gold->nrows, gmode, 1, &gs)) {
+        rc = -1;
+        goto done;
+      }
       const side *pc = PSIDE(c);
       if (!pc) {
         rc = -1;
@@ -1250,14 +1356,28 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
     score = 0;
     if (!detail) break;
     detail->gold_col = gcols[k];
+    if (ignore_order && !gs.perm && gs.n == pred->nrows &&
+        make_side(&gold->cols[gcols[k]], gold->nrows, gmode, 1, &gs)) {
+      rc = -1;
+      goto done;
+    }
     int64_t best = -1;
+    pv_cell g0 = gs.n > 0 ? side_cell(&gs, 0) : (pv_cell){0};
     for (int c = 0; c < np && gs.n == pred->nrows; c++) {
-      const side *pc = PSIDE(c);
-      if (!pc) {
-        rc = -1;
-        goto done;
+      /* sorted, the columns can share a first cell only when the
+      ** prediction holds a cell equal to the gold's first: without one,
+      ** the prefix is empty and the column is not sorted (unless it is
+      ** the nearest, below) */
+      int64_t m = 0;
+      if (!sort_pred || ps[c].perm || gs.n == 0 || tc_test_sort_only ||
+          col_has_equal(&pred->cols[c], pred->nrows, &g0, nan0, o->tol)) {
+        const side *pc = PSIDE(c);
+        if (!pc) {
+          rc = -1;
+          goto done;
+        }
+        m = match_prefix(&gs, pc, nan0, o->tol);
       }
-      int64_t m = match_prefix(&gs, pc, nan0, o->tol);
       /* nearest: the longest matching prefix; on a tie the same name */
       if (m > best ||
           (m == best && detail->pred_col >= 0 &&
@@ -1270,7 +1390,12 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
       }
     }
     if (detail->pred_col >= 0 && best >= 0 && best < gs.n) {
-      pv_cell g = side_cell(&gs, best), p = side_cell(&ps[detail->pred_col], best);
+      const side *pc = PSIDE(detail->pred_col);
+      if (!pc) {
+        rc = -1;
+        goto done;
+      }
+      pv_cell g = side_cell(&gs, best), p = side_cell(pc, best);
       view_text(&g, gmode, detail->gold_val, sizeof detail->gold_val);
       view_text(&p, pmode, detail->pred_val, sizeof detail->pred_val);
     }

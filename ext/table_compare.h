@@ -92,8 +92,9 @@ char *tc_detail_text(const tc_detail *d, const tt_table *pred,
 void tc_cell_text(const pv_cell *c, int as_float, char *buf, size_t cap);
 
 /* Tests only: 1 sorts every column under ignore_order, never settling
-** columns by their multisets of keys (the reference the shortcut is
-** checked against). Not thread-safe; never set in use. */
+** columns by their multisets of keys nor skipping a sort by the pair
+** filter or in the error detail (the reference the shortcuts are checked
+** against). Not thread-safe; never set in use. */
 extern int tc_test_sort_only;
 
 #endif

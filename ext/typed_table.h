@@ -40,6 +40,13 @@ typedef struct tt_view {
   uint64_t key_sum;   /* sum of the keys' hashes (order-independent) */
   uint8_t has_sum;    /* key_sum and has_number are set */
   uint8_t has_number; /* a cell the tolerance applies to */
+  uint8_t sums_ok;    /* the tallies below are set and bound every match
+                      ** (no NaN float, inf or huge number) */
+  int64_t n_str;      /* str cells */
+  int64_t n_nan;      /* NaN cells kept as NaN (not replaced by 0) */
+  uint64_t str_sum;   /* sum of the str cells' hashes */
+  double num_sum;     /* sum of the numbers (NaN as 0 where replaced) */
+  double abs_sum;     /* sum of their absolute values */
 } tt_view;
 
 /* How a column keeps its cells. Typed columns are plain arrays (8 bytes a

@@ -1,4 +1,6 @@
 /* Check suite: the official comparison and the condition_cols rules. */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +305,126 @@ START_TEST(test_multiset_shortcut) {
 }
 END_TEST
 
+/* Skipping a sort never changes a verdict or its detail: the pair filter
+** (counts of strs and NaN, hash sums of the strs, the sums of the numbers
+** within the tolerance's bound), the gold sorted only when needed and the
+** detail's columns without the gold's first cell, against sorting every
+** column (tc_test_sort_only). Random tables of numbers near one another
+** and at the tolerance's edges (absolute and relative 1e-9), NaN, inf,
+** ints past 2^53 and uint64, bools, strs; predictions from the gold's
+** columns shuffled and perturbed (a whole column at once at the bound of
+** the sums), under every flavour, keep_nan, numeric_sort and tolerances
+** from 0 to inf. */
+START_TEST(test_sort_skip_exact) {
+  static const char *const base[] = {
+      "0",     "1",     "-1",    "2",     "10",    "0.5",   "1e-05", "-0.0",
+      "100",   "1e9",   "1e16",  "1e22",  "-7.25", "0.1",   "3",     "1e300",
+      "9007199254740993", "-9223372036854775808", "18446744073709551615",
+      "12345678901234567", "inf",  "-inf",  "nan",   "NA",    "",
+      "True",  "False", "x",     "y",     "1.0x",  "None",  "0.0"};
+  const int nb = (int)(sizeof base / sizeof base[0]);
+  static const double tols[] = {0.0, 0.01, 0.1, 1.0, 1e300, INFINITY};
+  const int nt = (int)(sizeof tols / sizeof tols[0]);
+  uint64_t x = 0x2545F4914F6CDD1DULL;
+#define RND(n) ((int)((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (n))
+  int matches = 0, total = 0;
+  for (int it = 0; it < 2500; it++) {
+    int nr = 1 + RND(7), nc = 1 + RND(3), ncp = 1 + RND(4);
+    double tol = tols[RND(nt)];
+    char g[8][3][48], p[8][4][48];
+    for (int r = 0; r < nr; r++)
+      for (int c = 0; c < nc; c++) snprintf(g[r][c], 48, "%s", base[RND(nb)]);
+    int perm[8];
+    for (int r = 0; r < nr; r++) perm[r] = r;
+    for (int r = nr - 1; r > 0; r--) {
+      int j = RND(r + 1), t = perm[r];
+      perm[r] = perm[j];
+      perm[j] = t;
+    }
+    for (int c = 0; c < ncp; c++) {
+      int src = RND(nc + 1); /* nc: a column of its own */
+      int col_how = RND(11); /* 10: each cell its own way */
+      for (int r = 0; r < nr; r++) {
+        char *out = p[r][c];
+        const char *v = src < nc ? g[perm[r]][src] : base[RND(nb)];
+        char *end;
+        double f = strtod(v, &end);
+        int num = *v && !*end && f == f && !isinf(f);
+        /* a column shifted one way: its sum at the filter's bound */
+        int how = col_how < 10 && RND(8) ? col_how : RND(10);
+        if (!num || how < 3) {
+          snprintf(out, 48, "%s", v);
+          continue;
+        }
+        /* near: at the tolerance's edges, absolute and relative */
+        double t = tol <= 1 ? tol : 0.01, d;
+        switch (how) {
+          case 3: d = t; break;
+          case 4: d = -t; break;
+          case 5: d = t * (1 + 1e-15); break;
+          case 6: d = fabs(f) * 1e-9; break;
+          case 7: d = -fabs(f) * 1e-9 * (1 + 1e-12); break;
+          case 8: d = t / 2; break;
+          default: d = RND(2) ? 1e-300 : -t * (1 - 1e-15); break;
+        }
+        snprintf(out, 48, RND(2) ? "%.17g" : "%.6g", f + d);
+      }
+    }
+    char gcsv[1024], pcsv[1024];
+    int gl = 0, pl = 0;
+    for (int c = 0; c < nc; c++) gl += sprintf(gcsv + gl, "%sg%d", c ? "," : "", c);
+    for (int c = 0; c < ncp; c++)
+      pl += sprintf(pcsv + pl, "%s%s%d", c ? "," : "", RND(2) ? "g" : "p", c);
+    for (int r = 0; r < nr; r++) {
+      gl += sprintf(gcsv + gl, "\n");
+      pl += sprintf(pcsv + pl, "\n");
+      for (int c = 0; c < nc; c++)
+        gl += sprintf(gcsv + gl, "%s%s", c ? "," : "", g[r][c]);
+      for (int c = 0; c < ncp; c++)
+        pl += sprintf(pcsv + pl, "%s%s", c ? "," : "", p[r][c]);
+    }
+    gl += sprintf(gcsv + gl, "\n");
+    pl += sprintf(pcsv + pl, "\n");
+    for (int fl = 0; fl < 3; fl++)
+      for (int corr = 0; corr < 3; corr++) {
+        tc_options o;
+        tc_options_default(&o);
+        o.flavor = (tc_flavor)fl;
+        o.keep_nan = corr == 1;
+        o.numeric_sort = corr == 2;
+        o.tol = tol;
+        cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
+        int got[2];
+        char *why[2] = {NULL, NULL};
+        for (int ref = 0; ref < 2; ref++) {
+          tt_table *pt = T(pcsv), *gt = T(gcsv);
+          tc_detail d;
+          tc_test_sort_only = ref;
+          got[ref] = tc_compare(pt, gt, &spec, 1, &o, &d);
+          tc_test_sort_only = 0;
+          if (got[ref] == 0) why[ref] = tc_detail_text(&d, pt, gt);
+          tt_free(pt);
+          tt_free(gt);
+        }
+        ck_assert_msg(got[0] == got[1] &&
+                          (!why[0] || (why[1] && !strcmp(why[0], why[1]))),
+                      "flavor %d correction %d tol %g: %d (%s), sorting all %d "
+                      "(%s)\npred:\n%sgold:\n%s",
+                      fl, corr, tol, got[0], why[0] ? why[0] : "",
+                      got[1], why[1] ? why[1] : "", pcsv, gcsv);
+        free(why[0]);
+        free(why[1]);
+        matches += got[1] == 1;
+        total++;
+      }
+  }
+#undef RND
+  /* both verdicts are common enough to test */
+  ck_assert_int_gt(matches, total / 10);
+  ck_assert_int_lt(matches, total - total / 10);
+}
+END_TEST
+
 Suite *suite_table_compare(void) {
   Suite *s = suite_create("table_compare");
   TCase *tc = tcase_create("core");
@@ -311,6 +433,7 @@ Suite *suite_table_compare(void) {
   tcase_add_test(tc, test_strict_self);
   tcase_add_test(tc, test_strict_self_wide);
   tcase_add_test(tc, test_multiset_shortcut);
+  tcase_add_test(tc, test_sort_skip_exact);
   suite_add_tcase(s, tc);
   return s;
 }
