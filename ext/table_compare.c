@@ -25,8 +25,9 @@
 **   any one-to-one pairing. A gold column is sorted only when some
 **   prediction column of its length passes.
 ** - The error detail names the prediction column with the longest
-**   matching sorted prefix; a column holding no cell equal to the gold's
-**   first in sorted order has an empty one, known without sorting it.
+**   matching sorted prefix; a column whose first cell in sorted order
+**   (found in one pass over its keys, kept for a sort if one follows)
+**   differs from the gold's has an empty one, known without sorting it.
 ** - A gold column matches when some prediction column matches; the score
 **   is 1 when every selected gold column matches.
 */
@@ -248,26 +249,31 @@ static struct tt_view *view_of(tt_column *col, int64_t nrows, int mode) {
   return col->views[mode];
 }
 
-/* The sorted order of a column under a view mode (cached on the column). */
-static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
-  struct tt_view *v = view_of(col, nrows, mode);
-  if (!v) return NULL;
-  if (v->perm) return v;
-  if (mode & VIEW_NUMSORT) {
-    v->perm = malloc((size_t)(nrows ? nrows : 1) * sizeof(uint32_t));
-    if (!v->perm) return NULL;
-    for (int64_t r = 0; r < nrows; r++) v->perm[r] = (uint32_t)r;
-    numsort_ctx ctx = {col, (mode & VIEW_NAN0) != 0};
-    qsort_r(v->perm, (size_t)nrows, sizeof(uint32_t), numsort_cmp, &ctx);
-    return v;
-  }
-  size_t n = (size_t)nrows;
-  uint32_t *perm = malloc((n ? n : 1) * sizeof(uint32_t));
-  sort_key *keys = malloc((n ? n : 1) * sizeof *keys);
-  sort_rec *recs = malloc((n ? n : 1) * 2 * sizeof *recs);
+/* The official sort's keys of a column's cells under a view mode (not
+** VIEW_NUMSORT) and a record per row: recs has room for n records, or 2n
+** with scratch (the merge sort's). */
+typedef struct {
+  sort_key *keys;
+  sort_rec *recs;
+  char *kbuf; /* the number keys' text */
+} key_set;
+
+static void key_set_free(key_set *ks) {
+  free(ks->keys);
+  free(ks->recs);
+  free(ks->kbuf);
+  *ks = (key_set){NULL, NULL, NULL};
+}
+
+/* 0, or -1 on out of memory (nothing left to free). */
+static int key_set_build(key_set *ks, const tt_column *col, size_t n,
+                         int mode, int scratch) {
   size_t kcap = 4096, klen = 0;
-  char *kbuf = malloc(kcap);
-  if (!perm || !keys || !recs || !kbuf) goto nomem;
+  ks->keys = malloc((n ? n : 1) * sizeof *ks->keys);
+  ks->recs = malloc((n ? n : 1) * (scratch ? 2 : 1) * sizeof *ks->recs);
+  ks->kbuf = malloc(kcap);
+  if (!ks->keys || !ks->recs || !ks->kbuf) goto nomem;
+  sort_key *keys = ks->keys;
   /* number keys go to kbuf; key holds the offset until kbuf stops moving */
   for (size_t r = 0; r < n; r++) {
     pv_cell cv = tt_cell(col, (int64_t)r);
@@ -279,37 +285,109 @@ static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
       continue;
     }
     if (klen + 40 > kcap) {
-      char *nb = realloc(kbuf, kcap * 2);
+      char *nb = realloc(ks->kbuf, kcap * 2);
       if (!nb) goto nomem;
-      kbuf = nb;
+      ks->kbuf = nb;
       kcap *= 2;
     }
     uint32_t len;
-    const char *k = cell_key(c, mode, kbuf + klen, &len);
+    const char *k = cell_key(c, mode, ks->kbuf + klen, &len);
     (void)k; /* numbers are always written to the buffer */
     keys[r].key = (const char *)(uintptr_t)klen;
     keys[r].len = len;
     klen += len + 1;
   }
   for (size_t r = 0; r < n; r++) {
-    if (keys[r].isnum) keys[r].key = kbuf + (uintptr_t)keys[r].key;
-    recs[r].prefix = key_prefix(&keys[r]);
-    recs[r].row = (uint32_t)r;
+    if (keys[r].isnum) keys[r].key = ks->kbuf + (uintptr_t)keys[r].key;
+    ks->recs[r].prefix = key_prefix(&keys[r]);
+    ks->recs[r].row = (uint32_t)r;
   }
-  sort_recs(recs, recs + n, n, keys);
-  for (size_t r = 0; r < n; r++) perm[r] = recs[r].row;
-  free(keys);
-  free(recs);
-  free(kbuf);
-  v->perm = perm;
-  return v;
+  return 0;
 nomem:
-  free(perm);
-  free(keys);
-  free(recs);
-  free(kbuf);
-  return NULL;
+  key_set_free(ks);
+  return -1;
 }
+
+/* The sorted order of a column under a view mode (cached on the column),
+** from its keys when already built (ks: taken and freed; else NULL). */
+static struct tt_view *sort_view(tt_column *col, int64_t nrows, int mode,
+                                 key_set *ks) {
+  struct tt_view *v = view_of(col, nrows, mode);
+  size_t n = (size_t)nrows;
+  uint32_t *perm = v && !v->perm ? malloc((n ? n : 1) * sizeof(uint32_t))
+                                 : NULL;
+  key_set own = {NULL, NULL, NULL};
+  if (!v || v->perm || !perm) goto out;
+  if (mode & VIEW_NUMSORT) {
+    for (size_t r = 0; r < n; r++) perm[r] = (uint32_t)r;
+    numsort_ctx ctx = {col, (mode & VIEW_NAN0) != 0};
+    qsort_r(perm, n, sizeof(uint32_t), numsort_cmp, &ctx);
+  } else {
+    if (!ks) {
+      if (key_set_build(&own, col, n, mode, 1)) goto out;
+      ks = &own;
+    }
+    sort_recs(ks->recs, ks->recs + n, n, ks->keys);
+    for (size_t r = 0; r < n; r++) perm[r] = ks->recs[r].row;
+  }
+  v->perm = perm;
+  perm = NULL;
+out:
+  free(perm);
+  if (ks) key_set_free(ks);
+  key_set_free(&own);
+  return v && v->perm ? v : NULL;
+}
+
+static struct tt_view *get_sorted(tt_column *col, int64_t nrows, int mode) {
+  return sort_view(col, nrows, mode, NULL);
+}
+
+/* A column whose first cell in sorted order is found in one pass, and
+** which may then be sorted from the same keys. */
+typedef struct {
+  tt_column *col;
+  int64_t n;
+  int mode;
+  key_set ks;     /* keys kept for the sort (not for a cached order or
+                  ** VIEW_NUMSORT) */
+  uint32_t first; /* the row first in sorted order */
+} first_cell;
+
+/* Finds the first row of a column of nrows >= 1 (from the cached order
+** when there is one). 0, or -1 on out of memory. */
+static int first_find(first_cell *f, tt_column *col, int64_t nrows,
+                      int mode) {
+  f->col = col;
+  f->n = nrows;
+  f->mode = mode;
+  f->ks = (key_set){NULL, NULL, NULL};
+  f->first = 0;
+  struct tt_view *v = col->views[mode];
+  if (v && v->perm) {
+    f->first = v->perm[0];
+    return 0;
+  }
+  if (mode & VIEW_NUMSORT) {
+    numsort_ctx ctx = {col, (mode & VIEW_NAN0) != 0};
+    for (uint32_t r = 1; r < (uint32_t)nrows; r++)
+      if (numsort_cmp(&r, &f->first, &ctx) < 0) f->first = r;
+    return 0;
+  }
+  if (key_set_build(&f->ks, col, (size_t)nrows, mode, 1)) return -1;
+  for (uint32_t r = 1; r < (uint32_t)nrows; r++)
+    if (rec_less(&f->ks.recs[r], &f->ks.recs[f->first], f->ks.keys))
+      f->first = r;
+  return 0;
+}
+
+/* Sorts the column (cached as get_sorted), reusing its keys; NULL on out
+** of memory. */
+static struct tt_view *first_sort(first_cell *f) {
+  return sort_view(f->col, f->n, f->mode, f->ks.keys ? &f->ks : NULL);
+}
+
+static void first_end(first_cell *f) { key_set_free(&f->ks); }
 
 /* ------------------------------------------------ identical multisets */
 
@@ -1240,6 +1318,8 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   int *chosen = malloc((size_t)(ng ? ng : 1) * sizeof(int));
   uint8_t *mismatch = malloc((size_t)(np ? np : 1));
   int score = 1, rc = 0;
+  first_cell gfirst; /* the detail's gold column: its first cell, keys */
+  int gfirst_set = 0;
   if (!gcols || !ps || !chosen || !mismatch) {
     rc = -1;
     goto done;
@@ -1356,21 +1436,58 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
     score = 0;
     if (!detail) break;
     detail->gold_col = gcols[k];
-    if (ignore_order && !gs.perm && gs.n == pred->nrows &&
-        make_side(&gold->cols[gcols[k]], gold->nrows, gmode, 1, &gs)) {
-      rc = -1;
-      goto done;
+    tt_column *gcol = &gold->cols[gcols[k]];
+    /* sorted, a prediction column's matching prefix is empty unless its
+    ** first cell equals the gold's first: that much is found without
+    ** sorting (first_find, after a pass looking for any cell equal to the
+    ** gold's first); the columns are sorted only for a prefix begun */
+    int lazy = sort_pred && gs.n > 0 && !tc_test_sort_only;
+    if (lazy) {
+      if (first_find(&gfirst, gcol, gs.n, gmode)) {
+        rc = -1;
+        goto done;
+      }
+      gfirst_set = 1;
     }
-    int64_t best = -1;
-    pv_cell g0 = gs.n > 0 ? side_cell(&gs, 0) : (pv_cell){0};
+    pv_cell g0 = lazy ? tt_cell(gcol, gfirst.first) : (pv_cell){0};
+    int64_t best = -1, best_first = -1;
     for (int c = 0; c < np && gs.n == pred->nrows; c++) {
-      /* sorted, the columns can share a first cell only when the
-      ** prediction holds a cell equal to the gold's first: without one,
-      ** the prefix is empty and the column is not sorted (unless it is
-      ** the nearest, below) */
-      int64_t m = 0;
-      if (!sort_pred || ps[c].perm || gs.n == 0 || tc_test_sort_only ||
-          col_has_equal(&pred->cols[c], pred->nrows, &g0, nan0, o->tol)) {
+      int64_t m = 0, first = -1;
+      int begun = 1;
+      if (lazy) {
+        begun = 0;
+        tt_column *pcol = &pred->cols[c];
+        if (ps[c].perm || col_has_equal(pcol, pred->nrows, &g0, nan0, o->tol)) {
+          first_cell f;
+          if (first_find(&f, pcol, pred->nrows, pmode)) {
+            rc = -1;
+            goto done;
+          }
+          first = f.first;
+          pv_cell p0 = tt_cell(pcol, first);
+          begun = cells_equal(&g0, &p0, nan0, o->tol);
+          struct tt_view *v = begun ? first_sort(&f) : NULL;
+          first_end(&f);
+          if (begun && !v) {
+            rc = -1;
+            goto done;
+          }
+          if (begun) ps[c].perm = v->perm;
+        }
+        if (begun && !gs.perm) {
+          struct tt_view *v = first_sort(&gfirst);
+          if (!v) {
+            rc = -1;
+            goto done;
+          }
+          gs.perm = v->perm;
+        }
+      } else if (ignore_order && !gs.perm &&
+                 make_side(gcol, gold->nrows, gmode, 1, &gs)) {
+        rc = -1;
+        goto done;
+      }
+      if (begun) {
         const side *pc = PSIDE(c);
         if (!pc) {
           rc = -1;
@@ -1381,21 +1498,32 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
       /* nearest: the longest matching prefix; on a tie the same name */
       if (m > best ||
           (m == best && detail->pred_col >= 0 &&
-           strcmp(pred->cols[detail->pred_col].name,
-                  gold->cols[gcols[k]].name) &&
-           !strcmp(pred->cols[c].name, gold->cols[gcols[k]].name))) {
+           strcmp(pred->cols[detail->pred_col].name, gcol->name) &&
+           !strcmp(pred->cols[c].name, gcol->name))) {
         best = m;
         detail->pred_col = c;
         detail->row = m;
+        best_first = begun ? -1 : first;
       }
     }
     if (detail->pred_col >= 0 && best >= 0 && best < gs.n) {
-      const side *pc = PSIDE(detail->pred_col);
-      if (!pc) {
-        rc = -1;
-        goto done;
+      /* an unsorted side (lazy, prefix empty) shows its first cell */
+      side *pc = &ps[detail->pred_col];
+      pv_cell g = gs.perm || !ignore_order ? side_cell(&gs, best) : g0, p;
+      if (pc->perm || !ignore_order) {
+        p = side_cell(pc, best);
+      } else {
+        if (best_first < 0) {
+          first_cell f;
+          if (first_find(&f, (tt_column *)pc->col, pc->n, pmode)) {
+            rc = -1;
+            goto done;
+          }
+          best_first = f.first;
+          first_end(&f);
+        }
+        p = tt_cell(pc->col, best_first);
       }
-      pv_cell g = side_cell(&gs, best), p = side_cell(pc, best);
       view_text(&g, gmode, detail->gold_val, sizeof detail->gold_val);
       view_text(&p, pmode, detail->pred_val, sizeof detail->pred_val);
     }
@@ -1413,6 +1541,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   }
 #undef PSIDE
 done:
+  if (gfirst_set) first_end(&gfirst);
   free(mismatch);
   free(chosen);
   free(ps);
