@@ -430,6 +430,9 @@ static void tk_uncut(tokenizer *t, tk_cut c) {
 ** so that small inputs span many buffers. */
 size_t tt_test_block_size = 0;
 #define BLOCK_SIZE (tt_test_block_size ? tt_test_block_size : TK_BLOCK)
+/* TextIOWrapper's _CHUNK_SIZE (8192), scaled with a test block size */
+#define CHUNK_MIN \
+  (tt_test_block_size ? (tt_test_block_size + 31) / 32 : (size_t)8192)
 
 /* pandas' grow_buffer: double cap (from 2 when 0) while length + space
 ** does not fit. */
@@ -1527,14 +1530,19 @@ fail:
 /* ------------------------------------------------------ reading blocks */
 
 /*
-** The input as pandas reads it, through Python's text layer. Chunks of
-** 262144 bytes are decoded by the incremental UTF-8 decoder: a character
-** cut by a chunk's end waits for the next chunk, positions in errors count
-** from those waiting bytes, and an empty read ends the input with a final
-** decode ('unexpected end of data' at position 0 when bytes still wait).
-** The tokenizer is given buffers of 262144 characters (their UTF-8 bytes),
-** and a chunk is decoded only when a buffer needs it, so a tokenizer error
-** in an earlier buffer comes before a decoding error in a later chunk.
+** The input as pandas reads it, through Python's text layer: each buffer
+** of the tokenizer is TextIOWrapper.read(262144), 262144 characters (their
+** UTF-8 bytes). read() takes characters decoded before first, then reads
+** chunks until it has enough, each of max(8192, ratio * still wanted)
+** bytes, where ratio is the bytes per character of the chunk before (at
+** least 1; 262144 bytes first), so chunk ends fall where the text's
+** multi-byte characters put them. Each chunk is decoded whole by the
+** incremental UTF-8 decoder: a character cut by a chunk's end waits for
+** the next chunk, positions in errors count from those waiting bytes, and
+** an empty read ends the input with a final decode ('unexpected end of
+** data' at position 0 when bytes still wait). A chunk is read only when a
+** buffer needs it, so a tokenizer error in an earlier buffer comes before
+** a decoding error in a later chunk.
 ** The source is a buffer in memory or a file; of a file only the bytes
 ** from the current buffer on are held (the window).
 */
@@ -1552,6 +1560,7 @@ typedef struct {
   int eof;             /* the empty read and the final decode are done */
   uint64_t text_off;   /* byte where the next buffer starts */
   uint64_t text_chars; /* characters before it */
+  double b2cratio;     /* bytes per character of the last chunk (0: none) */
 } block_reader;
 
 static void br_init_mem(block_reader *r, const char *data, uint64_t len) {
@@ -1577,12 +1586,12 @@ static void br_rewind(block_reader *r) {
   r->buf_cap = keep.buf_cap;
 }
 
-/* Read the next chunk into the window: bytes read, 0 at the end, -1 on a
-** read error (errno set). */
-static int64_t br_read_chunk(block_reader *r) {
+/* Read the next chunk, of want bytes, into the window: bytes read, 0 at
+** the end, -1 on a read error (errno set). */
+static int64_t br_read_chunk(block_reader *r, size_t want) {
   if (r->fd < 0) {
     uint64_t left = r->mem_len - r->read_end;
-    size_t got = left < BLOCK_SIZE ? (size_t)left : BLOCK_SIZE;
+    size_t got = left < want ? (size_t)left : want;
     r->read_end += got;
     return (int64_t)got;
   }
@@ -1594,9 +1603,9 @@ static int64_t br_read_chunk(block_reader *r) {
     r->win_off += drop;
     have -= drop;
   }
-  if (have + BLOCK_SIZE > r->buf_cap) {
+  if (have + want > r->buf_cap) {
     size_t cap = r->buf_cap ? r->buf_cap : BLOCK_SIZE;
-    while (cap < have + BLOCK_SIZE) cap *= 2;
+    while (cap < have + want) cap *= 2;
     char *nb = realloc(r->buf, cap);
     if (!nb) {
       errno = ENOMEM;
@@ -1607,8 +1616,8 @@ static int64_t br_read_chunk(block_reader *r) {
   }
   r->win = r->buf;
   size_t got = 0;
-  while (got < BLOCK_SIZE) {
-    ssize_t n = pread(r->fd, r->buf + have + got, BLOCK_SIZE - got,
+  while (got < want) {
+    ssize_t n = pread(r->fd, r->buf + have + got, want - got,
                       (off_t)(r->read_end + got));
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -1662,7 +1671,11 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
                         size_t *n, char **errmsg) {
   uint64_t target = r->text_chars + BLOCK_SIZE;
   while (r->dec_chars < target && !r->eof) {
-    int64_t got = br_read_chunk(r);
+    /* TextIOWrapper's read_chunk: (Py_ssize_t)(max(ratio, 1.0) * wanted) */
+    double ratio = r->b2cratio > 1.0 ? r->b2cratio : 1.0;
+    size_t want = (size_t)(ratio * (double)(target - r->dec_chars));
+    if (want < CHUNK_MIN) want = CHUNK_MIN;
+    int64_t got = br_read_chunk(r, want);
     if (got < 0) {
       int e = errno;
       if (errmsg) *errmsg = tt_msgf("[Errno %d] %s", e, strerror(e));
@@ -1690,7 +1703,9 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
         return TT_ERR_UNICODE;
       }
     }
-    r->dec_chars += utf8_chars(u, whole);
+    uint64_t nchars = utf8_chars(u, whole);
+    r->b2cratio = nchars ? (double)got / (double)nchars : 0.0;
+    r->dec_chars += nchars;
     r->dec_end += whole;
   }
   uint64_t end = r->dec_end;

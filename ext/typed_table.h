@@ -189,7 +189,7 @@ tt_error tt_parse(const char *data, size_t len, tt_table **out, char **errmsg);
 tt_error tt_read_file(const char *path, tt_table **out, char **errmsg);
 
 /*
-** Streaming: a file read twice in 262144-byte blocks and never held
+** Streaming: a file read twice, in the chunks Python reads, never held
 ** whole, for scans (result_cells, result_columns). tt_stream_open makes
 ** the first pass: every error tt_read_file would give is given here, in
 ** the same words, and the column names, the whole file's dtypes and the
@@ -198,7 +198,8 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg);
 ** tables whose columns have the whole file's dtypes, so every cell is the
 ** cell tt_read_file gives; *out is NULL at the end. A file that changed
 ** between the passes is an error (TT_ERR_IO). Memory: one chunk (2^20
-** fields at most) plus one block. tt_stream_open_mem streams a buffer
+** fields at most) plus one tokenizer buffer and the chunk read (at most 7 x
+** 262144 bytes: bytes per character times those wanted). tt_stream_open_mem streams a buffer
 ** (tests).
 */
 typedef struct tt_stream tt_stream;

@@ -284,6 +284,28 @@ START_TEST(test_utf8_blocks) {
                "'utf-8' codec can't decode byte 0xe3 in position 0: "
                "unexpected end of data", "final decode");
   free(b);
+  /* two-byte text: read(262144) wants more characters than the first
+  ** 262144 bytes give, and reads the rest in chunks sized by the bytes per
+  ** character so far, so the third chunk starts at byte 519146, not
+  ** 524288 (pandas 1.5.3 and Python 3.11 say position 80854) */
+  {
+    const char line[] = "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                        "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"; /* 10 chars */
+    size_t len = 2 + 8000 * 101;
+    char *u = malloc(len);
+    ck_assert_ptr_nonnull(u);
+    memcpy(u, "a\n", 2);
+    for (size_t i = 0; i < 8000; i++) { /* 50 x e-acute and a newline */
+      char *row = u + 2 + i * 101;
+      for (int k = 0; k < 5; k++) memcpy(row + k * 20, line, 20);
+      row[100] = '\n';
+    }
+    u[600000] = (char)0xff;
+    expect_error(u, len, TT_ERR_UNICODE,
+                 "'utf-8' codec can't decode byte 0xff in position 80854: "
+                 "invalid start byte", "chunks sized by bytes per character");
+    free(u);
+  }
   /* the same with one more byte: the tokenizer error comes first */
   b = filled(&n, "a\n1\n1,2\n", BLK - 1, 'y', "\n\xff", 2);
   expect_error(b, n, TT_ERR_PARSER,
