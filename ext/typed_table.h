@@ -198,9 +198,9 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg);
 ** tables whose columns have the whole file's dtypes, so every cell is the
 ** cell tt_read_file gives; *out is NULL at the end. A file that changed
 ** between the passes is an error (TT_ERR_IO). Memory: one chunk (2^20
-** fields at most) plus one tokenizer buffer and the chunk read (at most 7 x
-** 262144 bytes: bytes per character times those wanted). tt_stream_open_mem streams a buffer
-** (tests).
+** fields at most) plus one tokenizer buffer and the bytes read for it
+** (at most 7 x 262144: bytes per character times characters wanted).
+** tt_stream_open_mem streams a buffer (tests).
 */
 typedef struct tt_stream tt_stream;
 tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg);
