@@ -694,11 +694,13 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
                            int64_t *R, int *symmetric) {
   int na = a->ncols, nb = b->ncols;
   size_t np = (size_t)na * (size_t)nb;
-  const sim_keys **ka = malloc((size_t)(na + nb + 1) * sizeof *ka);
-  int64_t *ov = malloc((np + 1) * sizeof *ov); /* -1: not computed */
-  col_pair *order = malloc((np + 1) * sizeof *order);
-  size_t *done = malloc((np + 1) * sizeof *done);
-  if (!ka || !ov || !order || !done) goto nomem;
+  /* one block: ov[np] (-1: not computed), order[np], done[np], ka, kb */
+  int64_t *ov = malloc(np * (sizeof *ov + sizeof(col_pair) + sizeof(size_t)) +
+                       (size_t)(na + nb + 1) * sizeof(sim_keys *));
+  if (!ov) return -1;
+  col_pair *order = (col_pair *)(void *)(ov + np);
+  size_t *done = (size_t *)(void *)(order + np);
+  const sim_keys **ka = (const sim_keys **)(void *)(done + np);
   const sim_keys **kb = ka + na;
   for (int i = 0; i < na; i++)
     if (!(ka[i] = keys_at(pg, pg ? pg->sa : NULL, a, i, decimals))) goto nomem;
@@ -801,16 +803,10 @@ static int pair_by_content(tt_table *a, tt_table *b, int decimals,
     pair_b[best.j] = best.i;
     *R += best.v;
   }
-  free(ka);
   free(ov);
-  free(order);
-  free(done);
   return 0;
 nomem:
-  free(ka);
   free(ov);
-  free(order);
-  free(done);
   return -1;
 }
 
@@ -828,13 +824,9 @@ static double similarity(tt_table *a, tt_table *b, const sim_options *o,
   int64_t ra = a ? a->nrows : 0, rb = b ? b->nrows : 0;
   int64_t R = 0, D = 0;
   /* pairs[i] = column of b paired with column i of a, or -1 */
-  int *pair_a = malloc((size_t)(na + 1) * sizeof(int));
-  int *pair_b = malloc((size_t)(nb + 1) * sizeof(int));
-  if (!pair_a || !pair_b) {
-    free(pair_a);
-    free(pair_b);
-    return -1;
-  }
+  int *pair_a = malloc((size_t)(na + nb + 1) * sizeof(int));
+  if (!pair_a) return -1;
+  int *pair_b = pair_a + na;
   for (int i = 0; i < na; i++) pair_a[i] = -1;
   for (int j = 0; j < nb; j++) pair_b[j] = -1;
   if (!o->aligned) {
@@ -871,12 +863,10 @@ static double similarity(tt_table *a, tt_table *b, const sim_options *o,
       if (pair_b[j] < 0) D += rb;
   }
   free(pair_a);
-  free(pair_b);
   if (D == 0) return 1.0; /* two tables without cells are identical */
   return (double)R / (double)D;
 nomem:
   free(pair_a);
-  free(pair_b);
   return -1;
 }
 
