@@ -129,7 +129,10 @@ SQL
 fi
 
 # 3. 100k x 8 and 1M x 8, shuffled copies: full-precision floats (17
-#    significant digits, as float64 results print), ints, text
+#    significant digits, as float64 results print), ints, text. The 100k
+#    case is about two thirds reading (tokenizer, float reader, typing)
+#    and one third the ignore_order comparison; its instruction count
+#    (callgrind, whole process) is the steadiest figure on a shared machine
 gen_table() { # rows seed > csv
   awk -v n="$1" -v seed="$2" 'BEGIN {
     srand(seed)
