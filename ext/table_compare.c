@@ -449,10 +449,13 @@ static canon_cell canon_of(const pv_cell *c, int mode) {
   return k;
 }
 
-/* canon_of(tt_cell(col, r)), read straight from the typed stores. */
-static inline canon_cell canon_at(const tt_column *col, int64_t r, int mode) {
+/* canon_of(tt_cell(col, r)), read straight from the typed stores; store
+** is col->store (a constant where a loop over a column is compiled once
+** per store: see sign_column). */
+static inline __attribute__((always_inline)) canon_cell
+canon_at_store(const tt_column *col, int64_t r, int mode, int store) {
   canon_cell k = {CN_NONE, 0, NULL, 0};
-  switch (col->store) {
+  switch (store) {
     case TT_STORE_FLOAT: {
       double f = col->data.f64[r];
       if (f != f) { /* NaN in a float store is NA (PV_NAN) */
@@ -491,6 +494,10 @@ static inline canon_cell canon_at(const tt_column *col, int64_t r, int mode) {
   }
 }
 
+static inline canon_cell canon_at(const tt_column *col, int64_t r, int mode) {
+  return canon_at_store(col, r, mode, col->store);
+}
+
 static int canon_equal(const canon_cell *a, const canon_cell *b) {
   if (a->tag != b->tag) return 0;
   if (a->tag == CN_STR)
@@ -507,7 +514,7 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
-static uint64_t canon_hash(const canon_cell *k) {
+static inline uint64_t canon_hash(const canon_cell *k) {
   /* the tag in the top bits before one bijective mix: distinct for
   ** distinct bits under one tag */
   if (k->tag != CN_STR)
@@ -540,44 +547,103 @@ static double canon_num(const canon_cell *k) {
 ** stay finite. */
 #define SUMS_MAX 1e290
 
-/* The view with its multiset signature (key_sum, has_number) and the pair
-** filter's tallies (sums_ok and what it covers) set; has_sum is 2 when a
-** cell rules the shortcut out. NULL on out of memory. */
-static struct tt_view *get_signed(tt_column *col, int64_t nrows, int mode) {
-  struct tt_view *v = view_of(col, nrows, mode);
-  if (!v || v->has_sum) return v;
-  uint64_t sum = 0, str_sum = 0;
-  int64_t n_str = 0, n_nan = 0;
-  double num_sum = 0, abs_sum = 0;
-  int num = 0, usable = 1, sums_ok = 1;
-  for (int64_t r = 0; r < nrows && usable; r++) {
+/* Each cell's canon_hash, into hash[0..n) (the multiset check reuses the
+** hashes its signature pass made instead of hashing every cell again). */
+static void column_hashes(const tt_column *col, int64_t n, int mode,
+                          uint64_t *hash) {
+  for (int64_t r = 0; r < n; r++) {
     canon_cell k = canon_at(col, r, mode);
+    hash[r] = canon_hash(&k);
+  }
+}
+
+/* What the signature pass adds up over a column's keys. */
+typedef struct {
+  uint64_t sum, str_sum;
+  int64_t n_str, n_nan;
+  double num_sum, abs_sum;
+  int num, usable, sums_ok;
+  unsigned tags;
+} sign_tally;
+
+/* The signature pass over a column whose store is `store`, each hash also
+** into hash[r] when hash is not NULL; stops at a key that rules the
+** shortcut out (usable 0). */
+static inline __attribute__((always_inline)) void sign_cells(
+    const tt_column *col, int64_t nrows, int mode, int store, uint64_t *hash,
+    sign_tally *t) {
+  for (int64_t r = 0; r < nrows; r++) {
+    canon_cell k = canon_at_store(col, r, mode, store);
     uint64_t h = canon_hash(&k);
-    sum += h;
+    if (hash) hash[r] = h;
+    t->sum += h;
+    t->tags |= 1u << k.tag;
     if (k.tag == CN_NONE) {
-      usable = sums_ok = 0;
+      t->usable = t->sums_ok = 0;
+      return;
     } else if (k.tag == CN_STR) {
-      n_str++;
-      str_sum += h;
+      t->n_str++;
+      t->str_sum += h;
     } else if (k.tag == CN_NAN) {
-      n_nan++;
+      t->n_nan++;
     } else {
-      num = 1;
+      t->num = 1;
       double x = canon_num(&k);
-      if (!(fabs(x) <= SUMS_MAX)) sums_ok = 0; /* inf */
-      num_sum += x;
-      abs_sum += fabs(x);
+      if (!(fabs(x) <= SUMS_MAX)) t->sums_ok = 0; /* inf */
+      t->num_sum += x;
+      t->abs_sum += fabs(x);
     }
   }
+}
+
+/* sign_cells compiled once for each typed store (no switch a cell). */
+static void sign_column(const tt_column *col, int64_t nrows, int mode,
+                        uint64_t *hash, sign_tally *t) {
+  switch (col->store) {
+    case TT_STORE_FLOAT:
+      sign_cells(col, nrows, mode, TT_STORE_FLOAT, hash, t);
+      break;
+    case TT_STORE_INT:
+      sign_cells(col, nrows, mode, TT_STORE_INT, hash, t);
+      break;
+    case TT_STORE_STR:
+      sign_cells(col, nrows, mode, TT_STORE_STR, hash, t);
+      break;
+    default:
+      sign_cells(col, nrows, mode, col->store, hash, t);
+      break;
+  }
+}
+
+/* The view with its multiset signature (key_sum, has_number) and the pair
+** filter's tallies (sums_ok and what it covers) set; has_sum is 2 when a
+** cell rules the shortcut out. When hash is not NULL and the signature is
+** made now, each cell's hash is also stored in hash[r] and *hashed set to
+** 1 when all of them are (a usable signature); otherwise *hashed is 0.
+** NULL on out of memory. */
+static struct tt_view *get_signed(tt_column *col, int64_t nrows, int mode,
+                                  uint64_t *hash, int *hashed) {
+  struct tt_view *v = view_of(col, nrows, mode);
+  if (hashed) *hashed = 0;
+  if (!v || v->has_sum) return v;
+  sign_tally t = {0, 0, 0, 0, 0, 0, 0, 1, 1, 0};
+  sign_column(col, nrows, mode, hash, &t);
+  uint64_t sum = t.sum, str_sum = t.str_sum;
+  int64_t n_str = t.n_str, n_nan = t.n_nan;
+  double num_sum = t.num_sum, abs_sum = t.abs_sum;
+  int num = t.num, usable = t.usable, sums_ok = t.sums_ok;
+  unsigned tags = t.tags;
   v->key_sum = sum;
   v->has_number = (uint8_t)num;
   v->has_sum = usable ? 1 : 2;
   v->sums_ok = (uint8_t)sums_ok;
+  v->tags = (uint8_t)tags;
   v->n_str = n_str;
   v->n_nan = n_nan;
   v->str_sum = str_sum;
   v->num_sum = num_sum;
   v->abs_sum = abs_sum;
+  if (hashed) *hashed = usable;
   return v;
 }
 
@@ -627,106 +693,98 @@ typedef struct {
   int mode;
 } multiset;
 
-/* The hashes of a column's canons come AHEAD rows before their slots are
-** probed, and the slots are prefetched meanwhile: a table of 2n slots is
-** larger than the caches, and each probe would otherwise wait on memory.
-** ms_walk walks a column so: each step gives a row, its canon and hash. */
+/* A table of 2n slots is larger than the caches, and each probe would
+** wait on memory: the slot of the cell MS_AHEAD rows on is prefetched. */
 enum { MS_AHEAD = 8 };
 
-typedef struct {
-  const multiset *m;
-  const tt_column *col;
-  int64_t n, r;
-  int mode;
-  uint64_t ring[MS_AHEAD];
-} ms_walk;
-
-static inline uint64_t ms_hash_prefetch(const ms_walk *w, int64_t r) {
-  canon_cell k = canon_at(w->col, r, w->mode);
-  uint64_t h = canon_hash(&k);
-  __builtin_prefetch(&w->m->slots[h & w->m->mask]);
-  return h;
+/* 1 when the keys of a view all have one tag, not CN_STR: two such keys
+** are equal exactly when their hashes are (canon_hash is a bijection of
+** the bits under one tag), so the multiset need not read the cells. */
+static int one_number_tag(const struct tt_view *v) {
+  return v->tags && !(v->tags & (v->tags - 1)) && v->tags != 1u << CN_STR;
 }
 
-static void ms_walk_start(ms_walk *w, const multiset *m, const tt_column *col,
-                          int64_t n, int mode) {
-  w->m = m;
-  w->col = col;
-  w->n = n;
-  w->r = 0;
-  w->mode = mode;
-  for (int64_t r = 0; r < n && r < MS_AHEAD; r++)
-    w->ring[r] = ms_hash_prefetch(w, r);
-}
-
-/* The next cell: 0 at the end. */
-static inline int ms_walk_next(ms_walk *w, canon_cell *k, uint64_t *h) {
-  int64_t r = w->r;
-  if (r >= w->n) return 0;
-  *h = w->ring[r % MS_AHEAD];
-  if (r + MS_AHEAD < w->n)
-    w->ring[r % MS_AHEAD] = ms_hash_prefetch(w, r + MS_AHEAD);
-  *k = canon_at(w->col, r, w->mode);
-  w->r = r + 1;
-  return 1;
-}
-
-static int multiset_build(multiset *m, const tt_column *col, int64_t n,
-                          int mode) {
-  size_t cap = 16;
-  while (cap < (size_t)n * 2) cap *= 2;
-  m->slots = malloc(cap * sizeof *m->slots);
-  if (!m->slots) return -1;
-  for (size_t i = 0; i < cap; i++) m->slots[i].row = UINT32_MAX;
-  m->mask = cap - 1;
+/* Fills the multiset (slots allocated by the caller, mask set) with the
+** cells of col, hash[r] the hash of row r; by_hash: one_number_tag. */
+static void multiset_build(multiset *m, const tt_column *col, int64_t n,
+                           int mode, const uint64_t *hash, int by_hash) {
+  memset(m->slots, 0xff, (m->mask + 1) * sizeof *m->slots); /* all empty */
   m->col = col;
   m->mode = mode;
-  ms_walk w;
-  canon_cell k;
-  uint64_t h;
-  ms_walk_start(&w, m, col, n, mode);
-  while (ms_walk_next(&w, &k, &h)) {
+  for (int64_t r = 0; r < n; r++) {
+    if (r + MS_AHEAD < n)
+      __builtin_prefetch(&m->slots[hash[r + MS_AHEAD] & m->mask]);
+    uint64_t h = hash[r];
     for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
       ms_slot *s = &m->slots[i];
       if (s->row == UINT32_MAX) {
         s->hash = h;
-        s->row = (uint32_t)(w.r - 1);
+        s->row = (uint32_t)r;
         s->count = 1;
         break;
       }
       if (s->hash == h) {
-        canon_cell ok = canon_at(col, s->row, mode);
-        if (canon_equal(&ok, &k)) {
-          s->count++;
-          break;
+        if (!by_hash) {
+          canon_cell ok = canon_at(col, s->row, mode);
+          canon_cell k = canon_at(col, r, mode);
+          if (!canon_equal(&ok, &k)) continue;
         }
+        s->count++;
+        break;
       }
     }
   }
-  return 0;
 }
 
-/* Takes every cell of col out of the multiset (consumed: counts drop);
-** 1 when each was found, so that with equal sizes the multisets are
-** equal, 0 at the first one missing. */
+/* Takes every cell of col (hash[r] the hash of row r) out of the
+** multiset (consumed: counts drop); 1 when each was found, so that with
+** equal sizes the multisets are equal, 0 at the first one missing.
+** by_hash: both columns' keys have the same one_number_tag. */
 static int multiset_consume(multiset *m, const tt_column *col, int64_t n,
-                            int mode) {
-  ms_walk w;
-  canon_cell k;
-  uint64_t h;
-  ms_walk_start(&w, m, col, n, mode);
-  while (ms_walk_next(&w, &k, &h)) {
+                            int mode, const uint64_t *hash, int by_hash) {
+  for (int64_t r = 0; r < n; r++) {
+    if (r + MS_AHEAD < n)
+      __builtin_prefetch(&m->slots[hash[r + MS_AHEAD] & m->mask]);
+    uint64_t h = hash[r];
     for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
       ms_slot *s = &m->slots[i];
       if (s->row == UINT32_MAX) return 0;
       if (s->hash != h) continue;
-      canon_cell ok = canon_at(m->col, s->row, m->mode);
-      if (!canon_equal(&ok, &k)) continue;
+      if (!by_hash) {
+        canon_cell ok = canon_at(m->col, s->row, m->mode);
+        canon_cell k = canon_at(col, r, mode);
+        if (!canon_equal(&ok, &k)) continue;
+      }
       if (--s->count < 0) return 0;
       break;
     }
   }
   return 1;
+}
+
+/* Memory settle_by_multiset reuses from one gold column to the next of a
+** comparison (n rows): each side's cell hashes and the multiset's slots. */
+typedef struct {
+  uint64_t *gold_hash, *pred_hash;
+  ms_slot *slots;
+  size_t nslots;
+} settle_scratch;
+
+static int settle_scratch_init(settle_scratch *s, int64_t n) {
+  s->nslots = 16;
+  while (s->nslots < (size_t)n * 2) s->nslots *= 2;
+  size_t nh = (size_t)(n ? n : 1);
+  s->gold_hash = malloc(nh * sizeof *s->gold_hash);
+  s->pred_hash = malloc(nh * sizeof *s->pred_hash);
+  s->slots = malloc(s->nslots * sizeof *s->slots);
+  return s->gold_hash && s->pred_hash && s->slots ? 0 : -1;
+}
+
+static void settle_scratch_free(settle_scratch *s) {
+  free(s->gold_hash);
+  free(s->pred_hash);
+  free(s->slots);
+  memset(s, 0, sizeof *s);
 }
 
 /*
@@ -737,44 +795,49 @@ static int multiset_consume(multiset *m, const tt_column *col, int64_t n,
 ** column. Where either column has no number (only str, and NaN kept as
 ** NaN), cells are equal only when their keys are, so different multisets
 ** cannot match: mismatch[c] is set. Otherwise (numbers on both sides, the
-** tolerance may pair different values) the caller sorts. Returns the
-** matching column, -1 when none is settled as matching, -2 on out of
-** memory.
+** tolerance may pair different values) the caller sorts. Each cell is
+** hashed once: by the signature pass when it makes the signature, else
+** (signature cached from an earlier call) just before its multiset use.
+** Returns the matching column, -1 when none is settled as matching, -2 on
+** out of memory.
 */
 int tc_test_sort_only = 0;
 
 static int settle_by_multiset(tt_column *g, int gmode, tt_table *pred,
-                              int pmode, int64_t n, uint8_t *mismatch) {
+                              int pmode, int64_t n, uint8_t *mismatch,
+                              settle_scratch *sc) {
   if (tc_test_sort_only) return -1;
-  struct tt_view *gv = get_signed(g, n, gmode);
+  if (!sc->slots && settle_scratch_init(sc, n)) return -2;
+  int g_hashed;
+  struct tt_view *gv = get_signed(g, n, gmode, sc->gold_hash, &g_hashed);
   if (!gv) return -2;
   if (gv->has_sum != 1) return -1;
-  multiset m = {NULL, 0, NULL, 0};
+  multiset m = {sc->slots, sc->nslots - 1, NULL, 0};
   int found = -1;
   for (int c = 0; c < pred->ncols && found < 0; c++) {
-    struct tt_view *pv = get_signed(&pred->cols[c], n, pmode);
-    if (!pv) {
-      found = -2;
-      break;
-    }
+    int p_hashed;
+    struct tt_view *pv =
+        get_signed(&pred->cols[c], n, pmode, sc->pred_hash, &p_hashed);
+    if (!pv) return -2;
     if (pv->has_sum != 1) continue;
     int may_differ = gv->has_number && pv->has_number;
     if (pv->key_sum != gv->key_sum) {
       if (!may_differ) mismatch[c] = 1;
       continue;
     }
-    if (m.slots) free(m.slots);
-    if (multiset_build(&m, g, n, gmode)) {
-      m.slots = NULL;
-      found = -2;
-      break;
+    if (!g_hashed) {
+      column_hashes(g, n, gmode, sc->gold_hash);
+      g_hashed = 1;
     }
-    if (multiset_consume(&m, &pred->cols[c], n, pmode))
+    if (!p_hashed) column_hashes(&pred->cols[c], n, pmode, sc->pred_hash);
+    int g_by_hash = one_number_tag(gv);
+    multiset_build(&m, g, n, gmode, sc->gold_hash, g_by_hash);
+    if (multiset_consume(&m, &pred->cols[c], n, pmode, sc->pred_hash,
+                         g_by_hash && pv->tags == gv->tags))
       found = c;
     else if (!may_differ)
       mismatch[c] = 1;
   }
-  free(m.slots);
   return found;
 }
 
@@ -1319,6 +1382,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
   uint8_t *mismatch = malloc((size_t)(np ? np : 1));
   int score = 1, rc = 0;
   first_cell gfirst; /* the detail's gold column: its first cell, keys */
+  settle_scratch scratch = {NULL, NULL, NULL, 0};
   int gfirst_set = 0;
   if (!gcols || !ps || !chosen || !mismatch) {
     rc = -1;
@@ -1385,7 +1449,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
     if (sort_pred) {
       memset(mismatch, 0, (size_t)(np ? np : 1));
       int c = settle_by_multiset(&gold->cols[gcols[k]], gmode, pred, pmode,
-                                 gold->nrows, mismatch);
+                                 gold->nrows, mismatch, &scratch);
       if (c == -2) {
         rc = -1;
         goto done;
@@ -1401,14 +1465,15 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
     make_side(&gold->cols[gcols[k]], gold->nrows, gmode, 0, &gs);
     struct tt_view *gv = NULL;
     if (sort_pred && !tc_test_sort_only &&
-        !(gv = get_signed(&gold->cols[gcols[k]], gold->nrows, gmode))) {
+        !(gv = get_signed(&gold->cols[gcols[k]], gold->nrows, gmode, NULL, NULL))) {
       rc = -1;
       goto done;
     }
     for (int c = 0; c < np && gs.n == pred->nrows; c++) {
       if (sort_pred && mismatch[c]) continue;
       if (gv) {
-        struct tt_view *pv = get_signed(&pred->cols[c], pred->nrows, pmode);
+        struct tt_view *pv =
+            get_signed(&pred->cols[c], pred->nrows, pmode, NULL, NULL);
         if (!pv) {
           rc = -1;
           goto done;
@@ -1542,6 +1607,7 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
 #undef PSIDE
 done:
   if (gfirst_set) first_end(&gfirst);
+  settle_scratch_free(&scratch);
   free(mismatch);
   free(chosen);
   free(ps);

@@ -42,6 +42,7 @@ typedef struct tt_view {
   uint8_t has_number; /* a cell the tolerance applies to */
   uint8_t sums_ok;    /* the tallies below are set and bound every match
                       ** (no NaN float, inf or huge number) */
+  uint8_t tags;       /* bit 1 << tag for each tag among the keys */
   int64_t n_str;      /* str cells */
   int64_t n_nan;      /* NaN cells kept as NaN (not replaced by 0) */
   uint64_t str_sum;   /* sum of the str cells' hashes */
