@@ -422,7 +422,7 @@ static const uint64_t pow10_u64[20] = {
   100000000000000000ULL, 1000000000000000000ULL,
   10000000000000000000ULL};
 
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && \
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define PN_FAST_DECIMAL 1
 #define EIGHT(b) (UINT64_C(0x0101010101010101) * (b))
@@ -456,13 +456,50 @@ digits_value(const char *q, int n) {
 }
 #undef EIGHT
 
+/* 5^-k modulo 2^64 (0 <= k <= 15): a multiple x of 10^k is exactly
+** (x >> k) * inv5_u64[k] divided by it. */
+static const uint64_t inv5_u64[16] = {
+  1ULL, 0xCCCCCCCCCCCCCCCDULL, 0x8F5C28F5C28F5C29ULL,
+  0x1CAC083126E978D5ULL, 0xD288CE703AFB7E91ULL, 0x5D4E8FB00BCBE61DULL,
+  0x790FB65668C26139ULL, 0xE5032477AE8D46A5ULL, 0xC767074B22E90E21ULL,
+  0x8E47CE423A2E9C6DULL, 0x4FA7F60D3ED61F49ULL, 0x0FEE64690C913975ULL,
+  0x3662E0E1CF503EB1ULL, 0xA47A2CF9F6433FBDULL, 0x54186F653140A659ULL,
+  0x7738164770402145ULL};
+
+/* 16 bytes of 0xFF then 16 of 0: loaded at 16 - k, lanes below k set. */
+static const unsigned char lanes_below[32] = {
+  255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255};
+
+static inline __m128i lanes_below_mask(int k) {
+  return _mm_loadu_si128((const __m128i *)(lanes_below + 16 - k));
+}
+
+/* The value of 16 digit lanes (0..9 each, lane 0 the most significant)
+** by SSE2 multiply-adds: pairs, quads, then two halves of eight. */
+static inline uint64_t sixteen_digits_value(__m128i d) {
+  const __m128i z = _mm_setzero_si128();
+  const __m128i w10 = _mm_set1_epi32(0x0001000A);   /* 10, 1 */
+  const __m128i w100 = _mm_set1_epi32(0x00010064);  /* 100, 1 */
+  const __m128i w1e4 = _mm_set1_epi32(0x00012710);  /* 10000, 1 */
+  __m128i lo = _mm_madd_epi16(_mm_unpacklo_epi8(d, z), w10);
+  __m128i hi = _mm_madd_epi16(_mm_unpackhi_epi8(d, z), w10);
+  __m128i q = _mm_madd_epi16(_mm_packs_epi32(lo, hi), w100); /* 4 x 4 */
+  __m128i e = _mm_madd_epi16(_mm_packs_epi32(q, q), w1e4);   /* 2 x 8 */
+  uint64_t two = (uint64_t)_mm_cvtsi128_si64(e);
+  return (two & 0xFFFFFFFFu) * 100000000 + (two >> 32);
+}
+
 /* precise_xstrtod and _try_double for the common word [+-]digits[.digits]
-** that ends right after its digits (no exponent, blanks or other bytes),
-** in a buffer readable up to lim: the digit runs found by a 32-byte SSE2
-** comparison and converted eight at a time, then pandas' own arithmetic
-** (digit_loop_value, one multiplication or division by a power of ten).
-** Returns 0 with *out and *hint set, or -1 when the word needs the general
-** path (which then gives the same answer it always did). */
+** that ends right after its digits (no exponent, blanks or other bytes;
+** at most 16 digits before the point), in a buffer readable up to lim:
+** the digit runs found by a 32-byte SSE2 comparison, the point taken out
+** by a blend of the bytes at p and p + 1, the first 17 digits converted
+** by multiply-adds, then pandas' own arithmetic (digit_loop_value, one
+** multiplication or division by a power of ten), so the value is bit for
+** bit the general path's. Returns 0 with *out and *hint set, or -1 when
+** the word needs the general path (which then gives the same answer it
+** always did). */
 static inline int plain_decimal(const char *word, const char *lim,
                                 double *out, pn_hint *hint) {
   const char *p = word;
@@ -477,30 +514,36 @@ static inline int plain_decimal(const char *word, const char *lim,
       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a)) |
       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b))
           << 16;
-  if (dm == UINT32_MAX) return -1;
-  int ilen = __builtin_ctz(~dm), flen = 0, end = ilen;
+  int ilen = __builtin_ctz(~dm | (1u << 17)), flen = 0, end = ilen;
+  if (ilen > 16) return -1; /* more integer digits: the general path */
+  __m128i d = a; /* the digits, the point taken out */
   if (p[ilen] == '.') {
-    if (ilen >= 30) return -1;
     flen = __builtin_ctz(~(dm >> (ilen + 1))); /* < 31 - ilen */
     end = ilen + 1 + flen;
     if (end >= 32) return -1; /* the digits may go on */
+    __m128i next = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 1)),
+                                zero);
+    __m128i keep = lanes_below_mask(ilen);
+    d = _mm_or_si128(_mm_and_si128(keep, a), _mm_andnot_si128(keep, next));
   }
   if (p[end] != 0) return -1;
   /* the first 17 digits count, leading zeros included; more in the
-  ** integer part are powers of ten, more in the fraction are dropped */
-  int ni = ilen < 17 ? ilen : 17;
-  int nf = flen < 17 - ni ? flen : 17 - ni;
-  if (ni + nf == 0) return -1;
-  uint64_t mant = digits_value(p, ni);
-  if (nf) mant = mant * pow10_u64[nf] + digits_value(p + ilen + 1, nf);
-  int exponent = (ilen - ni) - nf; /* -17 to 14 */
-  double number = digit_loop_value(mant, ni + nf);
+  ** fraction are dropped */
+  int nf = flen < 17 - ilen ? flen : 17 - ilen;
+  int n = ilen + nf, n16 = n < 16 ? n : 16;
+  if (n == 0) return -1;
+  /* the first n16 digits, lanes past them zero: value * 10^(16 - n16) */
+  uint64_t v = sixteen_digits_value(_mm_and_si128(d, lanes_below_mask(n16)));
+  int k = 16 - n16;
+  uint64_t mant = (v >> k) * inv5_u64[k];
+  if (n == 17) mant = mant * 10 + (uint64_t)(p[17] - '0'); /* after the point */
+  int exponent = -nf; /* -17 to 0 */
+  double number = digit_loop_value(mant, n);
   if (negative) number = -number;
-  if (exponent > 0) number *= pow10_table[exponent];
-  else number /= pow10_table[-exponent];
+  number /= pow10_table[nf];
   *out = number;
   if (hint) {
-    hint->exact = mant < UINT64_C(1000000000000000) && exponent >= -22;
+    hint->exact = mant < UINT64_C(1000000000000000);
     hint->mantissa = mant;
     hint->exp10 = exponent;
   }

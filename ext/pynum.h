@@ -73,7 +73,7 @@ int pn_parse_float(const char *word, double *out, pn_hint *hint);
 
 /* The same for a word in a buffer whose bytes from word up to lim may all
 ** be read (lim beyond the word's NUL, e.g. the end of the token stream):
-** the digits are then taken eight at a time. */
+** the digits of a plain decimal are then taken sixteen at a time. */
 int pn_parse_float_in(const char *word, const char *lim, double *out,
                       pn_hint *hint);
 
