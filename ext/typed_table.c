@@ -99,8 +99,10 @@ char *tt_msgf(const char *fmt, ...) {
 ** *bad_len the bytes it covers (the valid start of a sequence cut by a bad
 ** byte or by the end). */
 static size_t utf8_first_error(const unsigned char *s, size_t n,
-                               const char **why, size_t *bad_len) {
+                               const char **why, size_t *bad_len,
+                               int *all_ascii) {
   size_t i = 0;
+  *all_ascii = 1;
   while (i < n) {
     /* Fast path over ASCII, sixteen then eight bytes at a time. */
 #ifdef __SSE2__
@@ -120,6 +122,7 @@ static size_t utf8_first_error(const unsigned char *s, size_t n,
       i++;
       continue;
     }
+    *all_ascii = 0;
     int need;
     unsigned char lo = 0x80, hi = 0xBF;
     if (c >= 0xC2 && c <= 0xDF) need = 1;
@@ -557,35 +560,6 @@ static inline uint64_t plain_run_end(const char *data, uint64_t j,
   return j;
 }
 
-/* How many bytes of p[0..n) are ',', '\n' or '\r'. */
-static size_t count_field_ends(const char *p, size_t n) {
-  size_t k = 0, i = 0;
-#ifdef __SSE2__
-  /* per-byte counters (a match compares as -1), summed every 255 rounds */
-  const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'),
-                cr = _mm_set1_epi8('\r');
-  while (i + 16 <= n) {
-    __m128i acc = _mm_setzero_si128();
-    for (int r = 0; r < 255 && i + 16 <= n; r++, i += 16) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, comma));
-      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
-      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, cr));
-    }
-    __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
-    k += (size_t)_mm_cvtsi128_si32(sums) +
-         (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
-  }
-#endif
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, p + i, 8);
-    /* one bit per matching byte, summed bytewise by the multiply */
-    k += (size_t)((((field_end_bytes(w) >> 7) * ONES) >> 56) & 0xFF);
-  }
-  for (; i < n; i++) k += (p[i] == ',') | (p[i] == '\n') | (p[i] == '\r');
-  return k;
-}
 #undef ONES
 #undef LOWS
 
@@ -1694,7 +1668,8 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     }
     const char *why = NULL;
     size_t bad_len = 0, whole = un;
-    size_t bad = utf8_first_error(u, un, &why, &bad_len);
+    int all_ascii;
+    size_t bad = utf8_first_error(u, un, &why, &bad_len, &all_ascii);
     if (bad != (size_t)-1) {
       if (why[0] == 'u' && bad + bad_len == un) {
         whole = bad; /* waits for the next chunk */
@@ -1703,13 +1678,18 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
         return TT_ERR_UNICODE;
       }
     }
-    uint64_t nchars = utf8_chars(u, whole);
+    /* a character a byte when none is beyond ASCII */
+    uint64_t nchars = all_ascii ? whole : utf8_chars(u, whole);
     r->b2cratio = nchars ? (double)got / (double)nchars : 0.0;
     r->dec_chars += nchars;
     r->dec_end += whole;
   }
   uint64_t end = r->dec_end;
-  if (r->dec_chars > target) { /* the byte where character target starts */
+  if (r->dec_chars > target &&
+      r->dec_chars - r->text_chars == r->dec_end - r->text_off) {
+    end = r->text_off + (target - r->text_chars); /* all one-byte */
+  } else if (r->dec_chars > target) {
+    /* the byte where character target starts */
     const unsigned char *u =
         (const unsigned char *)r->win + (r->text_off - r->win_off);
     uint64_t want = target - r->text_chars, seen = 0;
@@ -1803,12 +1783,14 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   tokenizer tk;
   memset(&tk, 0, sizeof tk);
   tt_error rc = TT_OK;
-  /* size the buffers once: the words never outgrow the input plus one NUL
-  ** per field, and fields are bounded by delimiters and line ends */
+  /* sized for fields of four bytes on average (with their delimiter): the
+  ** token stream holds the input plus a NUL a field; more fields (or short
+  ** lines padded) grow both, as every buffer of the tokenizer grows. Pages
+  ** never written are never touched, so a large estimate costs nothing. */
   {
-    size_t seps = 1 + count_field_ends(data, len);
-    tk.stream = malloc(len + seps + 64);
-    tk.words = malloc((seps + 16) * sizeof(uint32_t));
+    size_t fields = len / 4 + 64;
+    tk.stream = malloc(len + fields + 64);
+    tk.words = malloc(fields * sizeof(uint32_t));
     if (!tk.stream || !tk.words) {
       free(tk.stream);
       free(tk.words);
@@ -1816,8 +1798,8 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       if (errmsg) *errmsg = tt_msgf("out of memory");
       return TT_ERR_NOMEM;
     }
-    tk.stream_cap = len + seps + 64;
-    tk.words_cap = seps + 16;
+    tk.stream_cap = len + fields + 64;
+    tk.words_cap = fields;
   }
   tt_table *t = NULL;
   pv_cell *scratch = NULL;
