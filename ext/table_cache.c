@@ -9,6 +9,7 @@
 ** call, never while a call holds tables.
 */
 #include "table_cache.h"
+#include "bytebuf.h"
 #include "table_snapshot.h"
 
 #include <dirent.h>
@@ -774,37 +775,6 @@ static char *gold_keep_key(const char *dir) {
   return join3(dir, "\n", "gold index");
 }
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-  int failed;
-} gk_out;
-
-static void gk_put(gk_out *o, const void *p, size_t n) {
-  if (o->failed) return;
-  if (o->len + n > o->cap) {
-    size_t cap = o->cap ? o->cap : 1 << 16;
-    while (cap < o->len + n) cap *= 2;
-    char *nb = realloc(o->buf, cap);
-    if (!nb) {
-      o->failed = 1;
-      return;
-    }
-    o->buf = nb;
-    o->cap = cap;
-  }
-  memcpy(o->buf + o->len, p, n);
-  o->len += n;
-}
-
-static void gk_int(gk_out *o, int64_t v) { gk_put(o, &v, sizeof v); }
-
-static void gk_str(gk_out *o, const char *s) { /* NULL: length -1 */
-  int64_t n = s ? (int64_t)strlen(s) : -1;
-  gk_int(o, n);
-  if (s) gk_put(o, s, (size_t)n);
-}
-
 static void gold_keep_save(const char *snapdir, const char *dir,
                            const gold_index *g, const gold_keep_stamp *before,
                            const file_id *eval_before) {
@@ -815,73 +785,29 @@ static void gold_keep_save(const char *snapdir, const char *dir,
   if (!before->format || memcmp(before, &after, sizeof after) ||
       memcmp(eval_before, &eval_after, sizeof eval_after))
     return; /* changed while it was read: not kept */
-  gk_out o = {NULL, 0, 0, 0};
-  gk_put(&o, eval_before, sizeof *eval_before);
-  gk_str(&o, g->eval_path);
-  gk_int(&o, g->ninstances);
-  for (int i = 0; i < g->ninstances && !o.failed; i++) {
+  bb_buf o = {0};
+  bb_put(&o, eval_before, sizeof *eval_before);
+  bb_put_str(&o, g->eval_path);
+  bb_put_i64(&o, g->ninstances);
+  for (int i = 0; i < g->ninstances && !o.nomem; i++) {
     const gold_instance *gi = &g->inst[i];
-    gk_str(&o, gi->instance_id);
-    gk_str(&o, gi->condition_cols);
+    bb_put_str(&o, gi->instance_id);
+    bb_put_str(&o, gi->condition_cols);
     int missing = !gi->missing_key ? 0
                   : !strcmp(gi->missing_key, "condition_cols") ? 1 : 2;
     int64_t facts[6] = {gi->ignore_order, missing, gi->has_eval,
                         gi->temporal, gi->toks, gi->nvariants};
-    gk_put(&o, facts, sizeof facts);
-    gk_put(&o, gi->variant_letters, (size_t)gi->nvariants);
-    for (int v = 0; v < gi->nvariants; v++) gk_str(&o, gi->variant_paths[v]);
-    gk_str(&o, gi->sql ? gi->sql->path : NULL);
+    bb_put(&o, facts, sizeof facts);
+    bb_put(&o, gi->variant_letters, (size_t)gi->nvariants);
+    for (int v = 0; v < gi->nvariants; v++)
+      bb_put_str(&o, gi->variant_paths[v]);
+    bb_put_str(&o, gi->sql ? gi->sql->path : NULL);
   }
   char *key = gold_keep_key(dir);
-  if (!o.failed && key)
-    ts_blob_save(snapdir, key, before, sizeof *before, o.buf, o.len);
+  if (!o.nomem && key)
+    ts_blob_save(snapdir, key, before, sizeof *before, o.s, o.n);
   free(key);
-  free(o.buf);
-}
-
-typedef struct {
-  const char *p;
-  size_t left;
-  int bad;
-} gk_in;
-
-static void gk_take(gk_in *in, void *dst, size_t n) {
-  if (in->bad || in->left < n) {
-    in->bad = 1;
-    memset(dst, 0, n);
-    return;
-  }
-  memcpy(dst, in->p, n);
-  in->p += n;
-  in->left -= n;
-}
-
-static int64_t gk_get_int(gk_in *in) {
-  int64_t v;
-  gk_take(in, &v, sizeof v);
-  return v;
-}
-
-/* a malloc'd copy of the next string; NULL for a NULL string (*null set)
-** or on damage (in->bad) */
-static char *gk_get_str(gk_in *in, int *null) {
-  int64_t n = gk_get_int(in);
-  *null = n == -1;
-  if (in->bad || n == -1) return NULL;
-  if (n < 0 || (uint64_t)n > in->left || memchr(in->p, 0, (size_t)n)) {
-    in->bad = 1;
-    return NULL;
-  }
-  char *s = malloc((size_t)n + 1);
-  if (!s) {
-    in->bad = 1;
-    return NULL;
-  }
-  memcpy(s, in->p, (size_t)n);
-  s[n] = 0;
-  in->p += n;
-  in->left -= (size_t)n;
-  return s;
+  free(o.s);
 }
 
 /* The kept index of dir when it is still the folder's, or NULL. */
@@ -896,18 +822,18 @@ static gold_index *gold_keep_load(const char *snapdir, const char *dir) {
   char *buf = ts_blob_load(snapdir, key, &now, sizeof now, &data, &len);
   free(key);
   if (!buf) return NULL;
-  gk_in in = {data, len, 0};
+  bb_reader in = bb_reader_of(data, len);
   gold_index *g = calloc(1, sizeof *g);
   file_id eval_kept, eval_now;
   int null;
-  gk_take(&in, &eval_kept, sizeof eval_kept);
+  bb_read(&in, &eval_kept, sizeof eval_kept);
   if (!g) goto bad;
   g->dir = dup_str(dir);
-  g->eval_path = gk_get_str(&in, &null);
+  g->eval_path = bb_read_str(&in, &null);
   if (in.bad || !g->dir) goto bad;
   file_id_at(g->eval_path, &eval_now);
   if (memcmp(&eval_kept, &eval_now, sizeof eval_now)) goto bad; /* stale */
-  int64_t n = gk_get_int(&in);
+  int64_t n = bb_read_i64(&in);
   if (in.bad || n < 0 || (uint64_t)n > len / 64 + 1) goto bad;
   g->inst = calloc((size_t)(n ? n : 1), sizeof *g->inst);
   g->sql = calloc((size_t)(n ? n : 1), sizeof *g->sql);
@@ -915,10 +841,10 @@ static gold_index *gold_keep_load(const char *snapdir, const char *dir) {
   for (int64_t i = 0; i < n; i++) {
     gold_instance *gi = &g->inst[i];
     g->ninstances = (int)i + 1; /* what gold_index_free must see */
-    gi->instance_id = gk_get_str(&in, &null);
-    gi->condition_cols = gk_get_str(&in, &null);
+    gi->instance_id = bb_read_str(&in, &null);
+    gi->condition_cols = bb_read_str(&in, &null);
     int64_t facts[6];
-    gk_take(&in, facts, sizeof facts);
+    bb_read(&in, facts, sizeof facts);
     if (in.bad || !gi->instance_id || !gi->condition_cols ||
         facts[1] < 0 || facts[1] > 2 || facts[5] < 0 ||
         (uint64_t)facts[5] > in.left || facts[4] < INT32_MIN ||
@@ -934,14 +860,14 @@ static gold_index *gold_keep_load(const char *snapdir, const char *dir) {
     gi->variant_paths = calloc((size_t)(nv ? nv : 1), sizeof(char *));
     gi->variant_letters = calloc((size_t)nv + 1, 1);
     if (!gi->variant_paths || !gi->variant_letters) goto bad;
-    gk_take(&in, gi->variant_letters, (size_t)nv);
+    bb_read(&in, gi->variant_letters, (size_t)nv);
     for (int v = 0; v < nv; v++) {
-      gi->variant_paths[v] = gk_get_str(&in, &null);
+      gi->variant_paths[v] = bb_read_str(&in, &null);
       if (!gi->variant_paths[v]) goto bad;
       gi->nvariants = v + 1;
     }
     gi->sql = &g->sql[i];
-    gi->sql->path = gk_get_str(&in, &null);
+    gi->sql->path = bb_read_str(&in, &null);
     gi->sql->tokens = gi->sql->path ? SQL_NOT_READ : -1;
     if (in.bad) goto bad;
     if (i > 0 && strcmp(g->inst[i - 1].instance_id, gi->instance_id) >= 0)

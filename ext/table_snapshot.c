@@ -60,6 +60,8 @@
 #include <stdatomic.h>
 #include "table_snapshot.h"
 
+#include "bytebuf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -185,29 +187,12 @@ static int same_file(const ts_header *h, const struct stat *st) {
 
 /* ------------------------------------------------------------ packing */
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-  int failed;
-} packer;
+/* Payload parts are padded to 8 bytes, so that the rows loaded in place
+** are aligned. */
+#define TS_PAD 8
 
-static void put(packer *p, const void *data, size_t n) {
-  size_t padded = (n + 7) & ~(size_t)7;
-  if (p->failed) return;
-  if (p->len + padded > p->cap) {
-    size_t cap = p->cap ? p->cap : 4096;
-    while (cap < p->len + padded) cap *= 2;
-    char *nb = realloc(p->buf, cap);
-    if (!nb) {
-      p->failed = 1;
-      return;
-    }
-    p->buf = nb;
-    p->cap = cap;
-  }
-  if (n) memcpy(p->buf + p->len, data, n);
-  memset(p->buf + p->len + n, 0, padded - n);
-  p->len += padded;
+static void put(bb_buf *p, const void *data, size_t n) {
+  bb_put_padded(p, data, n, TS_PAD);
 }
 
 static size_t elem_size(tt_store s) {
@@ -254,11 +239,11 @@ static int64_t arena_extent(const tt_table *t) {
 static char *pack_table(const tt_table *t, size_t *len) {
   int64_t extent = arena_extent(t);
   if (extent < 0) return NULL;
-  packer p = {NULL, 0, 0, 0};
+  bb_buf p = {0};
   int64_t head[4] = {t->nrows, t->ncols, extent, (int64_t)t->mem_bytes};
   put(&p, head, sizeof head);
   put(&p, t->arena, (size_t)extent);
-  for (int c = 0; c < t->ncols && !p.failed; c++) {
+  for (int c = 0; c < t->ncols && !p.nomem; c++) {
     const tt_column *col = &t->cols[c];
     uint32_t meta[4] = {(uint32_t)strlen(col->name), (uint32_t)col->dtype,
                         (uint32_t)col->store, col->fexp != NULL};
@@ -269,7 +254,7 @@ static char *pack_table(const tt_table *t, size_t *len) {
       /* str cells: pointers become offsets into the arena */
       pv_cell *cells = malloc(bytes ? bytes : 1);
       if (!cells) {
-        p.failed = 1;
+        p.nomem = 1;
         break;
       }
       memcpy(cells, col->data.cells, bytes);
@@ -283,29 +268,19 @@ static char *pack_table(const tt_table *t, size_t *len) {
     }
     if (col->fexp) put(&p, col->fexp, (size_t)t->nrows * sizeof(int16_t));
   }
-  if (p.failed) {
-    free(p.buf);
+  if (p.nomem) {
+    free(p.s);
     return NULL;
   }
-  *len = p.len;
-  return p.buf;
+  *len = p.n;
+  return p.s;
 }
 
-typedef struct {
-  const char *buf;
-  size_t len, pos;
-} unpacker;
-
-/* The next part of n bytes (padded) in place; NULL past the end, and for
-** an empty part (a table's pointers are NULL or inside its backing). */
-static const char *take(unpacker *u, size_t n, int *bad) {
-  size_t padded = (n + 7) & ~(size_t)7;
-  if (padded < n || u->len - u->pos < padded) {
-    *bad = 1;
-    return NULL;
-  }
-  const char *p = u->buf + u->pos;
-  u->pos += padded;
+/* The next part of n bytes (padded) in place; NULL past the end (u->bad
+** set), and for an empty part (a table's pointers are NULL or inside its
+** backing). */
+static const char *take(bb_reader *u, size_t n) {
+  const char *p = bb_take(u, n, TS_PAD);
   return n ? p : NULL;
 }
 
@@ -314,11 +289,10 @@ static const char *take(unpacker *u, size_t n, int *bad) {
 ** released). */
 static tt_table *unpack_table(tt_backing *backing, const char *buf,
                               size_t len) {
-  unpacker u = {buf, len, 0};
-  int bad = 0;
+  bb_reader u = bb_reader_of(buf, len);
   int64_t head[4];
-  const char *h = take(&u, sizeof head, &bad);
-  if (bad) goto release;
+  const char *h = take(&u, sizeof head);
+  if (u.bad) goto release;
   memcpy(head, h, sizeof head);
   int64_t nrows = head[0], ncols = head[1], extent = head[2];
   if (nrows < 0 || nrows > UINT32_MAX || ncols < 0 || ncols > 1000000 ||
@@ -331,28 +305,28 @@ static tt_table *unpack_table(tt_backing *backing, const char *buf,
   if (!t->cols) goto bad;
   t->nrows = nrows;
   t->mem_bytes = (size_t)head[3];
-  t->arena = (char *)take(&u, (size_t)extent, &bad);
-  if (bad) goto bad;
+  t->arena = (char *)take(&u, (size_t)extent);
+  if (u.bad) goto bad;
   for (int64_t c = 0; c < ncols; c++) {
     tt_column *col = &t->cols[c];
     t->ncols = (int)c + 1; /* what tt_free must see on failure */
     uint32_t meta[4];
-    const char *m = take(&u, sizeof meta, &bad);
-    if (bad) goto bad;
+    const char *m = take(&u, sizeof meta);
+    if (u.bad) goto bad;
     memcpy(meta, m, sizeof meta);
     if (meta[1] > TT_OBJECT || meta[2] > TT_STORE_STR || meta[3] > 1 ||
         meta[0] >= len)
       goto bad;
-    const char *name = take(&u, (size_t)meta[0] + 1, &bad);
-    if (bad || name[meta[0]] || memchr(name, 0, meta[0])) goto bad;
+    const char *name = take(&u, (size_t)meta[0] + 1);
+    if (u.bad || name[meta[0]] || memchr(name, 0, meta[0])) goto bad;
     col->name = (char *)name;
     col->dtype = (tt_dtype)meta[1];
     col->store = (tt_store)meta[2];
     col->arena = t->arena;
     size_t bytes = (size_t)nrows * elem_size(col->store);
     if (bytes / elem_size(col->store) != (size_t)nrows) goto bad;
-    const char *rows = take(&u, bytes, &bad);
-    if (bad) goto bad;
+    const char *rows = take(&u, bytes);
+    if (u.bad) goto bad;
     if (col->store == TT_STORE_CELLS && rows) {
       /* tagged cells: a copy whose str offsets become pointers */
       pv_cell *cells = malloc(bytes);
@@ -363,8 +337,8 @@ static tt_table *unpack_table(tt_backing *backing, const char *buf,
       col->data.any = (void *)rows;
     }
     if (meta[3]) {
-      col->fexp = (int16_t *)take(&u, (size_t)nrows * sizeof(int16_t), &bad);
-      if (bad) goto bad;
+      col->fexp = (int16_t *)take(&u, (size_t)nrows * sizeof(int16_t));
+      if (u.bad) goto bad;
     }
     /* every str must lie inside the arena */
     for (int64_t r = 0; r < nrows; r++) {
@@ -389,7 +363,7 @@ static tt_table *unpack_table(tt_backing *backing, const char *buf,
     }
   }
   t->ncols = (int)ncols;
-  if (u.pos != u.len) goto bad;
+  if (u.left) goto bad;
   return t;
 bad:
   tt_free(t);

@@ -14,4 +14,5 @@ Suite *suite_official(void);
 Suite *suite_table_snapshot(void);
 Suite *suite_spider_hardness(void);
 Suite *suite_jsonl_lines(void);
+Suite *suite_bytebuf(void);
 #endif
