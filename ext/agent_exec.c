@@ -90,20 +90,20 @@ int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
 ** truncated and error; NULL on out of memory. */
 static char *se_execute_json(tool_db *d, const char *sql, sqlite3_int64 max_rows,
                              double timeout) {
-  jtext cols = {NULL, 0, 0, 0}, rows = {NULL, 0, 0, 0}, res = {NULL, 0, 0, 0};
+  bb_buf cols = {0}, rows = {0}, res = {0};
   char *err = NULL;
   int truncated = 0;
   sqlite3_stmt *st = NULL;
   at_tool_bound(d, timeout);
-  jt_lit(&cols, "[");
-  jt_lit(&rows, "[");
+  bb_puts(&cols, "[");
+  bb_puts(&rows, "[");
   if (sb_prepare(d->sb, sql, &st) != SQLITE_OK) {
     err = at_msgf("%s", sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
   } else {
     int nc = sqlite3_column_count(st);
     for (int k = 0; k < nc; k++) {
       const char *cn = sqlite3_column_name(st, k);
-      if (k) jt_lit(&cols, ",");
+      if (k) bb_puts(&cols, ",");
       jt_string(&cols, cn ? cn : "", cn ? strlen(cn) : 0);
     }
     sqlite3_int64 n = 0;
@@ -113,29 +113,29 @@ static char *se_execute_json(tool_db *d, const char *sql, sqlite3_int64 max_rows
         truncated = 1;
         break;
       }
-      jt_lit(&rows, n ? ",[" : "[");
+      bb_puts(&rows, n ? ",[" : "[");
       for (int k = 0; k < nc; k++) {
-        if (k) jt_lit(&rows, ",");
+        if (k) bb_puts(&rows, ",");
         jt_cell(&rows, st, k);
       }
-      jt_lit(&rows, "]");
+      bb_puts(&rows, "]");
       n++;
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
       err = at_msgf("%s", sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
   }
   sqlite3_finalize(st);
-  jt_lit(&cols, "]");
-  jt_lit(&rows, "]");
-  jt_lit(&res, "{\"columns\":");
-  if (cols.s) jt_lit(&res, cols.s);
-  jt_lit(&res, ",\"rows\":");
-  if (rows.s) jt_lit(&res, rows.s);
-  jt_lit(&res, truncated ? ",\"truncated\":true" : ",\"truncated\":false");
-  jt_lit(&res, ",\"error\":");
+  bb_puts(&cols, "]");
+  bb_puts(&rows, "]");
+  bb_puts(&res, "{\"columns\":");
+  if (cols.s) bb_puts(&res, cols.s);
+  bb_puts(&res, ",\"rows\":");
+  if (rows.s) bb_puts(&res, rows.s);
+  bb_puts(&res, truncated ? ",\"truncated\":true" : ",\"truncated\":false");
+  bb_puts(&res, ",\"error\":");
   if (err) jt_string(&res, err, strlen(err));
-  else jt_lit(&res, "null");
-  jt_lit(&res, "}");
+  else bb_puts(&res, "null");
+  bb_puts(&res, "}");
   int bad = cols.nomem || rows.nomem || res.nomem;
   free(cols.s);
   free(rows.s);

@@ -186,14 +186,14 @@ static int value_tier(sqlite3 *ix, const char *sql, const char *q,
                       sqlite3_value *table, sqlite3_value *column,
                       sqlite3_int64 k, rowset *found, char **err) {
   if (found->nrows >= k) return SQLITE_OK;
-  jtext ids = {NULL, 0, 0, 0};
-  jt_lit(&ids, "[");
+  bb_buf ids = {0};
+  bb_puts(&ids, "[");
   for (sqlite3_int64 r = 0; r < found->nrows; r++) {
     char buf[32];
-    if (r) jt_lit(&ids, ",");
-    jt_put(&ids, buf, (size_t)pn_int_repr(found->cells[r * 7 + 6].i, buf));
+    if (r) bb_puts(&ids, ",");
+    bb_put(&ids, buf, (size_t)pn_int_repr(found->cells[r * 7 + 6].i, buf));
   }
-  jt_lit(&ids, "]");
+  bb_puts(&ids, "]");
   sqlite3_stmt *st = NULL;
   int rc = ids.nomem ? SQLITE_NOMEM : at_prepare(ix, &st, err, "%s", sql);
   if (rc == SQLITE_OK) {
@@ -631,16 +631,16 @@ int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   sqlite3_int64 r = 0;
   int ncols = sqlite3_column_count(st);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    jtext j = {NULL, 0, 0, 0};
-    jt_lit(&j, "{");
+    bb_buf j = {0};
+    bb_puts(&j, "{");
     for (int k = 0; k < ncols; k++) {
       const char *cn = sqlite3_column_name(st, k);
-      if (k) jt_lit(&j, ",");
+      if (k) bb_puts(&j, ",");
       jt_string(&j, cn ? cn : "", cn ? strlen(cn) : 0);
-      jt_lit(&j, ":");
+      bb_puts(&j, ":");
       jt_cell(&j, st, k);
     }
-    jt_lit(&j, "}");
+    bb_puts(&j, "}");
     char *s = j.nomem ? NULL : j.s;
     if (!s) free(j.s);
     cell *row = at_new_row(out);

@@ -324,27 +324,7 @@ void at_rowset_clear(rowset *r) {
   r->nomem = 0;
 }
 
-void jt_put(jtext *j, const char *s, size_t n) {
-  if (j->nomem) return;
-  if (j->n + n + 1 > j->cap) {
-    size_t c = j->cap ? j->cap * 2 : 256;
-    while (c < j->n + n + 1) c *= 2;
-    char *p = realloc(j->s, c);
-    if (!p) {
-      j->nomem = 1;
-      return;
-    }
-    j->s = p;
-    j->cap = c;
-  }
-  memcpy(j->s + j->n, s, n);
-  j->n += n;
-  j->s[j->n] = 0;
-}
-
-void jt_lit(jtext *j, const char *s) { jt_put(j, s, strlen(s)); }
-
-void jt_string(jtext *j, const char *s, size_t n) {
+void jt_string(bb_buf *j, const char *s, size_t n) {
   if (!bt_utf8_valid(s, n)) {
     /* output is valid UTF-8: bad bytes written as \xNN */
     char *e = bt_utf8_escape(s, n);
@@ -356,40 +336,40 @@ void jt_string(jtext *j, const char *s, size_t n) {
     free(e);
     return;
   }
-  jt_put(j, "\"", 1);
+  bb_put(j, "\"", 1);
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    jt_put(j, s + run, i - run);
+    bb_put(j, s + run, i - run);
     run = i + 1;
     char esc[8];
     switch (c) {
-      case '"': jt_lit(j, "\\\""); break;
-      case '\\': jt_lit(j, "\\\\"); break;
-      case '\n': jt_lit(j, "\\n"); break;
-      case '\r': jt_lit(j, "\\r"); break;
-      case '\t': jt_lit(j, "\\t"); break;
+      case '"': bb_puts(j, "\\\""); break;
+      case '\\': bb_puts(j, "\\\\"); break;
+      case '\n': bb_puts(j, "\\n"); break;
+      case '\r': bb_puts(j, "\\r"); break;
+      case '\t': bb_puts(j, "\\t"); break;
       default:
         snprintf(esc, sizeof esc, "\\u%04x", c);
-        jt_lit(j, esc);
+        bb_puts(j, esc);
     }
   }
-  jt_put(j, s + run, n - run);
-  jt_put(j, "\"", 1);
+  bb_put(j, s + run, n - run);
+  bb_put(j, "\"", 1);
 }
 
 /* A cell of a statement as JSON. */
-void jt_cell(jtext *j, sqlite3_stmt *st, int k) {
+void jt_cell(bb_buf *j, sqlite3_stmt *st, int k) {
   char buf[64];
   switch (sqlite3_column_type(st, k)) {
     case SQLITE_INTEGER:
-      jt_put(j, buf, (size_t)pn_int_repr(sqlite3_column_int64(st, k), buf));
+      bb_put(j, buf, (size_t)pn_int_repr(sqlite3_column_int64(st, k), buf));
       break;
     case SQLITE_FLOAT: {
       double d = sqlite3_column_double(st, k);
-      if (isfinite(d)) jt_put(j, buf, (size_t)pn_float_repr(d, NULL, buf));
-      else jt_lit(j, "null");
+      if (isfinite(d)) bb_put(j, buf, (size_t)pn_float_repr(d, NULL, buf));
+      else bb_puts(j, "null");
       break;
     }
     case SQLITE_TEXT:
@@ -399,9 +379,9 @@ void jt_cell(jtext *j, sqlite3_stmt *st, int k) {
     case SQLITE_BLOB:
       snprintf(buf, sizeof buf, "\"<blob of %d bytes>\"",
                sqlite3_column_bytes(st, k));
-      jt_lit(j, buf);
+      bb_puts(j, buf);
       break;
-    default: jt_lit(j, "null");
+    default: bb_puts(j, "null");
   }
 }
 

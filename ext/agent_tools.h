@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "bytebuf.h"
 #include "sandbox.h"
 #include "spidereval.h"
 
@@ -54,13 +55,6 @@ typedef struct {
   int nomem;
 } rowset;
 
-/* A growing JSON text (values written by hand, so that floats print as
-** Python's repr: 0.99, not 0.98999999999999999). */
-typedef struct {
-  char *s;
-  size_t n, cap;
-  int nomem;
-} jtext;
 
 typedef struct tool tool;
 typedef int (*tool_fn)(tools_ctx *t, sqlite3 *caller, sqlite3_value **args,
@@ -122,12 +116,12 @@ void at_set_value(rowset *r, cell *c, sqlite3_stmt *st, int k);
 int at_add_rows(rowset *r, sqlite3_stmt *st, sqlite3 *db, char **err);
 void at_rowset_clear(rowset *r);
 
-void jt_put(jtext *j, const char *s, size_t n);
-void jt_lit(jtext *j, const char *s);
+/* JSON text is written into a bb_buf by hand (bb_put, bb_puts), so that
+** floats print as Python's repr: 0.99, not 0.98999999999999999. */
 /* A JSON string (valid UTF-8: bad bytes written as \xNN). */
-void jt_string(jtext *j, const char *s, size_t n);
+void jt_string(bb_buf *j, const char *s, size_t n);
 /* A cell of a statement as JSON. */
-void jt_cell(jtext *j, sqlite3_stmt *st, int k);
+void jt_cell(bb_buf *j, sqlite3_stmt *st, int k);
 
 /* ---------------------------------------------------------- the tools */
 

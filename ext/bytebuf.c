@@ -29,6 +29,15 @@ int bb_grow(bb_buf *b, size_t more) {
   return 1;
 }
 
+char *bb_finish(bb_buf *b) {
+  if (!b->s) bb_put(b, "", 0);
+  if (b->nomem) {
+    free(b->s);
+    return NULL;
+  }
+  return b->s;
+}
+
 /* ------------------------------------------------------------ packing */
 
 void bb_put_padded(bb_buf *b, const void *p, size_t n, size_t pad) {

@@ -42,6 +42,13 @@ static inline void bb_put(bb_buf *b, const void *p, size_t n) {
   b->s[b->n] = 0;
 }
 
+/* Appends a C string. */
+static inline void bb_puts(bb_buf *b, const char *s) { bb_put(b, s, strlen(s)); }
+
+/* The text held, handed over (the caller frees it): "" for a buffer never
+** appended to, NULL (the buffer freed) when nomem. */
+char *bb_finish(bb_buf *b);
+
 /* ------------------------------------------------------------ packing */
 
 /* Appends n bytes of p, then zero bytes up to a multiple of pad bytes

@@ -805,7 +805,7 @@ static void chunk_clear(chunk_buf *c, size_t nvals) {
 ** bound (sb_errmsg(c) says why), or -1 on out of memory. *nrows counts the
 ** data rows. Text that is not UTF-8 fails as Python's sqlite3 fails on it.
 */
-static int run_to_csv(sb_conn *c, const char *sql, rc_text *out,
+static int run_to_csv(sb_conn *c, const char *sql, bb_buf *out,
                       sqlite3_int64 *nrows, char **err) {
   *nrows = 0;
   *err = NULL;
@@ -961,7 +961,7 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
                               len, w));
     return;
   }
-  rc_text out = {NULL, 0, 0, 0};
+  bb_buf out = {0};
   sqlite3_int64 nrows = 0;
   char *err = NULL;
   int r = 1;
@@ -1007,7 +1007,7 @@ static int run_prediction(const char *db_path, sqlite3_value *answer,
   const char *sql = (const char *)sqlite3_value_text(answer);
   char *fenced = sql_from_fence(sql, (size_t)sqlite3_value_bytes(answer));
   if (!fenced) return -1;
-  rc_text out = {NULL, 0, 0, 0};
+  bb_buf out = {0};
   char *xerr = NULL;
   int r = 1;
   sb_conn *c = open_sandbox(db_path, lim, &xerr);

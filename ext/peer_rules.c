@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytebuf.h"
 #include "pynum.h"
 
 /* ---- values ------------------------------------------------------------ */
@@ -364,54 +365,20 @@ void pr_py_strip(const char **b, const char **e) {
   }
 }
 
-/* A growing string. */
-typedef struct {
-  char *s;
-  size_t n, cap;
-  int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n) {
-  if (b->oom) return;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 64;
-    while (cap < b->n + n + 1) cap *= 2;
-    char *t = realloc(b->s, cap);
-    if (!t) {
-      b->oom = 1;
-      return;
-    }
-    b->s = t;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-}
-
-static char *sb_finish(sbuf *b) {
-  if (!b->oom && !b->s) sb_add(b, "", 0);
-  if (b->oom) {
-    free(b->s);
-    return NULL;
-  }
-  return b->s;
-}
-
 /* Every occurrence of `from` replaced by `to` (str.replace). */
 static char *replace_all(const char *s, const char *from, const char *to) {
-  sbuf b = {0};
+  bb_buf b = {0};
   size_t nf = strlen(from), nt = strlen(to);
   const char *p = s;
   for (;;) {
     const char *q = strstr(p, from);
     if (!q) break;
-    sb_add(&b, p, (size_t)(q - p));
-    sb_add(&b, to, nt);
+    bb_put(&b, p, (size_t)(q - p));
+    bb_put(&b, to, nt);
     p = q + nf;
   }
-  sb_add(&b, p, strlen(p));
-  return sb_finish(&b);
+  bb_put(&b, p, strlen(p));
+  return bb_finish(&b);
 }
 
 /* ---- Spider 1.0 test-suite: SQL text ------------------------------------ */
@@ -629,7 +596,7 @@ char *pr_ts_remove_distinct(const char *sql, int *no_statement) {
   if (!lexer_ok) return NULL;
   pcre2_match_data *md = pcre2_match_data_create(16, NULL);
   if (!md) return NULL;
-  sbuf out = {0};
+  bb_buf out = {0};
   split_state st = {0, 0, 0, 0};
   int consume_ws = 0;
   size_t pos = 0;
@@ -658,13 +625,13 @@ char *pr_ts_remove_distinct(const char *sql, int *no_statement) {
     ** neither Whitespace nor Comment.Single (a newline ends it). */
     if (consume_ws && kind != TK_WS && kind != TK_COMMENT1) break;
     st.level += split_change(&st, kind, tok, tn);
-    if (!(tn == 8 && strncasecmp(tok, "distinct", 8) == 0)) sb_add(&out, tok, tn);
+    if (!(tn == 8 && strncasecmp(tok, "distinct", 8) == 0)) bb_put(&out, tok, tn);
     if (st.level <= 0 && kind == TK_PUNCT && tn == 1 && tok[0] == ';')
       consume_ws = 1;
     pos = end;
   }
   pcre2_match_data_free(md);
-  return sb_finish(&out);
+  return bb_finish(&out);
 }
 
 static int ident_char(unsigned char c) {
@@ -731,7 +698,7 @@ int pr_toplevel_order_by(const char *sql) {
 
 char *pr_ts_replace_cur_year(const char *sql) {
   /* YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s* -> 2020, IGNORECASE */
-  sbuf b = {0};
+  bb_buf b = {0};
   size_t n = strlen(sql);
   size_t i = 0, last = 0;
   while (i < n) {
@@ -749,36 +716,36 @@ char *pr_ts_replace_cur_year(const char *sql) {
       }
       if (ok) {
         for (int l; (l = pr_py_space(sql + j, n - j)) > 0;) j += (size_t)l;
-        sb_add(&b, sql + last, i - last);
-        sb_add(&b, "2020", 4);
+        bb_put(&b, sql + last, i - last);
+        bb_put(&b, "2020", 4);
         i = last = j;
         continue;
       }
     }
     i++;
   }
-  sb_add(&b, sql + last, n - last);
-  return sb_finish(&b);
+  bb_put(&b, sql + last, n - last);
+  return bb_finish(&b);
 }
 
 /* ---- Spider 1.0 test-suite: result_eq ---------------------------------- */
 
 /* str(v) + str(type(v)) as Python builds it (UTF-8), into b. */
-static void sort_key(sbuf *b, const rv_value *v) {
+static void sort_key(bb_buf *b, const rv_value *v) {
   char num[64];
   switch (v->type) {
-    case RV_NULL: sb_add(b, "None<class 'NoneType'>", 22); return;
+    case RV_NULL: bb_put(b, "None<class 'NoneType'>", 22); return;
     case RV_INT:
-      sb_add(b, num, (size_t)pn_int_repr(v->i, num));
-      sb_add(b, "<class 'int'>", 13);
+      bb_put(b, num, (size_t)pn_int_repr(v->i, num));
+      bb_put(b, "<class 'int'>", 13);
       return;
     case RV_FLOAT:
-      sb_add(b, num, (size_t)pn_float_repr(v->f, NULL, num));
-      sb_add(b, "<class 'float'>", 15);
+      bb_put(b, num, (size_t)pn_float_repr(v->f, NULL, num));
+      bb_put(b, "<class 'float'>", 15);
       return;
     case RV_TEXT:
-      sb_add(b, v->s, v->n);
-      sb_add(b, "<class 'str'>", 13);
+      bb_put(b, v->s, v->n);
+      bb_put(b, "<class 'str'>", 13);
       return;
     case RV_BLOB: {
       /* repr(bytes) */
@@ -789,29 +756,29 @@ static void sort_key(sbuf *b, const rv_value *v) {
         if (s[i] == '"') has_dq = 1;
       }
       char q = has_sq && !has_dq ? '"' : '\'';
-      sb_add(b, "b", 1);
-      sb_add(b, &q, 1);
+      bb_put(b, "b", 1);
+      bb_put(b, &q, 1);
       for (size_t i = 0; i < v->n; i++) {
         unsigned char c = s[i];
         char e[8];
         if (c == (unsigned char)q || c == '\\') {
           e[0] = '\\';
           e[1] = (char)c;
-          sb_add(b, e, 2);
+          bb_put(b, e, 2);
         } else if (c == '\t')
-          sb_add(b, "\\t", 2);
+          bb_put(b, "\\t", 2);
         else if (c == '\n')
-          sb_add(b, "\\n", 2);
+          bb_put(b, "\\n", 2);
         else if (c == '\r')
-          sb_add(b, "\\r", 2);
+          bb_put(b, "\\r", 2);
         else if (c < 0x20 || c >= 0x7f) {
           snprintf(e, sizeof e, "\\x%02x", c);
-          sb_add(b, e, 4);
+          bb_put(b, e, 4);
         } else
-          sb_add(b, (const char *)&c, 1);
+          bb_put(b, (const char *)&c, 1);
       }
-      sb_add(b, &q, 1);
-      sb_add(b, "<class 'bytes'>", 15);
+      bb_put(b, &q, 1);
+      bb_put(b, "<class 'bytes'>", 15);
       return;
     }
   }
@@ -835,7 +802,7 @@ static int cmp_key(const void *x, const void *y, void *arg) {
 static rv_value *unorder_rows(const pr_table *t) {
   int nc = t->ncols;
   rv_value *out = malloc(sizeof(rv_value) * (size_t)(t->nrows * nc + 1));
-  sbuf *keys = calloc((size_t)nc, sizeof(sbuf));
+  bb_buf *keys = calloc((size_t)nc, sizeof(bb_buf));
   const char **kp = calloc((size_t)nc, sizeof(char *));
   size_t *kl = calloc((size_t)nc, sizeof(size_t));
   int *ord = calloc((size_t)nc, sizeof(int));
@@ -845,7 +812,7 @@ static rv_value *unorder_rows(const pr_table *t) {
     for (int c = 0; c < nc; c++) {
       keys[c].n = 0;
       sort_key(&keys[c], row + c);
-      if (keys[c].oom) oom = 1;
+      if (keys[c].nomem) oom = 1;
       kp[c] = keys[c].s;
       kl[c] = keys[c].n;
       ord[c] = c;
@@ -1019,42 +986,42 @@ done:
 ** its line end; \n\s*\n+ becomes \n; then strip(). */
 static char *lsb_remove_comments(const char *sql) {
   size_t n = strlen(sql);
-  sbuf a = {0};
+  bb_buf a = {0};
   size_t i = 0, last = 0;
   while (i + 1 < n) {
     if (sql[i] == '/' && sql[i + 1] == '*') {
       const char *e = strstr(sql + i + 2, "*/");
       if (!e) break;
-      sb_add(&a, sql + last, i - last);
+      bb_put(&a, sql + last, i - last);
       i = last = (size_t)(e - sql) + 2;
       continue;
     }
     i++;
   }
-  sb_add(&a, sql + last, n - last);
-  char *s1 = sb_finish(&a);
+  bb_put(&a, sql + last, n - last);
+  char *s1 = bb_finish(&a);
   if (!s1) return NULL;
   n = strlen(s1);
-  sbuf b = {0};
+  bb_buf b = {0};
   i = last = 0;
   while (i + 1 < n) {
     if (s1[i] == '-' && s1[i + 1] == '-') {
       size_t j = i + 2;
       while (j < n && s1[j] != '\n' && s1[j] != '\r') j++;
       if (j >= n) break; /* no line end: the comment stays */
-      sb_add(&b, s1 + last, i - last);
+      bb_put(&b, s1 + last, i - last);
       last = j; /* the line end is kept */
       i = (s1[j] == '\r' && j + 1 < n && s1[j + 1] == '\n') ? j + 2 : j + 1;
       continue;
     }
     i++;
   }
-  sb_add(&b, s1 + last, n - last);
+  bb_put(&b, s1 + last, n - last);
   free(s1);
-  char *s2 = sb_finish(&b);
+  char *s2 = bb_finish(&b);
   if (!s2) return NULL;
   n = strlen(s2);
-  sbuf c = {0};
+  bb_buf c = {0};
   i = last = 0;
   while (i < n) {
     if (s2[i] == '\n') {
@@ -1062,17 +1029,17 @@ static char *lsb_remove_comments(const char *sql) {
       for (int l; j < n && (l = pr_py_space(s2 + j, n - j)) > 0; j += (size_t)l)
         if (s2[j] == '\n') lastnl = j;
       if (lastnl) {
-        sb_add(&c, s2 + last, i - last);
-        sb_add(&c, "\n", 1);
+        bb_put(&c, s2 + last, i - last);
+        bb_put(&c, "\n", 1);
         i = last = lastnl + 1;
         continue;
       }
     }
     i++;
   }
-  sb_add(&c, s2 + last, n - last);
+  bb_put(&c, s2 + last, n - last);
   free(s2);
-  char *s3 = sb_finish(&c);
+  char *s3 = bb_finish(&c);
   if (!s3) return NULL;
   const char *bgn = s3, *end = s3 + strlen(s3);
   pr_py_strip(&bgn, &end);
@@ -1084,22 +1051,22 @@ static char *lsb_remove_comments(const char *sql) {
 /* remove_distinct: split(" "), drop pieces equal to 'distinct' (any case),
 ** " ".join. */
 static char *lsb_remove_distinct(const char *sql) {
-  sbuf b = {0};
+  bb_buf b = {0};
   const char *p = sql;
   int first = 1;
   for (;;) {
     const char *q = strchr(p, ' ');
     size_t len = q ? (size_t)(q - p) : strlen(p);
     if (!(len == 8 && strncasecmp(p, "distinct", 8) == 0)) {
-      if (!first) sb_add(&b, " ", 1);
-      sb_add(&b, p, len);
+      if (!first) bb_put(&b, " ", 1);
+      bb_put(&b, p, len);
       first = 0;
     }
     if (!q) break;
     p = q + 1;
   }
-  if (first) sb_add(&b, "", 0);
-  return sb_finish(&b);
+  if (first) bb_put(&b, "", 0);
+  return bb_finish(&b);
 }
 
 /* ROUND\s*\( (any case): start of the match and the '(' position. */
@@ -1159,11 +1126,11 @@ static char *lsb_remove_round(const char *sql) {
     if (!found) break;
     const char *ab = res + open + 1, *ae = res + arg_end;
     pr_py_strip(&ab, &ae);
-    sbuf b = {0};
-    sb_add(&b, res, start);
-    sb_add(&b, ab, (size_t)(ae - ab));
-    sb_add(&b, res + close + 1, n - close - 1);
-    char *t = sb_finish(&b);
+    bb_buf b = {0};
+    bb_put(&b, res, start);
+    bb_put(&b, ab, (size_t)(ae - ab));
+    bb_put(&b, res + close + 1, n - close - 1);
+    char *t = bb_finish(&b);
     free(res);
     if (!t) return NULL;
     res = t;

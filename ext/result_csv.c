@@ -11,52 +11,34 @@
 
 #include "pynum.h"
 
-static void put(rc_text *t, const char *s, size_t n) {
-  if (t->nomem) return;
-  if (t->n + n + 1 > t->cap) {
-    size_t c = t->cap ? t->cap * 2 : 1024;
-    while (c < t->n + n + 1) c *= 2;
-    char *p = realloc(t->s, c);
-    if (!p) {
-      t->nomem = 1;
-      return;
-    }
-    t->s = p;
-    t->cap = c;
-  }
-  memcpy(t->s + t->n, s, n);
-  t->n += n;
-  t->s[t->n] = 0;
-}
-
 /* A field as Python's csv writer writes it (QUOTE_MINIMAL, doublequote). */
-static void field(rc_text *t, const char *s, size_t n, int alone) {
+static void field(bb_buf *t, const char *s, size_t n, int alone) {
   int quote = alone && n == 0;
   for (size_t i = 0; i < n && !quote; i++)
     quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
   if (!quote) {
-    put(t, s, n);
+    bb_put(t, s, n);
     return;
   }
-  put(t, "\"", 1);
+  bb_put(t, "\"", 1);
   size_t run = 0;
   for (size_t i = 0; i < n; i++)
     if (s[i] == '"') {
-      put(t, s + run, i + 1 - run);
-      put(t, "\"", 1);
+      bb_put(t, s + run, i + 1 - run);
+      bb_put(t, "\"", 1);
       run = i + 1;
     }
-  put(t, s + run, n - run);
-  put(t, "\"", 1);
+  bb_put(t, s + run, n - run);
+  bb_put(t, "\"", 1);
 }
 
-void rc_header(rc_text *out, const char *const *names, size_t ncols) {
+void rc_header(bb_buf *out, const char *const *names, size_t ncols) {
   for (size_t c = 0; c < ncols; c++) {
-    if (c) put(out, ",", 1);
+    if (c) bb_put(out, ",", 1);
     const char *nm = names[c] ? names[c] : "";
     field(out, nm, strlen(nm), ncols == 1);
   }
-  put(out, "\n", 1);
+  bb_put(out, "\n", 1);
 }
 
 /* Python's repr() of bytes into a malloc'd string. */
@@ -103,7 +85,7 @@ static size_t float_text(double f, char *buf) {
 
 enum { DT_INT, DT_FLOAT, DT_OBJECT };
 
-void rc_chunk(rc_text *out, const rv_value *v, size_t nrows, size_t ncols) {
+void rc_chunk(bb_buf *out, const rv_value *v, size_t nrows, size_t ncols) {
   int *dt = malloc((ncols ? ncols : 1) * sizeof(int));
   if (!dt) {
     out->nomem = 1;
@@ -125,17 +107,17 @@ void rc_chunk(rc_text *out, const rv_value *v, size_t nrows, size_t ncols) {
   for (size_t r = 0; r < nrows; r++) {
     for (size_t c = 0; c < ncols; c++) {
       const rv_value *x = &v[r * ncols + c];
-      if (c) put(out, ",", 1);
+      if (c) bb_put(out, ",", 1);
       int alone = ncols == 1;
       switch (x->type) {
         case RV_NULL: field(out, "", 0, alone); break;
         case RV_INT:
           if (dt[c] == DT_FLOAT)
-            put(out, buf, float_text((double)x->i, buf));
+            bb_put(out, buf, float_text((double)x->i, buf));
           else
-            put(out, buf, (size_t)pn_int_repr(x->i, buf));
+            bb_put(out, buf, (size_t)pn_int_repr(x->i, buf));
           break;
-        case RV_FLOAT: put(out, buf, float_text(x->f, buf)); break;
+        case RV_FLOAT: bb_put(out, buf, float_text(x->f, buf)); break;
         case RV_TEXT: field(out, x->s, x->n, alone); break;
         case RV_BLOB: {
           size_t len = 0;
@@ -150,7 +132,7 @@ void rc_chunk(rc_text *out, const rv_value *v, size_t nrows, size_t ncols) {
         }
       }
     }
-    put(out, "\n", 1);
+    bb_put(out, "\n", 1);
   }
   free(dt);
 }

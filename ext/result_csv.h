@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bytebuf.h"
+
 /* One value of a result row, as SQLite returns it. */
 typedef enum { RV_NULL, RV_INT, RV_FLOAT, RV_TEXT, RV_BLOB } rv_type;
 
@@ -20,18 +22,11 @@ typedef struct {
   size_t n;      /* bytes of s */
 } rv_value;
 
-/* A growing text; nomem set when an allocation failed. */
-typedef struct {
-  char *s;
-  size_t n, cap;
-  int nomem;
-} rc_text;
-
 /* Rows per chunk of read_sql_query in the official evaluator. */
 #define RC_CHUNK_ROWS 500
 
 /* The header line: the column names, quoted where needed. */
-void rc_header(rc_text *out, const char *const *names, size_t ncols);
+void rc_header(bb_buf *out, const char *const *names, size_t ncols);
 
 /*
 ** nrows rows of ncols values (row-major) as one chunk: each column gets
@@ -42,6 +37,6 @@ void rc_header(rc_text *out, const char *const *names, size_t ncols);
 ** writes them (minimal quoting, '\n' line ends, a lone empty field as
 ** "").
 */
-void rc_chunk(rc_text *out, const rv_value *v, size_t nrows, size_t ncols);
+void rc_chunk(bb_buf *out, const rv_value *v, size_t nrows, size_t ncols);
 
 #endif

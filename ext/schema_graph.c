@@ -8,31 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytebuf.h"
+
 /* ------------------------------------------------------------- words */
-
-typedef struct {
-  char *s;
-  size_t n, cap;
-  int nomem;
-} buf;
-
-static void put(buf *b, const char *s, size_t n) {
-  if (b->nomem) return;
-  if (b->n + n + 1 > b->cap) {
-    size_t c = b->cap ? b->cap * 2 : 64;
-    while (c < b->n + n + 1) c *= 2;
-    char *p = realloc(b->s, c);
-    if (!p) {
-      b->nomem = 1;
-      return;
-    }
-    b->s = p;
-    b->cap = c;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-}
 
 /* Abbreviations of column names and their long forms. */
 static const struct {
@@ -50,9 +28,9 @@ static const struct {
     {"yr", "year"},        {"zip", "postal code"},
 };
 
-static void put_word(buf *b, const char *w, size_t n, int expand) {
+static void put_word(bb_buf *b, const char *w, size_t n, int expand) {
   char low[64];
-  if (b->n) put(b, " ", 1);
+  if (b->n) bb_put(b, " ", 1);
   size_t k = n < sizeof low - 1 ? n : sizeof low - 1;
   for (size_t i = 0; i < k; i++) low[i] = (char)tolower((unsigned char)w[i]);
   low[k] = 0;
@@ -60,24 +38,24 @@ static void put_word(buf *b, const char *w, size_t n, int expand) {
     /* long words are kept whole, lower-cased as they go */
     for (size_t i = 0; i < n; i++) {
       char c = (char)tolower((unsigned char)w[i]);
-      put(b, &c, 1);
+      bb_put(b, &c, 1);
     }
     return;
   }
-  put(b, low, k);
+  bb_put(b, low, k);
   if (!expand) return;
   for (size_t i = 0; i < sizeof expansions / sizeof expansions[0]; i++)
     if (!strcmp(low, expansions[i].abbr)) {
-      put(b, " ", 1);
-      put(b, expansions[i].full, strlen(expansions[i].full));
+      bb_put(b, " ", 1);
+      bb_put(b, expansions[i].full, strlen(expansions[i].full));
     }
 }
 
 static int is_word_char(unsigned char c) { return isalnum(c) || c >= 0x80; }
 
 char *sg_words(const char *text, int expand) {
-  buf b = {NULL, 0, 0, 0};
-  put(&b, "", 0);
+  bb_buf b = {0};
+  bb_put(&b, "", 0);
   const unsigned char *s = (const unsigned char *)(text ? text : "");
   size_t i = 0;
   while (s[i]) {
@@ -112,8 +90,8 @@ char *sg_fts_query(const char *text, int flags, int *nomem) {
     *nomem = 1;
     return NULL;
   }
-  buf b = {NULL, 0, 0, 0};
-  put(&b, "", 0);
+  bb_buf b = {0};
+  bb_put(&b, "", 0);
   /* the whole text as a phrase too, so rows holding it rank first */
   char *plain = sg_words(text, 0);
   if (!plain) {
@@ -124,9 +102,9 @@ char *sg_fts_query(const char *text, int flags, int *nomem) {
   int nplain = 0;
   for (char *p = plain; *p; p++) nplain += *p == ' ';
   if (nplain > 0 && nplain < SG_MAX_QUERY_WORDS && !(flags & SG_ALL_WORDS)) {
-    put(&b, "\"", 1);
-    put(&b, plain, strlen(plain));
-    put(&b, "\"", 1);
+    bb_put(&b, "\"", 1);
+    bb_put(&b, plain, strlen(plain));
+    bb_put(&b, "\"", 1);
   }
   free(plain);
   int nwords = 0;
@@ -136,10 +114,10 @@ char *sg_fts_query(const char *text, int flags, int *nomem) {
     char *e = p;
     while (*e && *e != ' ') e++;
     const char *op = flags & SG_ALL_WORDS ? " AND " : " OR ";
-    if (b.n) put(&b, op, strlen(op));
-    put(&b, "\"", 1);
-    put(&b, p, (size_t)(e - p)); /* words hold no quotes */
-    put(&b, "\"", 1);
+    if (b.n) bb_put(&b, op, strlen(op));
+    bb_put(&b, "\"", 1);
+    bb_put(&b, p, (size_t)(e - p)); /* words hold no quotes */
+    bb_put(&b, "\"", 1);
     p = e;
   }
   free(w);

@@ -58,6 +58,26 @@ START_TEST(test_buf_nomem_sticks) {
 }
 END_TEST
 
+/* bb_finish hands the text over: "" when nothing was appended, NULL
+** (freed) after a failed allocation */
+START_TEST(test_buf_finish) {
+  bb_buf b = {0};
+  char *s = bb_finish(&b);
+  ck_assert_str_eq(s, "");
+  free(s);
+  bb_buf c = {0};
+  bb_puts(&c, "select ");
+  bb_puts(&c, "1");
+  s = bb_finish(&c);
+  ck_assert_str_eq(s, "select 1");
+  free(s);
+  bb_buf d = {0};
+  bb_puts(&d, "x");
+  ck_assert_int_eq(bb_grow(&d, SIZE_MAX / 8), 0);
+  ck_assert_ptr_null(bb_finish(&d)); /* and d.s freed: ASan/valgrind */
+}
+END_TEST
+
 /* padded parts: zeros up to the multiple, read back in place with the
 ** padding skipped */
 START_TEST(test_pack_padded) {
@@ -162,6 +182,7 @@ Suite *suite_bytebuf(void) {
   tcase_add_test(tc, test_buf_appends);
   tcase_add_test(tc, test_buf_empty_append);
   tcase_add_test(tc, test_buf_nomem_sticks);
+  tcase_add_test(tc, test_buf_finish);
   tcase_add_test(tc, test_pack_padded);
   tcase_add_test(tc, test_pack_record_and_cuts);
   tcase_add_test(tc, test_pack_bad_strings);
