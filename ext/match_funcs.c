@@ -438,15 +438,15 @@ static void spec_memo_free(void *p) {
 static const cc_spec *variant_spec(const gold_instance *gi, int v,
                                    const tc_options *o, char **err) {
   *err = NULL;
-  /* the memo is the one mutable part of a cached instance (table_cache.h) */
-  gold_instance *mi = (gold_instance *)gi;
-  spec_memo *m = mi->memo;
+  /* kept in the instance's lazy part (table_cache.h) */
+  gold_lazy *lazy = gi->lazy;
+  spec_memo *m = lazy->memo;
   if (!m) {
     m = calloc(1, sizeof *m);
     if (!m) return NULL;
     m->nvariants = gi->nvariants;
-    mi->memo = m;
-    mi->memo_free = spec_memo_free;
+    lazy->memo = m;
+    lazy->memo_free = spec_memo_free;
   }
   int k = (int)o->flavor * 2 + (o->pad_condition_cols ? 1 : 0);
   if (k < 0 || k >= SPEC_SETS) k = 0;

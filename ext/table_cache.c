@@ -115,14 +115,16 @@ static void gold_index_free(gold_index *g) {
     gold_instance *gi = &g->inst[i];
     free(gi->instance_id);
     free(gi->condition_cols);
-    if (g->sql) free(g->sql[i].path);
+    if (g->lazy) {
+      free(g->lazy[i].sql_path);
+      if (g->lazy[i].memo_free) g->lazy[i].memo_free(g->lazy[i].memo);
+    }
     for (int v = 0; v < gi->nvariants; v++) free(gi->variant_paths[v]);
     free(gi->variant_paths);
     free(gi->variant_letters);
-    if (gi->memo_free) gi->memo_free(gi->memo);
   }
   free(g->inst);
-  free(g->sql);
+  free(g->lazy);
   free(g->dir);
   free(g->eval_path);
   free(g);
@@ -354,22 +356,22 @@ const gold_instance *gold_find(const gold_index *g, const char *id) {
 
 static int count_tokens(const char *path);
 
-/* The gold SQL file is read on first use (gold_sql_file). */
+/* The gold SQL file is read on first use (gold_lazy). */
 int gold_sql_tokens(const gold_instance *gi) {
-  gold_sql_file *f = gi->sql;
+  gold_lazy *f = gi->lazy;
   if (!f) return -1;
-  if (f->tokens == SQL_NOT_READ) {
-    f->tokens = f->path ? count_tokens(f->path) : -1;
-    if (f->tokens < 0) {
-      free(f->path);
-      f->path = NULL;
+  if (f->sql_tokens == SQL_NOT_READ) {
+    f->sql_tokens = f->sql_path ? count_tokens(f->sql_path) : -1;
+    if (f->sql_tokens < 0) {
+      free(f->sql_path);
+      f->sql_path = NULL;
     }
   }
-  return f->tokens;
+  return f->sql_tokens;
 }
 
 const char *gold_sql_path(const gold_instance *gi) {
-  return gold_sql_tokens(gi) >= 0 ? gi->sql->path : NULL;
+  return gold_sql_tokens(gi) >= 0 ? gi->lazy->sql_path : NULL;
 }
 
 const char *gold_difficulty(const gold_instance *gi) {
@@ -672,8 +674,9 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
     g->ninstances = w;
   }
   /* attach variants and SQL */
-  g->sql = calloc((size_t)(g->ninstances ? g->ninstances : 1), sizeof *g->sql);
-  if (!g->sql) goto nomem;
+  g->lazy =
+      calloc((size_t)(g->ninstances ? g->ninstances : 1), sizeof *g->lazy);
+  if (!g->lazy) goto nomem;
   for (int i = 0; i < g->ninstances; i++) {
     gold_instance *gi = &g->inst[i];
     variant_file key = {gi->instance_id, 0, NULL, 0};
@@ -699,10 +702,10 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
     }
     /* the SQL file is read when its facts are first asked for
     ** (gold_sql_tokens): a verdict never needs them */
-    gi->sql = &g->sql[i];
-    gi->sql->path = join3(sql_dir, gi->instance_id, ".sql");
-    if (!gi->sql->path) goto nomem;
-    gi->sql->tokens = SQL_NOT_READ;
+    gi->lazy = &g->lazy[i];
+    gi->lazy->sql_path = join3(sql_dir, gi->instance_id, ".sql");
+    if (!gi->lazy->sql_path) goto nomem;
+    gi->lazy->sql_tokens = SQL_NOT_READ;
   }
   for (size_t i = 0; i < nvf; i++) {
     free(vf[i].id);
@@ -801,7 +804,7 @@ static void gold_keep_save(const char *snapdir, const char *dir,
     bb_put(&o, gi->variant_letters, (size_t)gi->nvariants);
     for (int v = 0; v < gi->nvariants; v++)
       bb_put_str(&o, gi->variant_paths[v]);
-    bb_put_str(&o, gi->sql ? gi->sql->path : NULL);
+    bb_put_str(&o, gi->lazy ? gi->lazy->sql_path : NULL);
   }
   char *key = gold_keep_key(dir);
   if (!o.nomem && key)
@@ -836,8 +839,8 @@ static gold_index *gold_keep_load(const char *snapdir, const char *dir) {
   int64_t n = bb_read_i64(&in);
   if (in.bad || n < 0 || (uint64_t)n > len / 64 + 1) goto bad;
   g->inst = calloc((size_t)(n ? n : 1), sizeof *g->inst);
-  g->sql = calloc((size_t)(n ? n : 1), sizeof *g->sql);
-  if (!g->inst || !g->sql) goto bad;
+  g->lazy = calloc((size_t)(n ? n : 1), sizeof *g->lazy);
+  if (!g->inst || !g->lazy) goto bad;
   for (int64_t i = 0; i < n; i++) {
     gold_instance *gi = &g->inst[i];
     g->ninstances = (int)i + 1; /* what gold_index_free must see */
@@ -866,9 +869,9 @@ static gold_index *gold_keep_load(const char *snapdir, const char *dir) {
       if (!gi->variant_paths[v]) goto bad;
       gi->nvariants = v + 1;
     }
-    gi->sql = &g->sql[i];
-    gi->sql->path = bb_read_str(&in, &null);
-    gi->sql->tokens = gi->sql->path ? SQL_NOT_READ : -1;
+    gi->lazy = &g->lazy[i];
+    gi->lazy->sql_path = bb_read_str(&in, &null);
+    gi->lazy->sql_tokens = gi->lazy->sql_path ? SQL_NOT_READ : -1;
     if (in.bad) goto bad;
     if (i > 0 && strcmp(g->inst[i - 1].instance_id, gi->instance_id) >= 0)
       goto bad; /* gold_find needs them sorted */

@@ -18,14 +18,19 @@ typedef struct {
   const char *message; /* failure text (owned by the cache) */
 } tc_read;
 
-/* The gold SQL file of an instance, read on first use (gold_sql_tokens):
-** a lazily filled fact kept beside the index, reached through the
-** instance's pointer (the index's instances themselves stay const; the
-** cache is per connection, whose calls do not run at once). */
+/* What is filled in on first use of a gold instance, kept beside the
+** index and reached through the instance's pointer, so that the index's
+** instances themselves stay const (the cache is per connection, whose
+** calls do not run at once): the gold SQL file, read by gold_sql_tokens,
+** and what match_funcs.c derives from the instance. */
 typedef struct {
-  int tokens; /* whitespace tokens, -1 when unreadable, -2 until read */
-  char *path; /* the file; NULL once found unreadable */
-} gold_sql_file;
+  int sql_tokens; /* the gold SQL file's whitespace tokens, -1 when
+                  ** unreadable, -2 until read */
+  char *sql_path; /* the file; NULL once found unreadable */
+  void *memo;     /* match_funcs.c's parsed condition_cols specs; NULL
+                  ** until first set */
+  void (*memo_free)(void *memo); /* frees memo with the index */
+} gold_lazy;
 
 /* One gold instance of a gold directory. */
 typedef struct {
@@ -38,16 +43,10 @@ typedef struct {
   int has_eval;         /* listed in the eval jsonl */
   int temporal;         /* "temporal": true in the eval jsonl */
   int toks;             /* "toks" from the eval jsonl, -1 when absent */
-  gold_sql_file *sql;   /* read with gold_sql_tokens() and gold_sql_path() */
+  gold_lazy *lazy;      /* what is filled in on first use (never NULL) */
   int nvariants;
   char **variant_paths; /* sorted: <id>.csv alone, or <id>_a.csv, ... */
   char *variant_letters; /* '\0' for <id>.csv, else the letter */
-  /* What match_funcs.c derives from the instance and keeps with it (the
-  ** parsed condition_cols specs), freed with the index by memo_free; NULL
-  ** until first set. The one part of a cached instance that changes;
-  ** the cache is per connection, whose calls do not run at once. */
-  void *memo;
-  void (*memo_free)(void *memo);
 } gold_instance;
 
 typedef struct {
@@ -55,7 +54,7 @@ typedef struct {
   char *eval_path;      /* the *_eval.jsonl used */
   int ninstances;
   gold_instance *inst;  /* sorted by instance_id */
-  gold_sql_file *sql;   /* ninstances: each instance's gold SQL file */
+  gold_lazy *lazy;      /* ninstances: each instance's lazy part */
   int64_t stamp;        /* mtimes of the directory parts when read */
 } gold_index;
 
