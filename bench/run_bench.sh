@@ -13,7 +13,7 @@
 # The official evaluator is not part of this repository: its figures, CPU
 # seconds measured on this machine with evaluate.py unmodified (issue #16),
 # are constants here, and the ratios are against them.
-set -eu
+set -eu -o pipefail # a failed step stops the bench, never a figure from it
 shared=${1:-../shared}
 [ -d "$shared" ] && shared=$(cd "$shared" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,7 +48,7 @@ per_folder() { # name root gold official_cpu_s target_ratio
     n=0
     files=0
     for d in "$root"/*/; do
-      cpu_of "$work/cpu_$mode" sqlite3 :memory: -cmd ".load $ext" \
+      cpu_of "$work/cpu_$mode" sqlite3 -bail :memory: -cmd ".load $ext" \
         -cmd ".parameter set :submission '${d%/}'" \
         -cmd ".parameter set :gold '$gold'" \
         -cmd ".output /dev/null" -cmd ".read sql/evaluate.sql" </dev/null
@@ -102,9 +102,9 @@ SQL
 SELECT count(*), sum(result_similarity(result_path, result_path)) FROM cand;
 SQL
   for run in 1 2 3; do
-    out=$(cpu_of "$work/cpu_mbr" sqlite3 :memory: -cmd ".load $ext" <"$work/mbr_pairs.sql" | paste -sd,)
-    cpu_of "$work/cpu_mbr_parse" sqlite3 :memory: -cmd ".load $ext" <"$work/mbr_parse.sql" >/dev/null
-    cpu_of "$work/cpu_mbr_sql" sqlite3 :memory: -cmd ".load $ext" \
+    out=$(cpu_of "$work/cpu_mbr" sqlite3 -bail :memory: -cmd ".load $ext" <"$work/mbr_pairs.sql" | paste -sd,)
+    cpu_of "$work/cpu_mbr_parse" sqlite3 -bail :memory: -cmd ".load $ext" <"$work/mbr_parse.sql" >/dev/null
+    cpu_of "$work/cpu_mbr_sql" sqlite3 -bail :memory: -cmd ".load $ext" \
       -cmd ".parameter set :candidates '$work/mbr_cands.csv'" <sql/mbr.sql >/dev/null
   done
   median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -123,7 +123,7 @@ CREATE TEMP TABLE g AS SELECT CAST(data AS TEXT) AS sql FROM fsdir('$shared/spid
 .timer on
 SELECT count(*) FROM g WHERE hardcoded_sql_flags(sql) IS NOT NULL;
 SQL
-  sqlite3 :memory: -cmd ".load $ext" <"$work/hc.sql" | paste -sd' ' | awk '{
+  sqlite3 -bail :memory: -cmd ".load $ext" <"$work/hc.sql" | paste -sd' ' | awk '{
     printf "hardcoded_sql_flags: %d gold SQL files in %.3f s; target < 0.05 s\n", $1, $5 }'
 fi
 
@@ -148,10 +148,10 @@ big_case() { # rows official_cpu_s
   { head -1 "$work/gold_$n.csv"; tail -n +2 "$work/gold_$n.csv" | shuf --random-source=<(yes); } >"$work/pred_$n.csv"
   echo "SELECT focused_match('$work/pred_$n.csv', '$work/gold_$n.csv', '[]', 1);" >"$work/big_$n.sql"
   : >"$work/cpu_big_$n"
-  out=$(cpu_of "$work/cpu_big_$n" sqlite3 :memory: -cmd ".load $ext" <"$work/big_$n.sql")
+  out=$(cpu_of "$work/cpu_big_$n" sqlite3 -bail :memory: -cmd ".load $ext" <"$work/big_$n.sql")
   rss_kb=$(awk '{ print $3 }' "$work/t")
   : >"$work/cpu_base"
-  cpu_of "$work/cpu_base" sqlite3 :memory: -cmd ".load $ext" "SELECT 1" >/dev/null
+  cpu_of "$work/cpu_base" sqlite3 -bail :memory: -cmd ".load $ext" "SELECT 1" >/dev/null
   base_kb=$(awk '{ print $3 }' "$work/t")
   bytes=$(($(stat -c %s "$work/gold_$n.csv") + $(stat -c %s "$work/pred_$n.csv")))
   awk -v s="$(sum_of "$work/cpu_big_$n")" -v o="$2" -v n="$n" -v out="$out" -v b="$bytes" \
@@ -182,7 +182,7 @@ SELECT 'warm-up', sum(focused_match(pred, gold, '[]', 1)) FROM pairs;
 .timer on
 SELECT 'verdicts', count(focused_match(pred, gold, '[]', 1)) FROM r, pairs;
 SQL
-  sqlite3 -separator ' ' :memory: -cmd ".load $ext" <"$work/warm.sql" 2>&1 | awk '
+  sqlite3 -bail -separator ' ' :memory: -cmd ".load $ext" <"$work/warm.sql" 2>&1 | awk '
     $1 == "pairs" { p = $2 } $1 == "verdicts" { v = $2 }
     /^Run Time/ { c = $6 + $8 }
     END { printf "warm focused_match: %d verdicts on %d small table pairs in %.3f s CPU: %.0f verdicts/s (target >= 300,000)\n",
@@ -220,7 +220,7 @@ SELECT count(*) FROM q, search_value('$work/cells.db', 'street ' || (q.i * 13), 
 SELECT count(*) FROM q, search_value('$work/cells.db', 'model ' || q.i, 't', 'c9', 10);
 SELECT count(*) FROM q, search_value('$work/cells.db', CASE q.i % 2 WHEN 0 THEN 'street' ELSE 'model' END, 10);
 SQL
-sqlite3 :memory: -cmd ".load $ext" <"$work/agent.sql" | awk '
+sqlite3 -bail :memory: -cmd ".load $ext" <"$work/agent.sql" | awk '
   /^Run Time/ { t[++n] = $4; next } { v[++m] = $1 }
   END {
     printf "agent index: %d columns in %.3f s (target < 1 s); %d distinct values of 1,000,000 text cells in %.2f s (target < 10 s)\n", v[1], t[1], v[2], t[2]
@@ -242,7 +242,7 @@ CREATE TEMP TABLE q AS SELECT q FROM w, (SELECT 1 UNION ALL SELECT 2 UNION ALL S
 SELECT count(*) FROM q, doc WHERE doc MATCH q.q AND doc.score IS NOT NULL;
 SELECT count(*) FROM q, doc WHERE doc.function = 'st_distance';
 SQL
-  sqlite3 :memory: -cmd ".load $ext" <"$work/doc.sql" | awk '/^Run Time/ { t[++n] = $4 }
+  sqlite3 -bail :memory: -cmd ".load $ext" <"$work/doc.sql" | awk '/^Run Time/ { t[++n] = $4 }
     END { printf "dialect_doc: load %.2f s; search %.2f ms, lookup by name %.3f ms per query (target < 5 ms)\n", t[1], t[2] * 10, t[3] * 10 }'
 fi
 
@@ -257,7 +257,7 @@ if [ -d "$shared/parity/submissions" ]; then
     echo ".timer on"
     echo "SELECT count(*) FROM f JOIN g USING (instance_id) WHERE result_diff(f.path, g.path, g.columns, g.ignore_order) IS NOT NULL;"
   } >"$work/diff.sql"
-  sqlite3 :memory: -cmd ".load $ext" <"$work/diff.sql" 2>&1 | paste -sd' ' | awk '{
+  sqlite3 -bail :memory: -cmd ".load $ext" <"$work/diff.sql" 2>&1 | paste -sd' ' | awk '{
     printf "result_diff: %d parity files diagnosed in %.2f s; target < 2 s\n", $1, $5 }'
 fi
 
@@ -268,7 +268,7 @@ if [ -f "$big" ]; then
   mb=$(( $(stat -c %s "$big") / 1000000 ))
   ( ulimit -v 400000
     printf '.timer on\nSELECT count(*) FROM result_columns(%s);\nSELECT count(*) FROM result_cells(%s);\n' \
-      "'$big'" "'$big'" | sqlite3 :memory: -cmd ".load $ext" ) | awk -v mb=$mb '
+      "'$big'" "'$big'" | sqlite3 -bail :memory: -cmd ".load $ext" ) | awk -v mb=$mb '
     /^Run Time/ { t[++n] = $4; next } { v[++m] = $1 }
     END { printf "streaming: %d MB CSV under a 400 MB limit: result_columns %.1f s (%.0f MB/s), all %d cells %.1f s (%.1f M cells/s)\n",
             mb, t[1], mb / t[1], v[2], t[2], v[2] / t[2] / 1e6 }'
@@ -291,7 +291,7 @@ peer_rate() { # rules calls kind
     call="rows_verdict(CASE WHEN i > 0 THEN '$pred' END, '$gold', '$1')"
   fi
   printf '.timer on\nWITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %d) SELECT count(*) FROM c WHERE %s IS NOT NULL;\n' "$2" "$call" |
-    sqlite3 :memory: -cmd ".load $ext" | awk -v r="$1" -v n="$2" -v k="$3" '
+    sqlite3 -bail :memory: -cmd ".load $ext" | awk -v r="$1" -v n="$2" -v k="$3" '
       /^Run Time/ { t = $4 } END { printf "  %-28s %-5s %8.0f verdicts/s\n", r, k, n / t }'
 }
 echo "peer verdicts (5-row results, one thread):"
@@ -350,7 +350,7 @@ if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
   cli1=$(cd "$work/cli" && best "$here/build/spidereval" evaluate --mode exec_result --result_dir $run --gold_dir gold --max_workers 1)
   clin=$(cd "$work/cli" && best "$here/build/spidereval" evaluate --mode exec_result --result_dir $run --gold_dir gold --max_workers "$cores")
   script_eval() {
-    sqlite3 :memory: -cmd ".load $ext" -cmd ".parameter set :submission '$work/cli/$run'" \
+    sqlite3 -bail :memory: -cmd ".load $ext" -cmd ".parameter set :submission '$work/cli/$run'" \
       -cmd ".parameter set :gold '$work/cli/gold'" <"$here/sql/evaluate.sql"
   }
   scr=$(best script_eval)
@@ -375,7 +375,7 @@ fi
 if [ -x "$here/build/sandbox_bench" ] && [ -f "$here/build/samples/shop.sqlite" ]; then
   "$here/build/sandbox_bench" "$here/build/samples/shop.sqlite" 20000
   t0=$(now)
-  sqlite3 :memory: -cmd ".load $ext" "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
+  sqlite3 -bail :memory: -cmd ".load $ext" "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
     SELECT count(sql_verdict('$here/build/samples/shop.sqlite', 'SELECT 1 AS n', '$here/tests/fixtures/gold_shop', 'shop003')) FROM c" >/dev/null
   t1=$(now)
   awk -v t0="$t0" -v t1="$t1" 'BEGIN { printf "sql_verdict on a tiny query: %.1f us per verdict (5000 in one statement)\n", (t1 - t0) / 5000 * 1e6 }'
