@@ -105,7 +105,7 @@ static int eq_relative(tt_table *a, tt_table *b, const eq_options *o) {
 int eq_tables(tt_table *a, tt_table *b, const eq_options *o) {
   if (!eq_usable(a) || !eq_usable(b)) return 0;
   if (o->rel_tol > 0) return eq_relative(a, b, o);
-  cc_spec all = {CC_ALL, 0, NULL, NULL, 0};
+  cc_spec all = {CC_ALL, 0, NULL, NULL, 0, NULL};
   int ab = tc_compare(a, b, &all, !o->ordered, &o->tc, NULL);
   if (ab <= 0) return ab;
   return tc_compare(b, a, &all, !o->ordered, &o->tc, NULL);

@@ -202,7 +202,7 @@ char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
       if (gc < 0) gc += gold->ncols;
       if (gc < 0 || gc >= gold->ncols) continue;
       int one = gc;
-      cc_spec s1 = {CC_LIST, 1, &one, NULL, 0};
+      cc_spec s1 = {CC_LIST, 1, &one, NULL, 0, NULL};
       tc_detail d;
       int m = tc_compare(pred, gold, &s1, ignore_order, o, &d);
       if (m != 0) continue;

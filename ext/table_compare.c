@@ -915,6 +915,7 @@ static int nan0_for(const tc_options *o) {
 
 void cc_spec_clear(cc_spec *s) {
   free(s->idx);
+  free(s->pos);
   free(s->error);
   memset(s, 0, sizeof *s);
 }
@@ -936,16 +937,140 @@ static void spec_error(cc_spec *out, const char *m) {
   out->error = tt_msgf("%s", m);
 }
 
+#define LOCATION_ERROR                                                    \
+  "ValueError: Location based indexing can only have [integer, integer " \
+  "slice, listlike of integers, boolean array] types"
+#define NUMERIC_ERROR "IndexError: .iloc requires numeric indexers"
+
+/* The numpy array np.array(v) makes of a nested JSON array v: its
+** dimensions (rectangular: every element at depth d an array of dims[d]
+** elements while d < ndim, a scalar at depth ndim) and what its leaves
+** are. */
+enum { ND_MAX = 32 }; /* numpy's most dimensions */
+typedef struct {
+  int ndim;
+  size_t dims[ND_MAX + 1];
+  int ragged;     /* not rectangular, or more than ND_MAX dimensions */
+  int all_bool;   /* every leaf a boolean: a bool array */
+  int numeric;    /* every leaf a boolean or number: a number array */
+} nd_array;
+
+static void nd_check(json_t *v, int depth, nd_array *a) {
+  if (a->ragged) return;
+  if (depth == a->ndim) {
+    if (json_is_array(v)) {
+      a->ragged = 1;
+      return;
+    }
+    if (!json_is_boolean(v)) a->all_bool = 0;
+    if (!json_is_boolean(v) && !json_is_number(v)) a->numeric = 0;
+    return;
+  }
+  if (!json_is_array(v) || json_array_size(v) != a->dims[depth]) {
+    a->ragged = 1;
+    return;
+  }
+  for (size_t i = 0; i < a->dims[depth]; i++)
+    nd_check(json_array_get(v, i), depth + 1, a);
+}
+
+static void nd_scan(json_t *v, nd_array *a) {
+  memset(a, 0, sizeof *a);
+  a->all_bool = a->numeric = 1;
+  json_t *e = v;
+  while (json_is_array(e) && a->ndim <= ND_MAX) {
+    a->dims[a->ndim++] = json_array_size(e);
+    if (json_array_size(e) == 0) break;
+    e = json_array_get(e, 0);
+  }
+  if (a->ndim > ND_MAX) {
+    a->ragged = 1;
+    return;
+  }
+  nd_check(v, 0, a);
+}
+
+/* The leaves of a nested number array into pos (booleans as 1 and 0);
+** returns how many. */
+static size_t nd_leaves(json_t *v, double *pos, size_t n) {
+  if (!json_is_array(v)) {
+    pos[n] = json_is_boolean(v) ? json_is_true(v) : json_number_value(v);
+    return n + 1;
+  }
+  for (size_t i = 0; i < json_array_size(v); i++)
+    n = nd_leaves(json_array_get(v, i), pos, n);
+  return n;
+}
+
+/* The booleans that are true in a nested bool array. */
+static size_t count_true(json_t *v) {
+  if (!json_is_array(v)) return json_is_true(v);
+  size_t n = 0;
+  for (size_t i = 0; i < json_array_size(v); i++)
+    n += count_true(json_array_get(v, i));
+  return n;
+}
+
+/* A position as pandas' iloc takes it: clamped into int range (no gold
+** has a million columns), a real truncated toward zero. */
+static int clamp_pos(double k) {
+  return k >= 1e6 ? 1000000 : k <= -1e6 ? -1000000 : (int)k;
+}
+
+/* An array v of more than one dimension: numpy's array of it decides.
+** A bool array is a mask by its first dimension (pandas takes
+** nonzero()[0]: row i once per true in it); a number array has too many
+** dimensions; strings, null or objects make an object array. */
+static void spec_from_nested(json_t *v, cc_spec *out) {
+  nd_array a;
+  nd_scan(v, &a);
+  int empty = 0;
+  for (int d = 0; d < a.ndim; d++)
+    if (!a.dims[d]) empty = 1;
+  if (a.ragged || empty) {
+    spec_error(out, LOCATION_ERROR);
+  } else if (a.all_bool) {
+    size_t n = json_array_size(v), total = count_true(v);
+    out->idx = malloc((total ? total : 1) * sizeof(int));
+    if (!out->idx) {
+      spec_error(out, "MemoryError");
+      return;
+    }
+    out->kind = CC_LIST;
+    out->mask_len = n > 1000000 ? 1000000 : (int)n;
+    for (size_t i = 0; i < n; i++)
+      for (size_t t = count_true(json_array_get(v, i)); t > 0; t--)
+        out->idx[out->n++] = (int)i;
+  } else if (a.numeric) {
+    /* pandas checks the bounds first, then cannot take a 2-d indexer */
+    size_t leaves = 1;
+    for (int d = 0; d < a.ndim; d++) leaves *= a.dims[d];
+    char m[96];
+    snprintf(m, sizeof m,
+             "ValueError: Buffer has wrong number of dimensions (expected 1, "
+             "got %d)",
+             a.ndim);
+    spec_error(out, m);
+    out->pos = malloc(leaves * sizeof(double));
+    if (out->pos) out->n = (int)nd_leaves(v, out->pos, 0);
+  } else {
+    spec_error(out, NUMERIC_ERROR);
+  }
+}
+
 /* The value compare_pandas_table receives as condition_cols, turned into
 ** a spec the way that function (of the given flavor) and pandas' iloc
 ** treat it. */
 static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
   int lite = o->flavor == TC_LITE;
-  /* lite tests `if condition_cols:`; snow and dbt `!= []` */
+  /* lite tests `if condition_cols:` (Python's falsy values); snow and dbt
+  ** `!= []` */
   if (lite && (json_is_null(v) || json_is_false(v) ||
                (json_is_integer(v) && !json_integer_value(v)) ||
                (json_is_real(v) && json_real_value(v) == 0.0) ||
-               (json_is_array(v) && json_array_size(v) == 0))) {
+               (json_is_array(v) && json_array_size(v) == 0) ||
+               (json_is_string(v) && json_string_length(v) == 0) ||
+               (json_is_object(v) && json_object_size(v) == 0))) {
     out->kind = CC_ALL;
     return;
   }
@@ -953,10 +1078,12 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     out->kind = CC_ALL;
     return;
   }
-  if (json_is_null(v)) {
-    spec_error(out, "ValueError: Location based indexing can only have "
-                    "[integer, integer slice, listlike of integers, boolean "
-                    "array] types");
+  if (json_is_null(v) || json_is_string(v)) {
+    spec_error(out, LOCATION_ERROR);
+    return;
+  }
+  if (json_is_object(v)) { /* a dict is list-like to pandas */
+    spec_error(out, NUMERIC_ERROR);
     return;
   }
   if (json_is_integer(v)) {
@@ -964,14 +1091,16 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     out->kind = o->flavor == TC_DBT ? CC_CHARS : CC_LIST;
     out->n = 1;
     out->idx = malloc(sizeof(int));
-    if (!out->idx) {
+    out->pos = malloc(sizeof(double));
+    if (!out->idx || !out->pos) {
       spec_error(out, "MemoryError");
       return;
     }
-    out->idx[0] = k > 1000000 ? 1000000 : k < -1000000 ? -1000000 : (int)k;
+    out->idx[0] = clamp_pos((double)k);
+    out->pos[0] = (double)k;
     return;
   }
-  json_t *wrapped = NULL; /* snow and lite wrap a scalar: [True], [1.0] */
+  json_t *wrapped = NULL; /* snow and lite wrap a scalar: [True], [1.5] */
   if ((json_is_boolean(v) || json_is_real(v)) && o->flavor != TC_DBT) {
     wrapped = json_pack("[O]", v);
     if (!wrapped) {
@@ -981,57 +1110,46 @@ static void spec_from_value(json_t *v, const tc_options *o, cc_spec *out) {
     v = wrapped;
   }
   if (!json_is_array(v)) {
-    spec_error(out, "ValueError: Location based indexing can only have "
-                    "[integer, integer slice, listlike of integers, boolean "
-                    "array] types");
+    spec_error(out, LOCATION_ERROR);
     return;
   }
   size_t n = json_array_size(v);
-  /* all booleans: a boolean mask over the gold's columns (numpy makes a
-  ** bool array); mixed with numbers they are the ints 1 and 0 */
-  int all_bool = n > 0;
   for (size_t i = 0; i < n; i++)
-    if (!json_is_boolean(json_array_get(v, i))) all_bool = 0;
-  if (all_bool) {
-    out->idx = malloc(n * sizeof(int));
-    if (!out->idx) {
+    if (json_is_array(json_array_get(v, i))) {
+      spec_from_nested(v, out);
       json_decref(wrapped);
-      spec_error(out, "MemoryError");
       return;
     }
-    out->kind = CC_LIST;
-    out->mask_len = n > 1000000 ? 1000000 : (int)n;
-    for (size_t i = 0; i < n; i++)
-      if (json_is_true(json_array_get(v, i))) out->idx[out->n++] = (int)i;
+  /* all booleans: a boolean mask over the gold's columns (numpy makes a
+  ** bool array); mixed with numbers they are the ints 1 and 0 */
+  int all_bool = 1, numeric = 1;
+  for (size_t i = 0; i < n; i++) {
+    json_t *e = json_array_get(v, i);
+    if (!json_is_boolean(e)) all_bool = 0;
+    if (!json_is_boolean(e) && !json_is_number(e)) numeric = 0;
+  }
+  if (all_bool) {
+    spec_from_nested(v, out); /* a mask of one dimension */
     json_decref(wrapped);
     return;
   }
+  if (!numeric) {
+    json_decref(wrapped);
+    spec_error(out, NUMERIC_ERROR);
+    return;
+  }
   out->idx = malloc(n * sizeof(int));
-  if (!out->idx) {
+  out->pos = malloc(n * sizeof(double));
+  if (!out->idx || !out->pos) {
     json_decref(wrapped);
     spec_error(out, "MemoryError");
     return;
   }
   for (size_t i = 0; i < n; i++) {
     json_t *e = json_array_get(v, i);
-    double k;
-    if (json_is_integer(e)) {
-      k = (double)json_integer_value(e);
-    } else if (json_is_boolean(e)) {
-      k = json_is_true(e);
-    } else if (json_is_real(e) && json_real_value(e) == floor(json_real_value(e))) {
-      k = json_real_value(e);
-    } else {
-      free(out->idx);
-      out->idx = NULL;
-      json_decref(wrapped);
-      spec_error(out, json_is_array(e)
-                          ? "ValueError: Buffer has wrong number of dimensions "
-                            "(expected 1, got 2)"
-                          : "IndexError: .iloc requires numeric indexers");
-      return;
-    }
-    out->idx[i] = k > 1e6 ? 1000000 : k < -1e6 ? -1000000 : (int)k;
+    double k = json_is_boolean(e) ? json_is_true(e) : json_number_value(e);
+    out->pos[i] = k;
+    out->idx[i] = clamp_pos(k);
   }
   json_decref(wrapped);
   out->kind = CC_LIST;
@@ -1098,9 +1216,33 @@ int tc_variant_spec(const char *cc_json, int nvariants, int variant,
   return 0;
 }
 
+/* -1 with *err set when a position of spec is outside the gold's
+** columns, else 0. */
+static int spec_out_of_range(const cc_spec *spec, const tt_table *gold,
+                             char **err) {
+  for (int i = 0; i < spec->n; i++) {
+    /* on the position as given: -2.5 is out of range for 2 columns
+    ** although it would truncate to -2 */
+    double k = spec->pos ? spec->pos[i] : spec->idx[i];
+    if (k >= gold->ncols || k < -gold->ncols) {
+      char given[40];
+      if (k == floor(k) && fabs(k) < 1e18)
+        snprintf(given, sizeof given, "%.0f", k);
+      else
+        pn_float_repr(k, NULL, given);
+      *err = tt_msgf("IndexError: condition_cols index %s out of range "
+                     "(gold has %d column%s)",
+                     given, gold->ncols, gold->ncols == 1 ? "" : "s");
+      return -1;
+    }
+  }
+  return 0;
+}
+
 int tc_check_spec(const cc_spec *spec, const tt_table *gold, char **err) {
   *err = NULL;
   if (spec->kind == CC_ERROR) {
+    if (spec->pos && spec_out_of_range(spec, gold, err)) return -1;
     *err = tt_msgf("%s", spec->error ? spec->error : "error");
     return -1;
   }
@@ -1111,16 +1253,7 @@ int tc_check_spec(const cc_spec *spec, const tt_table *gold, char **err) {
                    spec->mask_len, gold->ncols);
     return -1;
   }
-  for (int i = 0; i < spec->n; i++) {
-    int k = spec->idx[i];
-    if (k >= gold->ncols || k < -gold->ncols) {
-      *err = tt_msgf("IndexError: condition_cols index %d out of range (gold has "
-                  "%d column%s)",
-                  k, gold->ncols, gold->ncols == 1 ? "" : "s");
-      return -1;
-    }
-  }
-  return 0;
+  return spec_out_of_range(spec, gold, err);
 }
 
 /* ---------------------------------------------------------- comparing */

@@ -38,12 +38,18 @@ typedef enum {
 
 typedef struct {
   cc_kind kind;
-  int n;       /* CC_LIST: number of indices; CC_CHARS: 1 */
+  int n;       /* CC_LIST: number of indices; CC_CHARS: 1; see pos */
   int *idx;    /* CC_LIST / CC_CHARS indices (malloc'd) */
   char *error; /* CC_ERROR: "IndexError: list index out of range" */
-  int mask_len; /* CC_LIST from a list of booleans (pandas' boolean mask):
-                ** its length, which must equal the gold's columns; idx
-                ** then holds the positions of the trues. Else 0. */
+  int mask_len; /* CC_LIST from an array of booleans (pandas' boolean
+                ** mask): its first dimension, which must equal the gold's
+                ** columns; idx then holds the positions of the trues
+                ** (row i of a nested mask once per true in it). Else 0. */
+  double *pos;  /* CC_LIST from numbers: each of the n positions as given
+                ** (malloc'd; a real may have a fraction: pandas checks the
+                ** bounds on it, then truncates it toward zero into idx).
+                ** CC_ERROR from a nested number array: its n numbers, whose
+                ** bounds pandas checks before it raises. Else NULL. */
 } cc_spec;
 
 void cc_spec_clear(cc_spec *s);

@@ -153,7 +153,8 @@ START_TEST(test_variant_rules) {
       {"[[1],[0,2]]", 2, 1, "snow", 0, "[0,2]"},
       {"[[1],[0,2]]", 3, 2, "snow", 0, "error IndexError: list"},
       {"[[1],[0,2]]", 3, 2, "snow", 1, "all"}, /* Spider2-E padding */
-      {"[[1],null]", 2, 1, "snow", 0, "error ValueError: Buff"}, /* broadcast */
+      {"[[1],null]", 2, 1, "snow", 0, "error ValueError: Loca"}, /* broadcast,
+                                                                 ragged */
       {"[[1],null]", 1, 0, "snow", 0, "[1]"},
   };
   for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
@@ -172,6 +173,132 @@ START_TEST(test_variant_rules) {
 }
 END_TEST
 
+/* What pandas 1.5.3's iloc[:, cc] (numpy 1.24) selects of a gold a,b,c,
+** measured: reals truncated toward zero after a bounds check on the real
+** itself, nested bool arrays as masks by their first dimension (column i
+** once per true in row i), nested number arrays an error after their
+** bounds check, ragged or empty ones another; lite's falsy "" and {}. */
+static char *selection(const char *cc, const char *flavor) {
+  tc_options o;
+  tc_options_default(&o);
+  o.flavor = (tc_flavor)tc_flavor_parse(flavor);
+  tt_table *g = T("a,b,c\n1,x,2\n");
+  cc_spec s;
+  char *err = NULL;
+  ck_assert_int_eq(tc_variant_spec(cc, 1, 0, 1, &o, &s, &err), 0);
+  char *out = calloc(1, 256);
+  if (tc_check_spec(&s, g, &err)) {
+    snprintf(out, 256, "error %s", err);
+    free(err);
+  } else if (s.kind == CC_ALL) {
+    strcpy(out, "all");
+  } else {
+    for (int i = 0; i < s.n; i++)
+      out[i] = (char)('a' + (s.idx[i] < 0 ? s.idx[i] + 3 : s.idx[i]));
+  }
+  cc_spec_clear(&s);
+  tt_free(g);
+  return out;
+}
+
+START_TEST(test_iloc_positions) {
+  static const struct {
+    const char *cc, *flavor, *want;
+  } r[] = {
+      {"[1.5]", "snow", "b"},
+      {"1.5", "snow", "b"},
+      {"1.5", "lite", "b"},
+      {"[-2.9]", "snow", "b"},
+      {"[-3.0]", "snow", "a"},
+      {"[-3.5]", "snow", "error IndexError: condition_cols index -3.5 out"},
+      {"[2.0000001]", "snow", "c"},
+      {"[3.5]", "snow", "error IndexError: condition_cols index 3.5 out"},
+      {"[-0.5]", "snow", "a"},
+      {"[0.5]", "snow", "a"},
+      {"[1e300]", "snow", "error IndexError: condition_cols index 1e+300 out"},
+      {"[true, 1.5]", "snow", "bb"},
+      {"[1.5, 2]", "snow", "bc"},
+      {"[[true,false,true],[false,false,false],[true,true,true]]", "snow",
+       "aaccc"},
+      {"[[true,false,false],[false,false,true],[true,true,false]]", "lite",
+       "abcc"},
+      {"[[true],[false],[true]]", "snow", "ac"},
+      {"[[[true]],[[false]],[[true]]]", "snow", "ac"},
+      {"[[[true],[false]],[[true],[true]],[[false],[false]]]", "snow", "abb"},
+      {"[[true,false],[false,true]]", "snow",
+       "error IndexError: Boolean index has wrong length: 2 instead of 3"},
+      {"[[true,false,true]]", "snow",
+       "error IndexError: Boolean index has wrong length: 1 instead of 3"},
+      {"[[true,false],[true]]", "snow", "error ValueError: Location"},
+      {"[[true,[false]],[false,[true]],[true,[true]]]", "snow",
+       "error ValueError: Location"},
+      {"[[]]", "snow", "error ValueError: Location"},
+      {"[[],[],[]]", "snow", "error ValueError: Location"},
+      {"[[[]],[[]],[[]]]", "snow", "error ValueError: Location"},
+      {"[[1],null]", "snow", "error ValueError: Location"},
+      {"[[1],2]", "snow", "error ValueError: Location"},
+      {"[[1,0],[0,1],[1,1]]", "snow",
+       "error ValueError: Buffer has wrong number of dimensions (expected 1, "
+       "got 2)"},
+      {"[[true,false],[1,0],[0,1]]", "snow", "error ValueError: Buffer"},
+      {"[[1.5]]", "snow", "error ValueError: Buffer"},
+      {"[[[1]],[[0]],[[1]]]", "snow",
+       "error ValueError: Buffer has wrong number of dimensions (expected 1, "
+       "got 3)"},
+      {"[[1],[2],[3]]", "snow", "error IndexError: condition_cols index 3 out"},
+      {"[[1],[null]]", "snow", "error IndexError: .iloc requires numeric"},
+      {"[[\"a\"]]", "snow", "error IndexError: .iloc requires numeric"},
+      {"[null]", "snow", "error IndexError: .iloc requires numeric"},
+      {"[{}]", "snow", "error IndexError: .iloc requires numeric"},
+      {"{}", "snow", "error IndexError: .iloc requires numeric"},
+      {"\"a\"", "snow", "error ValueError: Location"},
+      {"{}", "lite", "all"},
+      {"\"\"", "lite", "all"},
+      {"\"a\"", "lite", "error ValueError: Location"},
+      {"[9223372036854775807]", "snow",
+       "error IndexError: condition_cols index 9.223372036854776e+18 out"},
+  };
+  for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+    char *got = selection(r[i].cc, r[i].flavor);
+    ck_assert_msg(!strncmp(got, r[i].want, strlen(r[i].want)),
+                  "%s (%s): got '%s', want '%s'", r[i].cc, r[i].flavor, got,
+                  r[i].want);
+    free(got);
+  }
+}
+END_TEST
+
+/* 33 dimensions are more than numpy makes: an error, as ragged */
+START_TEST(test_iloc_deep) {
+  char cc[400];
+  size_t k = 0;
+  for (int row = 0; row < 3; row++) {
+    k += (size_t)sprintf(cc + k, "%s", row ? "," : "[");
+    for (int d = 0; d < 32; d++) cc[k++] = '[';
+    k += (size_t)sprintf(cc + k, "true");
+    for (int d = 0; d < 32; d++) cc[k++] = ']';
+  }
+  sprintf(cc + k, "]");
+  char *got = selection(cc, "snow");
+  ck_assert_str_eq(got, "error ValueError: Location based indexing can only "
+                        "have [integer, integer slice, listlike of integers, "
+                        "boolean array] types");
+  free(got);
+  /* 32: a mask */
+  k = 0;
+  for (int row = 0; row < 3; row++) {
+    k += (size_t)sprintf(cc + k, "%s", row ? "," : "[");
+    for (int d = 0; d < 31; d++) cc[k++] = '[';
+    k += (size_t)sprintf(cc + k, "true");
+    for (int d = 0; d < 31; d++) cc[k++] = ']';
+  }
+  sprintf(cc + k, "]");
+  got = selection(cc, "snow");
+  ck_assert_str_eq(got, "abc");
+  free(got);
+}
+END_TEST
+
 /* Regression (found by fuzz_csv): strict mode must find the column choice
 ** under which a table's rows pair up with themselves, even when an earlier
 ** column holds the same values in another order. */
@@ -185,7 +312,7 @@ START_TEST(test_strict_self) {
     tc_options_default(&o);
     o.flavor = (tc_flavor)fl;
     o.strict = 1;
-    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
+    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0, NULL};
     ck_assert_int_eq(tc_compare(t, t, &spec, 1, &o, NULL), 1);
   }
   tt_free(t);
@@ -223,7 +350,7 @@ START_TEST(test_strict_self_wide) {
     tc_options o;
     tc_options_default(&o);
     o.strict = 1;
-    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
+    cc_spec spec = {CC_ALL, 0, NULL, NULL, 0, NULL};
     ck_assert_int_eq(tc_compare(t, t, &spec, io, &o, NULL), 1);
   }
   tt_free(t);
@@ -283,7 +410,7 @@ START_TEST(test_multiset_shortcut) {
         tc_options_default(&o);
         o.flavor = (tc_flavor)fl;
         o.numeric_sort = numsort;
-        cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
+        cc_spec spec = {CC_ALL, 0, NULL, NULL, 0, NULL};
         int got[2];
         for (int ref = 0; ref < 2; ref++) {
           tt_table *pt = T(pcsv), *gt = T(gcsv);
@@ -394,7 +521,7 @@ START_TEST(test_sort_skip_exact) {
         o.keep_nan = corr == 1;
         o.numeric_sort = corr == 2;
         o.tol = tol;
-        cc_spec spec = {CC_ALL, 0, NULL, NULL, 0};
+        cc_spec spec = {CC_ALL, 0, NULL, NULL, 0, NULL};
         int got[2];
         char *why[2] = {NULL, NULL};
         for (int ref = 0; ref < 2; ref++) {
@@ -438,6 +565,8 @@ Suite *suite_table_compare(void) {
   tcase_add_test(tc, test_strict_self_wide);
   tcase_add_test(tc, test_multiset_shortcut);
   tcase_add_test(tc, test_sort_skip_exact);
+  tcase_add_test(tc, test_iloc_positions);
+  tcase_add_test(tc, test_iloc_deep);
   suite_add_tcase(s, tc);
   return s;
 }
