@@ -705,44 +705,72 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
           state = START_FIELD;
         } else {
         plain_run: {
-          /* copy the run of ordinary characters at once (as pushing them
-          ** one by one would: the same overflow check) and end the field
-          ** at a delimiter right away */
-          uint64_t j = i + 1;
-#ifdef __SSE2__
-          /* the field's end from a mask of the 64 bytes from mbase on,
-          ** kept from field to field: one comparison per 64 bytes */
+          /* Runs of ordinary characters ended by a delimiter or a line end
+          ** are copied and their fields ended here, one after the other,
+          ** with the tokenizer's counters in locals while nothing is at a
+          ** limit (fast_room: room in both arrays, pandas' capacities not
+          ** reached, offsets below 4 GiB): as push_run then end_field (and
+          ** end_line) would do it. Anything else leaves through the states
+          ** as before. */
+          char *st;
+          uint32_t *wd;
+          size_t sl, nw, nw0, ws, s_room, w_room;
+#define FAST_LOAD()                                                        \
+  do {                                                                     \
+    st = t->stream;                                                        \
+    wd = t->words;                                                         \
+    sl = t->stream_len;                                                    \
+    nw = t->nwords;                                                        \
+    nw0 = nw;                                                              \
+    ws = t->word_start;                                                    \
+    /* sl + max(run + 2, 33) <= s_room: room for the run, its NUL and the \
+    ** NUL kept after the stream (and for a copy of 32 bytes), within     \
+    ** pandas' capacity, offsets below 2^32 */                            \
+    s_room = t->pd_stream_base + t->pd_stream_cap;                         \
+    if (s_room > t->stream_cap) s_room = t->stream_cap;                    \
+    if (s_room > (size_t)UINT32_MAX) s_room = (size_t)UINT32_MAX;          \
+    w_room = t->pd_words_base + t->pd_words_cap;                           \
+    if (w_room > t->words_cap) w_room = t->words_cap;                      \
+  } while (0)
+#define FAST_FLUSH()                      \
+  do {                                    \
+    t->stream_len = sl;                   \
+    t->nwords = nw;                       \
+    t->word_start = ws;                   \
+    t->line_fields[t->lines] += (int64_t)(nw - nw0); \
+  } while (0)
+          FAST_LOAD();
           for (;;) {
-            if (j - mbase < 64) {
-              uint64_t m = mmask >> (j - mbase);
-              if (m) {
-                j += (uint64_t)__builtin_ctzll(m);
+            uint64_t j = i + 1;
+#ifdef __SSE2__
+            /* the field's end from a mask of the 64 bytes from mbase on,
+            ** kept from field to field: one comparison per 64 bytes */
+            for (;;) {
+              if (j - mbase < 64) {
+                uint64_t m = mmask >> (j - mbase);
+                if (m) {
+                  j += (uint64_t)__builtin_ctzll(m);
+                  break;
+                }
+                j = mbase + 64;
+              }
+              if (j + 64 > len) {
+                j = plain_run_end(data, j, len);
                 break;
               }
-              j = mbase + 64;
+              mbase = j;
+              mmask = field_end_mask64(data + j);
             }
-            if (j + 64 > len) {
-              j = plain_run_end(data, j, len);
-              break;
-            }
-            mbase = j;
-            mmask = field_end_mask64(data + j);
-          }
 #else
-          j = plain_run_end(data, j, len);
+            j = plain_run_end(data, j, len);
 #endif
-          if (j < len && data[j] == ',') {
-            /* the run and its field's end at once when nothing is at a
-            ** limit (as push_run then end_field would do it) */
-            size_t run = (size_t)(j - i), sl = t->stream_len,
-                   nw = t->nwords;
-            if (__builtin_expect(
-                    sl - t->pd_stream_base + run < t->pd_stream_cap &&
-                        t->stream_cap - sl >= (run + 2 > 33 ? run + 2 : 33) &&
-                        nw - t->pd_words_base < t->pd_words_cap &&
-                        nw < t->words_cap && t->word_start <= UINT32_MAX,
-                    1)) {
-              char *d = t->stream + sl;
+            size_t run = (size_t)(j - i);
+            char e = j < len ? data[j] : '\r';
+            size_t need = run + 2 > 33 ? run + 2 : 33;
+            if (__builtin_expect((e == ',' || e == '\n') &&
+                                     sl + need <= s_room && nw < w_room,
+                                 1)) {
+              char *d = st + sl;
 #ifdef __SSE2__
               if (run <= 32 && len - i >= 32) {
                 _mm_storeu_si128((__m128i *)d,
@@ -755,36 +783,70 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
                 memcpy(d, data + i, run);
               d[run] = 0;
               d[run + 1] = 0;
-              t->words[nw] = (uint32_t)t->word_start;
-              t->line_fields[t->lines]++;
-              t->stream_len = sl + run + 1;
-              t->nwords = nw + 1;
-              t->word_start = sl + run + 1;
-            } else {
-              if (push_run(t, data + i, run, data + len)) {
-                SAVE();
-                return -1;
+              wd[nw++] = (uint32_t)ws;
+              sl += run + 1;
+              ws = sl;
+              j++;
+              if (e == ',') {
+                state = START_FIELD;
+                /* an ordinary byte next starts the next field's run here,
+                ** as START_FIELD would */
+                if (j < len) {
+                  char c2 = data[j];
+                  if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"') {
+                    i = j;
+                    state = IN_FIELD;
+                    continue;
+                  }
+                }
+                FAST_FLUSH();
+                next = j;
+                break;
               }
+              /* the line ends (END_LINE at the '\n') */
+              FAST_FLUSH();
+              i = j - 1;
+              END_LINE();
+              /* an ordinary byte next starts the next line's first field
+              ** here, as START_RECORD and START_FIELD would */
+              if (j < len) {
+                char c2 = data[j];
+                if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"' &&
+                    c2 != ' ' && c2 != '\t') {
+                  i = j;
+                  state = IN_FIELD;
+                  FAST_LOAD();
+                  continue;
+                }
+              }
+              next = j;
+              break;
+            }
+            FAST_FLUSH();
+            if (push_run(t, data + i, run, data + len)) {
+              SAVE();
+              return -1;
+            }
+            if (e == ',' && j < len) {
               i = j; /* where END_FIELD saves on error */
               END_FIELD();
-            }
-            state = START_FIELD;
-            j++;
-            /* an ordinary byte next starts the next field's run here,
-            ** as START_FIELD would */
-            if (j < len) {
-              char c2 = data[j];
-              if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"') {
-                i = j;
-                state = IN_FIELD;
-                goto plain_run;
+              state = START_FIELD;
+              j++;
+              if (j < len) {
+                char c2 = data[j];
+                if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"') {
+                  i = j;
+                  state = IN_FIELD;
+                  FAST_LOAD();
+                  continue;
+                }
               }
             }
-          } else if (push_run(t, data + i, (size_t)(j - i), data + len)) {
-            SAVE();
-            return -1;
+            next = j;
+            break;
           }
-          next = j;
+#undef FAST_LOAD
+#undef FAST_FLUSH
         }
         }
         break;
