@@ -131,7 +131,7 @@ int pn_str_to_uint64(pn_uint_state *st, const char *p, uint64_t *out) {
 }
 
 /* Powers of ten as the compiler rounds the literals, like pandas' table. */
-static const double pow10_table[309] = {
+const double pn_pow10_table[309] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
     1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
     1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29,
@@ -253,16 +253,16 @@ static double precise_xstrtod_literal(const char *str, const char **endp, int *e
     *endp = p;
     return HUGE_VAL;
   } else if (exponent > 0) {
-    number *= pow10_table[exponent];
+    number *= pn_pow10_table[exponent];
   } else if (exponent < -308) {
     if (exponent < -616) {
       number = 0.;
     } else {
-      number /= pow10_table[-308 - exponent];
-      number /= pow10_table[308];
+      number /= pn_pow10_table[-308 - exponent];
+      number /= pn_pow10_table[308];
     }
   } else {
-    number /= pow10_table[-exponent];
+    number /= pn_pow10_table[-exponent];
   }
   if (number == HUGE_VAL || number == -HUGE_VAL) *error = 1;
   while (is_space_ascii(*p)) p++;
@@ -275,23 +275,6 @@ static double precise_xstrtod_literal(const char *str, const char **endp, int *e
     hint->exp10 = exponent;
   }
   return number;
-}
-
-/* What pandas' digit loop leaves in its double: number = number * 10 + d
-** for each of num_digits digits (at most 17) whose integer value is mant.
-** Every step is exact while the value stays below 2^53, which holds for
-** the first 15 digits (< 10^15) and for all of them when mant < 2^53;
-** only a 16th and 17th digit on a value past 2^53 round, and they are
-** replayed in doubles, one rounded multiply and one rounded add each, as
-** pandas does them (C11 does not contract them into a fused multiply-add:
-** -std=c11 implies -ffp-contract=off). */
-static double digit_loop_value(uint64_t mant, int num_digits) {
-  if (mant < (UINT64_C(1) << 53)) return (double)mant;
-  /* here num_digits is 16 or 17: 15 digits are below 10^15 < 2^53 */
-  if (num_digits == 16) return (double)(mant / 10) * 10. + (double)(mant % 10);
-  double number = (double)(mant / 100);
-  number = number * 10. + (double)(mant / 10 % 10);
-  return number * 10. + (double)(mant % 10);
 }
 
 /* Appends to *mant the digits at p, at most room of them (four at a time
@@ -358,7 +341,7 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
     *endp = p;
     return 0.0;
   }
-  double number = digit_loop_value(mant, num_digits);
+  double number = pn_digit_loop_value(mant, num_digits);
   if (negative) number = -number;
   if (*p == 'e' || *p == 'E') {
     int eneg = 0;
@@ -389,16 +372,16 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
     *endp = p;
     return HUGE_VAL;
   } else if (exponent > 0) {
-    number *= pow10_table[exponent];
+    number *= pn_pow10_table[exponent];
   } else if (exponent < -308) {
     if (exponent < -616) {
       number = 0.;
     } else {
-      number /= pow10_table[-308 - exponent];
-      number /= pow10_table[308];
+      number /= pn_pow10_table[-308 - exponent];
+      number /= pn_pow10_table[308];
     }
   } else {
-    number /= pow10_table[-exponent];
+    number /= pn_pow10_table[-exponent];
   }
   if (number == HUGE_VAL || number == -HUGE_VAL) *error = 1;
   while (is_space_ascii(*p)) p++;
@@ -422,9 +405,26 @@ static const uint64_t pow10_u64[20] = {
   100000000000000000ULL, 1000000000000000000ULL,
   10000000000000000000ULL};
 
+#ifdef PN_FAST_DECIMAL
+/* 5^-k modulo 2^64 (0 <= k <= 15): a multiple x of 10^k is exactly
+** (x >> k) * pn_inv5[k] divided by it. */
+const uint64_t pn_inv5[16] = {
+  1ULL, 0xCCCCCCCCCCCCCCCDULL, 0x8F5C28F5C28F5C29ULL,
+  0x1CAC083126E978D5ULL, 0xD288CE703AFB7E91ULL, 0x5D4E8FB00BCBE61DULL,
+  0x790FB65668C26139ULL, 0xE5032477AE8D46A5ULL, 0xC767074B22E90E21ULL,
+  0x8E47CE423A2E9C6DULL, 0x4FA7F60D3ED61F49ULL, 0x0FEE64690C913975ULL,
+  0x3662E0E1CF503EB1ULL, 0xA47A2CF9F6433FBDULL, 0x54186F653140A659ULL,
+  0x7738164770402145ULL};
+
+/* 16 bytes of 0xFF then 16 of 0: loaded at 16 - k, lanes below k set. */
+const unsigned char pn_lanes_below[32] = {
+  255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  255};
+
+#endif
+
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PN_FAST_DECIMAL 1
 #define EIGHT(b) (UINT64_C(0x0101010101010101) * (b))
 /* The value of eight ASCII digits, the first byte (the lowest) the most
 ** significant: pairs, then quads, then the whole, by multiplications. */
@@ -456,99 +456,6 @@ digits_value(const char *q, int n) {
 }
 #undef EIGHT
 
-/* 5^-k modulo 2^64 (0 <= k <= 15): a multiple x of 10^k is exactly
-** (x >> k) * inv5_u64[k] divided by it. */
-static const uint64_t inv5_u64[16] = {
-  1ULL, 0xCCCCCCCCCCCCCCCDULL, 0x8F5C28F5C28F5C29ULL,
-  0x1CAC083126E978D5ULL, 0xD288CE703AFB7E91ULL, 0x5D4E8FB00BCBE61DULL,
-  0x790FB65668C26139ULL, 0xE5032477AE8D46A5ULL, 0xC767074B22E90E21ULL,
-  0x8E47CE423A2E9C6DULL, 0x4FA7F60D3ED61F49ULL, 0x0FEE64690C913975ULL,
-  0x3662E0E1CF503EB1ULL, 0xA47A2CF9F6433FBDULL, 0x54186F653140A659ULL,
-  0x7738164770402145ULL};
-
-/* 16 bytes of 0xFF then 16 of 0: loaded at 16 - k, lanes below k set. */
-static const unsigned char lanes_below[32] = {
-  255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-  255};
-
-static inline __m128i lanes_below_mask(int k) {
-  return _mm_loadu_si128((const __m128i *)(lanes_below + 16 - k));
-}
-
-/* The value of 16 digit lanes (0..9 each, lane 0 the most significant)
-** by SSE2 multiply-adds: pairs, quads, then two halves of eight. */
-static inline uint64_t sixteen_digits_value(__m128i d) {
-  const __m128i z = _mm_setzero_si128();
-  const __m128i w10 = _mm_set1_epi32(0x0001000A);   /* 10, 1 */
-  const __m128i w100 = _mm_set1_epi32(0x00010064);  /* 100, 1 */
-  const __m128i w1e4 = _mm_set1_epi32(0x00012710);  /* 10000, 1 */
-  __m128i lo = _mm_madd_epi16(_mm_unpacklo_epi8(d, z), w10);
-  __m128i hi = _mm_madd_epi16(_mm_unpackhi_epi8(d, z), w10);
-  __m128i q = _mm_madd_epi16(_mm_packs_epi32(lo, hi), w100); /* 4 x 4 */
-  __m128i e = _mm_madd_epi16(_mm_packs_epi32(q, q), w1e4);   /* 2 x 8 */
-  uint64_t two = (uint64_t)_mm_cvtsi128_si64(e);
-  return (two & 0xFFFFFFFFu) * 100000000 + (two >> 32);
-}
-
-/* precise_xstrtod and _try_double for the common word [+-]digits[.digits]
-** that ends right after its digits (no exponent, blanks or other bytes;
-** at most 16 digits before the point), in a buffer readable up to lim:
-** the digit runs found by a 32-byte SSE2 comparison, the point taken out
-** by a blend of the bytes at p and p + 1, the first 17 digits converted
-** by multiply-adds, then pandas' own arithmetic (digit_loop_value, one
-** multiplication or division by a power of ten), so the value is bit for
-** bit the general path's. Returns 0 with *out and *hint set, or -1 when
-** the word needs the general path (which then gives the same answer it
-** always did). */
-static inline int plain_decimal(const char *word, const char *lim,
-                                double *out, pn_hint *hint) {
-  const char *p = word;
-  int negative = *p == '-';
-  if (negative || *p == '+') p++;
-  if (lim - p < 64) return -1; /* every load below stays within 64 bytes */
-  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-  __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), zero);
-  __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), zero);
-  /* bit i: p[i] is a digit (p[i] - '0' is at most 9 unsigned) */
-  uint32_t dm =
-      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a)) |
-      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b))
-          << 16;
-  int ilen = __builtin_ctz(~dm | (1u << 17)), flen = 0, end = ilen;
-  if (ilen > 16) return -1; /* more integer digits: the general path */
-  __m128i d = a; /* the digits, the point taken out */
-  if (p[ilen] == '.') {
-    flen = __builtin_ctz(~(dm >> (ilen + 1))); /* < 31 - ilen */
-    end = ilen + 1 + flen;
-    if (end >= 32) return -1; /* the digits may go on */
-    __m128i next = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 1)),
-                                zero);
-    __m128i keep = lanes_below_mask(ilen);
-    d = _mm_or_si128(_mm_and_si128(keep, a), _mm_andnot_si128(keep, next));
-  }
-  if (p[end] != 0) return -1;
-  /* the first 17 digits count, leading zeros included; more in the
-  ** fraction are dropped */
-  int nf = flen < 17 - ilen ? flen : 17 - ilen;
-  int n = ilen + nf, n16 = n < 16 ? n : 16;
-  if (n == 0) return -1;
-  /* the first n16 digits, lanes past them zero: value * 10^(16 - n16) */
-  uint64_t v = sixteen_digits_value(_mm_and_si128(d, lanes_below_mask(n16)));
-  int k = 16 - n16;
-  uint64_t mant = (v >> k) * inv5_u64[k];
-  if (n == 17) mant = mant * 10 + (uint64_t)(p[17] - '0'); /* after the point */
-  int exponent = -nf; /* -17 to 0 */
-  double number = digit_loop_value(mant, n);
-  if (negative) number = -number;
-  number /= pow10_table[nf];
-  *out = number;
-  if (hint) {
-    hint->exact = mant < UINT64_C(1000000000000000);
-    hint->mantissa = mant;
-    hint->exp10 = exponent;
-  }
-  return 0;
-}
 #endif
 
 /* _try_double's acceptance of what xstrtod made of the whole word: the
@@ -586,7 +493,7 @@ int pn_parse_float(const char *word, double *out, pn_hint *hint) {
 int pn_parse_float_in(const char *word, const char *lim, double *out,
                       pn_hint *hint) {
 #ifdef PN_FAST_DECIMAL
-  if (!plain_decimal(word, lim, out, hint)) return 0;
+  if (!pn_plain_decimal_in(word, lim, out, hint)) return 0;
 #else
   (void)lim;
 #endif
@@ -923,7 +830,7 @@ int pn_int_repr(int64_t v, char *buf) {
   return 1 + pn_uint_repr((uint64_t)0 - (uint64_t)v, buf + 1);
 }
 
-double pn_pow10(int e) { return pow10_table[e < 0 ? 0 : e > 308 ? 308 : e]; }
+double pn_pow10(int e) { return pn_pow10_table[e < 0 ? 0 : e > 308 ? 308 : e]; }
 
 int pn_isclose(double a, double b, double tol) {
   if (a == b) return 1;

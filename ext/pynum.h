@@ -81,6 +81,113 @@ int pn_parse_float_in(const char *word, const char *lim, double *out,
 ** a double): the independent reference of the unit tests. */
 int pn_parse_float_literal(const char *word, double *out, pn_hint *hint);
 
+/* 10^e as the literal 1e<e> rounds, 0 <= e <= 308 (pynum.c). */
+extern const double pn_pow10_table[309];
+
+/* What pandas' digit loop leaves in its double: number = number * 10 + d
+** for each of num_digits digits (at most 17) whose integer value is mant.
+** Every step is exact while the value stays below 2^53, which holds for
+** the first 15 digits (< 10^15) and for all of them when mant < 2^53;
+** only a 16th and 17th digit on a value past 2^53 round, and they are
+** replayed in doubles, one rounded multiply and one rounded add each, as
+** pandas does them (C11 does not contract them into a fused multiply-add:
+** -std=c11 implies -ffp-contract=off). */
+static inline double pn_digit_loop_value(uint64_t mant, int num_digits) {
+  if (mant < (UINT64_C(1) << 53)) return (double)mant;
+  /* here num_digits is 16 or 17: 15 digits are below 10^15 < 2^53 */
+  if (num_digits == 16) return (double)(mant / 10) * 10. + (double)(mant % 10);
+  double number = (double)(mant / 100);
+  number = number * 10. + (double)(mant / 10 % 10);
+  return number * 10. + (double)(mant % 10);
+}
+
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PN_FAST_DECIMAL 1
+#include <emmintrin.h>
+extern const uint64_t pn_inv5[16];
+extern const unsigned char pn_lanes_below[32];
+
+static inline __m128i pn_lanes_below_mask(int k) {
+  return _mm_loadu_si128((const __m128i *)(pn_lanes_below + 16 - k));
+}
+
+/* The value of 16 digit lanes (0..9 each, lane 0 the most significant)
+** by SSE2 multiply-adds: pairs, quads, then two halves of eight. */
+static inline uint64_t pn_sixteen_digits_value(__m128i d) {
+  const __m128i z = _mm_setzero_si128();
+  const __m128i w10 = _mm_set1_epi32(0x0001000A);   /* 10, 1 */
+  const __m128i w100 = _mm_set1_epi32(0x00010064);  /* 100, 1 */
+  const __m128i w1e4 = _mm_set1_epi32(0x00012710);  /* 10000, 1 */
+  __m128i lo = _mm_madd_epi16(_mm_unpacklo_epi8(d, z), w10);
+  __m128i hi = _mm_madd_epi16(_mm_unpackhi_epi8(d, z), w10);
+  __m128i q = _mm_madd_epi16(_mm_packs_epi32(lo, hi), w100); /* 4 x 4 */
+  __m128i e = _mm_madd_epi16(_mm_packs_epi32(q, q), w1e4);   /* 2 x 8 */
+  uint64_t two = (uint64_t)_mm_cvtsi128_si64(e);
+  return (two & 0xFFFFFFFFu) * 100000000 + (two >> 32);
+}
+
+/* precise_xstrtod and _try_double for the common word [+-]digits[.digits]
+** that ends right after its digits (no exponent, blanks or other bytes;
+** at most 16 digits before the point), in a buffer readable up to lim:
+** the digit runs found by a 32-byte SSE2 comparison, the point taken out
+** by a blend of the bytes at p and p + 1, the first 17 digits converted
+** by multiply-adds, then pandas' own arithmetic (pn_digit_loop_value, one
+** multiplication or division by a power of ten), so the value is bit for
+** bit the general path's. Returns 0 with *out and *hint set, or -1 when
+** the word needs the general path (which then gives the same answer it
+** always did). */
+static inline int pn_plain_decimal_in(const char *word, const char *lim,
+                                      double *out, pn_hint *hint) {
+  const char *p = word;
+  int negative = *p == '-';
+  if (negative || *p == '+') p++;
+  if (lim - p < 64) return -1; /* every load below stays within 64 bytes */
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+  __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), zero);
+  __m128i b = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), zero);
+  /* bit i: p[i] is a digit (p[i] - '0' is at most 9 unsigned) */
+  uint32_t dm =
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a)) |
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, nine), b))
+          << 16;
+  int ilen = __builtin_ctz(~dm | (1u << 17)), flen = 0, end = ilen;
+  if (ilen > 16) return -1; /* more integer digits: the general path */
+  __m128i d = a; /* the digits, the point taken out */
+  if (p[ilen] == '.') {
+    flen = __builtin_ctz(~(dm >> (ilen + 1))); /* < 31 - ilen */
+    end = ilen + 1 + flen;
+    if (end >= 32) return -1; /* the digits may go on */
+    __m128i next = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 1)),
+                                zero);
+    __m128i keep = pn_lanes_below_mask(ilen);
+    d = _mm_or_si128(_mm_and_si128(keep, a), _mm_andnot_si128(keep, next));
+  }
+  if (p[end] != 0) return -1;
+  /* the first 17 digits count, leading zeros included; more in the
+  ** fraction are dropped */
+  int nf = flen < 17 - ilen ? flen : 17 - ilen;
+  int n = ilen + nf, n16 = n < 16 ? n : 16;
+  if (n == 0) return -1;
+  /* the first n16 digits, lanes past them zero: value * 10^(16 - n16) */
+  uint64_t v = pn_sixteen_digits_value(_mm_and_si128(d, pn_lanes_below_mask(n16)));
+  int k = 16 - n16;
+  uint64_t mant = (v >> k) * pn_inv5[k];
+  if (n == 17) mant = mant * 10 + (uint64_t)(p[17] - '0'); /* after the point */
+  int exponent = -nf; /* -17 to 0 */
+  double number = pn_digit_loop_value(mant, n);
+  if (negative) number = -number;
+  number /= pn_pow10_table[nf];
+  *out = number;
+  if (hint) {
+    hint->exact = mant < UINT64_C(1000000000000000);
+    hint->mantissa = mant;
+    hint->exp10 = exponent;
+  }
+  return 0;
+}
+#endif
+
 /* pandas' bool recognition: True/TRUE/true/False/FALSE/false and any case of
 ** "true"/"false". Returns 0 and sets *out (0/1), or -1. */
 int pn_parse_bool(const char *word, int *out);

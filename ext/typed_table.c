@@ -1007,18 +1007,19 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   for (r = r0; r < r1; r++) {
     const char *w = NEXT_WORD(r);
     pv_cell *c = &cells[r - r0];
+    /* an NA token is never an int: the NA test only when it is not */
+    int e = pn_str_to_int64_in(w, lim, &c->v.i);
+    if (e == PN_OK) {
+      c->kind = PV_INT;
+      continue;
+    }
     if (pn_is_na_in(w, lim)) {
       na_count++;
       c->kind = PV_NAN;
       continue;
     }
-    int e = pn_str_to_int64_in(w, lim, &c->v.i);
-    if (e == PN_OVERFLOW) {
-      overflow = 1;
-      break;
-    }
-    if (e) break;
-    c->kind = PV_INT;
+    if (e == PN_OVERFLOW) overflow = 1;
+    break;
   }
   if (r == r1) {
     if (na_count == 0) return TT_INT64;
@@ -1084,12 +1085,21 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     for (r = r0; r < r1; r++) {
       const char *w = NEXT_WORD(r);
       pv_cell *c = &cells[r - r0];
+      pn_hint h;
+#ifdef PN_FAST_DECIMAL
+      /* a plain decimal (never an NA token) first, inline */
+      if (pn_plain_decimal_in(w, lim, &c->v.f, &h) == 0) {
+        c->kind = PV_FLOAT;
+        c->exact = (uint8_t)h.exact;
+        c->exp10 = (int16_t)(h.exp10 & -h.exact); /* h.exp10 when exact */
+        continue;
+      }
+#endif
       if (pn_is_na_in(w, lim)) {
         c->kind = PV_NAN;
         continue;
       }
-      pn_hint h;
-      if (pn_parse_float_in(w, lim, &c->v.f, &h)) break;
+      if (pn_parse_float(w, &c->v.f, &h)) break;
       c->kind = PV_FLOAT;
       c->exact = (uint8_t)h.exact;
       c->exp10 = (int16_t)(h.exp10 & -h.exact); /* h.exp10 when exact */
