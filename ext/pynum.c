@@ -423,41 +423,6 @@ const unsigned char pn_lanes_below[32] = {
 
 #endif
 
-#if defined(__SSE2__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define EIGHT(b) (UINT64_C(0x0101010101010101) * (b))
-/* The value of eight ASCII digits, the first byte (the lowest) the most
-** significant: pairs, then quads, then the whole, by multiplications. */
-static inline uint64_t eight_digits_value(uint64_t w) {
-  w -= EIGHT('0');
-  w = w * 10 + (w >> 8);
-  return (((w & UINT64_C(0x000000FF000000FF)) * UINT64_C(0x000F424000000064)) +
-          (((w >> 16) & UINT64_C(0x000000FF000000FF)) *
-           UINT64_C(0x0000271000000001))) >> 32;
-}
-/* The value of the k (0..8) digits at q (eight bytes readable there): they
-** are shifted to the top of the word and the bytes below filled with '0'. */
-static inline __attribute__((always_inline)) uint64_t
-digits_upto8(const char *q, int k) {
-  if (k == 0) return 0;
-  uint64_t w;
-  memcpy(&w, q, 8);
-  if (k < 8) w = (w << (8 * (8 - k))) | (EIGHT('0') >> (8 * k));
-  return eight_digits_value(w);
-}
-/* The value of the n (0..17) digits at q (24 bytes readable there). */
-static inline __attribute__((always_inline)) uint64_t
-digits_value(const char *q, int n) {
-  if (n <= 8) return digits_upto8(q, n);
-  uint64_t hi = digits_upto8(q, 8);
-  if (n <= 16) return hi * pow10_u64[n - 8] + digits_upto8(q + 8, n - 8);
-  return (hi * 100000000 + digits_upto8(q + 8, 8)) * 10 +
-         (uint64_t)(q[16] - '0');
-}
-#undef EIGHT
-
-#endif
-
 /* _try_double's acceptance of what xstrtod made of the whole word: the
 ** value when it took the whole word (spaces aside), else an inf/Infinity
 ** spelling (any case), else -1. */
@@ -502,23 +467,7 @@ int pn_parse_float_in(const char *word, const char *lim, double *out,
 
 int pn_str_to_int64_in(const char *word, const char *lim, int64_t *out) {
 #ifdef PN_FAST_DECIMAL
-  /* [+-] and 1 to 16 digits ending at the NUL: found by one 16-byte
-  ** comparison, converted eight at a time (below 10^16: no overflow) */
-  const char *p = word;
-  int neg = *p == '-';
-  if (neg || *p == '+') p++;
-  if (lim - p >= 24) { /* digits_value reads 24 bytes */
-    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-    __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), zero);
-    uint32_t dm =
-        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a));
-    int len = __builtin_ctz(~dm); /* ~dm has bit 16 set */
-    if (len >= 1 && len <= 16 && p[len] == 0) {
-      int64_t v = (int64_t)digits_value(p, len);
-      *out = neg ? -v : v;
-      return PN_OK;
-    }
-  }
+  if (!pn_plain_int_in(word, lim, out)) return PN_OK;
 #else
   (void)lim;
 #endif

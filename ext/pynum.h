@@ -188,6 +188,33 @@ static inline int pn_plain_decimal_in(const char *word, const char *lim,
 }
 #endif
 
+#ifdef PN_FAST_DECIMAL
+/* pandas' str_to_int64 for the common word [+-] and 1 to 16 digits ending
+** at the NUL, in a buffer readable up to lim (as for pn_parse_float_in):
+** found by one 16-byte comparison and converted by multiply-adds (below
+** 10^16: no overflow). Returns 0 with *out set, or -1 when the word needs
+** pn_str_to_int64. */
+static inline int pn_plain_int_in(const char *word, const char *lim,
+                                  int64_t *out) {
+  const char *p = word;
+  int neg = *p == '-';
+  if (neg || *p == '+') p++;
+  if (lim - p < 17) return -1;
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+  __m128i a = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), zero);
+  uint32_t dm =
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, nine), a));
+  int len = __builtin_ctz(~dm); /* ~dm has bit 16 set */
+  if (len == 0 || p[len] != 0) return -1;
+  /* the len digits, lanes past them zero: value * 10^(16 - len) */
+  uint64_t v = pn_sixteen_digits_value(_mm_and_si128(a, pn_lanes_below_mask(len)));
+  int k = 16 - len;
+  int64_t value = (int64_t)((v >> k) * pn_inv5[k]);
+  *out = neg ? -value : value;
+  return 0;
+}
+#endif
+
 /* pandas' bool recognition: True/TRUE/true/False/FALSE/false and any case of
 ** "true"/"false". Returns 0 and sets *out (0/1), or -1. */
 int pn_parse_bool(const char *word, int *out);

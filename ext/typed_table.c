@@ -990,7 +990,11 @@ static void tokenizer_free(tokenizer *t) {
 ** Fills cells[0..r1-r0) and returns the chunk dtype. */
 static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
                             size_t r1, pv_cell *cells) {
-#define WORD(r) (t->stream + t->words[t->line_start[(r)] + col])
+  /* in locals: the stores to cells could otherwise alias them */
+  const char *stream = t->stream;
+  const uint32_t *words = t->words;
+  const size_t *line_start = t->line_start;
+#define WORD(r) (stream + words[line_start[(r)] + col])
   /* The token stream is row after row and much larger than the caches; a
   ** column's words are one per row, so each would be a cache miss: ask
   ** for the word AHEAD rows on while this one is typed. */
@@ -1001,14 +1005,20 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   size_t r;
   int na_count = 0;
   /* every word may be read up to the stream's final NUL */
-  const char *lim = t->stream + t->stream_len + 1;
+  const char *lim = stream + t->stream_len + 1;
   /* int64 */
   int overflow = 0;
   for (r = r0; r < r1; r++) {
     const char *w = NEXT_WORD(r);
     pv_cell *c = &cells[r - r0];
     /* an NA token is never an int: the NA test only when it is not */
-    int e = pn_str_to_int64_in(w, lim, &c->v.i);
+#ifdef PN_FAST_DECIMAL
+    if (pn_plain_int_in(w, lim, &c->v.i) == 0) { /* inline */
+      c->kind = PV_INT;
+      continue;
+    }
+#endif
+    int e = pn_str_to_int64(w, &c->v.i);
     if (e == PN_OK) {
       c->kind = PV_INT;
       continue;
