@@ -10,6 +10,7 @@
 */
 #include "table_cache.h"
 #include "bytebuf.h"
+#include "pyjson.h"
 #include "table_snapshot.h"
 
 #include <dirent.h>
@@ -592,7 +593,7 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
           blank = 0;
       if (blank) continue;
       json_error_t je;
-      json_t *o = json_loadb(line, (size_t)len, 0, &je);
+      json_t *o = pyjson_loadb(line, (size_t)len, 0, &je);
       json_t *iid = o ? json_object_get(o, "instance_id") : NULL;
       if (!o || !json_is_object(o) || !json_is_string(iid)) {
         *err = tt_msgf("eval jsonl '%s' line %d: %s", g->eval_path, lineno,

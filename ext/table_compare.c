@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pyjson.h"
 #include "pynum.h"
 
 enum { VIEW_AS_FLOAT = 1, VIEW_NAN0 = 2, VIEW_NUMSORT = 4 };
@@ -1163,7 +1164,7 @@ int tc_variant_spec(const char *cc_json, int nvariants, int variant,
   json_t *cc = NULL;
   if (cc_json && *cc_json) {
     json_error_t je;
-    cc = json_loads(cc_json, JSON_DECODE_ANY, &je);
+    cc = pyjson_loadb(cc_json, strlen(cc_json), JSON_DECODE_ANY, &je);
     if (!cc) {
       *err = tt_msgf("malformed condition_cols JSON '%.60s%s': %s", cc_json,
                   strlen(cc_json) > 60 ? "..." : "", je.text);

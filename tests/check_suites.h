@@ -15,4 +15,5 @@ Suite *suite_table_snapshot(void);
 Suite *suite_spider_hardness(void);
 Suite *suite_jsonl_lines(void);
 Suite *suite_bytebuf(void);
+Suite *suite_pyjson(void);
 #endif
