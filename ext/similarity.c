@@ -24,6 +24,7 @@
 #include "similarity.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,35 +169,56 @@ static int double_before(const void *x, const void *y) {
   return *(const double *)x < *(const double *)y;
 }
 
-/* Sort n unsigned integers ascending: a quicksort (insertion sort below
-** 24) when fewer than 4,096, else a radix sort (11 bits a pass, passes
-** whose digit is the same for all skipped). Nonzero on out of memory. */
-static int sort_u64(uint64_t *v, int64_t n) {
-  if (n < 4096) { /* the radix passes' counts cost more than they save */
-    quicksort(v, n, sizeof *v, u64_before);
-    return 0;
-  }
-  uint64_t *tmp = malloc((size_t)n * sizeof *tmp);
+/* The uint64 at p (any alignment). */
+static inline uint64_t radix_key(const char *p) {
+  uint64_t k;
+  memcpy(&k, p, sizeof k);
+  return k;
+}
+
+/* Radix sort of n elements of `size` bytes by the uint64
+** at key_offset in each, ascending and stable: 11 bits a pass, passes
+** whose digit is the same for all skipped. Inline like quicksort, so
+** that each caller's copy has its size and offset as constants. Nonzero
+** on out of memory. */
+static inline __attribute__((always_inline)) int
+radix_sort(void *base, int64_t n, size_t size, size_t key_offset) {
+  char *tmp = malloc((size_t)n * size);
   if (!tmp) return 1;
-  uint64_t *a = v, *b = tmp;
+  char *a = base, *b = tmp;
+#define KEY_AT(p, i) radix_key((p) + (size_t)(i) * size + key_offset)
   for (int shift = 0; shift < 64; shift += 11) {
     int64_t count[2048] = {0};
-    for (int64_t i = 0; i < n; i++) count[(a[i] >> shift) & 2047]++;
-    if (count[(a[0] >> shift) & 2047] == n) continue; /* one digit: in order */
+    for (int64_t i = 0; i < n; i++) count[(KEY_AT(a, i) >> shift) & 2047]++;
+    if (count[(KEY_AT(a, 0) >> shift) & 2047] == n) continue; /* one digit */
     int64_t sum = 0;
     for (int d = 0; d < 2048; d++) {
       int64_t c = count[d];
       count[d] = sum;
       sum += c;
     }
-    for (int64_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 2047]++] = a[i];
-    uint64_t *t = a;
+    for (int64_t i = 0; i < n; i++)
+      memcpy(b + (size_t)count[(KEY_AT(a, i) >> shift) & 2047]++ * size,
+             a + (size_t)i * size, size);
+    char *t = a;
     a = b;
     b = t;
   }
-  if (a != v) memcpy(v, a, (size_t)n * sizeof *v);
+#undef KEY_AT
+  if (a != (char *)base) memcpy(base, a, (size_t)n * size);
   free(tmp);
   return 0;
+}
+
+/* Sort n unsigned integers ascending: a quicksort (insertion sort below
+** 24) when fewer than 4,096, else a radix sort. Nonzero on out of
+** memory. */
+static int sort_u64(uint64_t *v, int64_t n) {
+  if (n < 4096) { /* the radix passes' counts cost more than they save */
+    quicksort(v, n, sizeof *v, u64_before);
+    return 0;
+  }
+  return radix_sort(v, n, sizeof *v, 0);
 }
 
 /* Sort n doubles ascending (NaN never comes here): insertion sort when
@@ -226,34 +248,14 @@ static int str_before(const void *x, const void *y) {
 }
 
 /* Sort n strs by str_cmp: a quicksort when fewer than 4,096, else a
-** radix sort of their hashes (11 bits a pass,
-** passes whose digit is the same for all skipped), then runs of equal
-** hashes put in order. Nonzero on out of memory. */
+** radix sort of their hashes, then runs of equal hashes put in order.
+** Nonzero on out of memory. */
 static int sort_strs(sim_str *v, int64_t n) {
   if (n < 4096) { /* the radix passes' counts cost more than they save */
     quicksort(v, n, sizeof *v, str_before);
     return 0;
   }
-  sim_str *tmp = malloc((size_t)n * sizeof *tmp);
-  if (!tmp) return 1;
-  sim_str *a = v, *b = tmp;
-  for (int shift = 0; shift < 64; shift += 11) {
-    int64_t count[2048] = {0};
-    for (int64_t i = 0; i < n; i++) count[(a[i].hash >> shift) & 2047]++;
-    if (count[(a[0].hash >> shift) & 2047] == n) continue;
-    int64_t sum = 0;
-    for (int d = 0; d < 2048; d++) {
-      int64_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (int64_t i = 0; i < n; i++) b[count[(a[i].hash >> shift) & 2047]++] = a[i];
-    sim_str *t = a;
-    a = b;
-    b = t;
-  }
-  if (a != v) memcpy(v, a, (size_t)n * sizeof *v);
-  free(tmp);
+  if (radix_sort(v, n, sizeof *v, offsetof(sim_str, hash))) return 1;
   /* equal hashes: by length, then bytes (insertion sort of the run) */
   for (int64_t i = 1; i < n; i++) {
     if (v[i].hash != v[i - 1].hash || str_cmp(&v[i - 1], &v[i]) <= 0) continue;

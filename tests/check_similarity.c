@@ -291,6 +291,38 @@ START_TEST(test_fast_equals_plain_random) {
 }
 END_TEST
 
+/* Columns of 4,096 values and more, whose numbers and strs the radix
+** sort orders (fewer go through quicksort): floats, ints and strs that
+** repeat (runs of equal hashes), a mixed column */
+static char *long_csv(unsigned *seed, int nrows) {
+  char *s = malloc((size_t)nrows * 64 + 64), *p = s;
+  p += sprintf(p, "f,i,s,o\n");
+  for (int r = 0; r < nrows; r++) {
+    int k = rand_r(seed);
+    p += sprintf(p, "%.3f,%d,w%d,%s\n", (k % 20000) / 1000.0 - 10, k % 5000,
+                 rand_r(seed) % 3000,
+                 r % 3 ? "text" : (r % 2 ? "2.5" : "applesauce_and_more"));
+  }
+  return s;
+}
+
+START_TEST(test_fast_equals_plain_long) {
+  unsigned seed = 4096;
+  for (int round = 0; round < 3; round++) {
+    char *a = long_csv(&seed, 4096 + rand_r(&seed) % 3000);
+    char *b = long_csv(&seed, 4096 + rand_r(&seed) % 3000);
+    tt_table *x = NULL, *y = NULL;
+    ck_assert_int_eq(tt_parse(a, strlen(a), &x, NULL), TT_OK);
+    ck_assert_int_eq(tt_parse(b, strlen(b), &y, NULL), TT_OK);
+    check_pair_options(x, y, "long", 1);
+    tt_free(x);
+    tt_free(y);
+    free(a);
+    free(b);
+  }
+}
+END_TEST
+
 /* Identical: names, order, kinds and values all count. */
 START_TEST(test_identical) {
   tt_table *a = T("X,Y\n1,a\n2,b\n"), *b = T("X,Y\r\n1,a\r\n2,b\r\n"),
@@ -499,6 +531,7 @@ Suite *suite_similarity(void) {
   tcase_add_test(tc, test_paper_example);
   tcase_add_test(tc, test_properties);
   tcase_add_test(tc, test_fast_equals_plain_random);
+  tcase_add_test(tc, test_fast_equals_plain_long);
   tcase_add_test(tc, test_identical);
   tcase_add_test(tc, test_fast_equals_plain_real);
   tcase_add_test(tc, test_mbr_matrix);
