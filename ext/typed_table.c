@@ -35,7 +35,10 @@
 **    one arena, tagged cells only for mixed object columns); tt_cell()
 **    reads any of them. A column of several chunks is inferred twice
 **    (dtype of the concatenation, then the rows), so the scratch cells
-**    never exceed one chunk. Only the text of str cells is kept.
+**    never exceed one chunk. Chunks of ints or of floats and NA are typed
+**    straight into an int64 or float64 store (direct_chunk), without the
+**    scratch; the same tests in the same order. Only the text of str
+**    cells is kept.
 ** 6. Streaming (tt_stream_*): the same blocks and chunks, read twice; the
 **    first pass types every chunk and drops its lines, the second hands
 **    out each chunk with the whole file's dtypes. Memory: one chunk.
@@ -1159,6 +1162,132 @@ static tt_dtype infer_chunk(tokenizer *t, size_t col, size_t r0, size_t r1,
   return d;
 }
 
+/* Typing straight into a column's store, for the common chunks: every
+** word an int (no NA), or the int pass failing on a word that is not NA and
+** not an int, then every word a float or NA. These give exactly what
+** infer_words then store_rows give for such chunks (the same tests in the
+** same order); any other chunk is left to them. */
+enum { DIRECT_INT, DIRECT_NOT_INT, DIRECT_OTHER };
+
+/* infer_words' int pass over rows [r0, r1) of field col, the values
+** written to dst[0..): DIRECT_INT when every word is an int,
+** DIRECT_NOT_INT when it stops at a word neither NA nor an int (float64
+** is tried next), DIRECT_OTHER otherwise (NA or uint64 territory). */
+static int direct_int_rows(const tokenizer *t, size_t col, size_t r0,
+                           size_t r1, int64_t *dst) {
+  const char *stream = t->stream;
+  const uint32_t *words = t->words;
+  const size_t *line_start = t->line_start;
+  const char *lim = stream + t->stream_len + 1;
+  int na = 0;
+  for (size_t r = r0; r < r1; r++) {
+    if (r + 12 < r1) __builtin_prefetch(stream + words[line_start[r + 12] + col]);
+    const char *w = stream + words[line_start[r] + col];
+    int64_t *d = &dst[r - r0];
+#ifdef PN_FAST_DECIMAL
+    if (pn_plain_int_in(w, lim, d) == 0) continue;
+#endif
+    int e = pn_str_to_int64(w, d);
+    if (e == PN_OK) continue;
+    if (pn_is_na_in(w, lim)) {
+      na = 1;
+      continue;
+    }
+    return e == PN_OVERFLOW ? DIRECT_OTHER : DIRECT_NOT_INT;
+  }
+  return na ? DIRECT_OTHER : DIRECT_INT;
+}
+
+/* infer_words' float pass over rows [r0, r1), stored as store_rows stores
+** a float64 chunk at rows row0.. of col (fexp made when the first exact
+** float comes): 0, 1 when a word is not a float (rows of the chunk then
+** hold nothing to rely on), -2 out of memory. */
+static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
+                             size_t r1, tt_column *col, size_t row0,
+                             size_t nrows) {
+  const char *stream = t->stream;
+  const uint32_t *words = t->words;
+  const size_t *line_start = t->line_start;
+  const char *lim = stream + t->stream_len + 1;
+  double *f64 = col->data.f64 + row0;
+  for (size_t r = r0; r < r1; r++) {
+    if (r + 12 < r1)
+      __builtin_prefetch(stream + words[line_start[r + 12] + field]);
+    const char *w = stream + words[line_start[r] + field];
+    double v;
+    pn_hint h;
+#ifdef PN_FAST_DECIMAL
+    if (pn_plain_decimal_in(w, lim, &v, &h) != 0)
+#endif
+    {
+      if (pn_is_na_in(w, lim)) {
+        f64[r - r0] = NAN;
+        if (col->fexp) col->fexp[row0 + r - r0] = TT_INEXACT;
+        continue;
+      }
+      if (pn_parse_float(w, &v, &h)) return 1;
+    }
+    if (isnan(v)) return 1; /* never: store_rows would call it a bug */
+    f64[r - r0] = v;
+    if (col->fexp) {
+      col->fexp[row0 + r - r0] = h.exact ? (int16_t)h.exp10 : TT_INEXACT;
+    } else if (h.exact) {
+      col->fexp = malloc(nrows * sizeof(int16_t));
+      if (!col->fexp) return -2;
+      for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
+      col->fexp[row0 + r - r0] = (int16_t)h.exp10;
+    }
+  }
+  return 0;
+}
+
+/* The chunk of lines [r0, r1) of field `field`, the column's rows r0 - 1..,
+** typed straight into its store where direct_int_rows and
+** direct_float_rows can: the first chunk (the store, 8 bytes a row, made
+** here), or a later one while the rows are stored in an int64 or float64
+** store of that chunk dtype. Returns 1 with *d set when the rows are
+** stored, 0 when infer_chunk and store_rows must do it (the first chunk's
+** store then undone), -2 on out of memory. */
+static int direct_chunk(tokenizer *t, size_t field, size_t r0, size_t r1,
+                        tt_column *col, size_t nchunks, int stored,
+                        size_t nrows, tt_dtype *d) {
+  size_t row0 = r0 - 1;
+  if (nchunks == 0) {
+    col->data.any = malloc(nrows * sizeof(int64_t));
+    if (!col->data.any) return -2;
+    col->store = TT_STORE_INT;
+  } else if (!stored ||
+             (col->store != TT_STORE_INT && col->store != TT_STORE_FLOAT)) {
+    return 0;
+  }
+  tk_cut cut = tk_cut_at(t, r1 + t->lines_dropped);
+  int rc = 0;
+  /* ints only go into an int64 store; an all-int chunk is no float64 one */
+  int ir = direct_int_rows(t, field, r0, r1, col->data.i64 + row0);
+  if (ir == DIRECT_INT && col->store == TT_STORE_INT) {
+    *d = TT_INT64;
+    rc = 1;
+  } else if (ir == DIRECT_NOT_INT && (nchunks == 0 ||
+                                      col->store == TT_STORE_FLOAT)) {
+    col->store = TT_STORE_FLOAT;
+    int fr = direct_float_rows(t, field, r0, r1, col, row0, nrows);
+    if (fr == 0) {
+      *d = TT_FLOAT64;
+      rc = 1;
+    } else if (fr == -2) {
+      rc = -2;
+    }
+  }
+  tk_uncut(t, cut);
+  if (rc != 1 && nchunks == 0) {
+    free(col->data.any);
+    col->data.any = NULL;
+    free(col->fexp);
+    col->fexp = NULL;
+  }
+  return rc;
+}
+
 /* numpy concatenate promotion of two chunk dtypes. */
 static tt_dtype promote(tt_dtype a, tt_dtype b) {
   if (a == b) return a;
@@ -1942,13 +2071,19 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       int stored = 1;  /* the rows of every chunk so far are in the store */
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
-        tt_dtype d = infer_chunk(&tk, leading + c, r0, r1, scratch);
+        tt_dtype d;
+        int direct = direct_chunk(&tk, leading + c, r0, r1, col, nchunks,
+                                  stored, nrows, &d);
+        if (direct < 0) goto nomem;
+        if (!direct) d = infer_chunk(&tk, leading + c, r0, r1, scratch);
         chunk_dt[nchunks++] = d;
         dt = nchunks == 1 ? d : promote(dt, d);
         int was_str = all_str;
-        if (all_str) all_str = d == TT_OBJECT && only_str(scratch, r1 - r0);
+        if (all_str)
+          all_str = !direct && d == TT_OBJECT && only_str(scratch, r1 - r0);
         if (nchunks == 1) {
-          if (alloc_store(col, store_for(dt, all_str), nrows)) goto nomem;
+          if (!direct && alloc_store(col, store_for(dt, all_str), nrows))
+            goto nomem;
         } else if (stored && (d != chunk_dt[0] || all_str != was_str)) {
           stored = 0; /* the store changes: every row again below */
           free(col->data.any);
@@ -1956,7 +2091,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
           free(col->fexp);
           col->fexp = NULL;
         }
-        if (stored) {
+        if (stored && !direct) {
           int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream);
           if (st == -2) goto nomem;
           if (st) goto bug;

@@ -415,6 +415,59 @@ START_TEST(test_stream_equals_read) {
 }
 END_TEST
 
+/* A column's cells of one chunk in one manner: ints, ints with NA, floats
+** (plain and not), floats with NA, uint64-sized ints, bools, strs. */
+static size_t random_cell(uint64_t *x, int manner, char *o) {
+  *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+  uint64_t b = *x >> 11;
+  int na = (manner == 1 || manner == 3) && b % 4 == 0;
+  if (na) return (size_t)sprintf(o, "%s", b % 8 ? "" : "NA");
+  switch (manner) {
+    case 0:
+    case 1: return (size_t)sprintf(o, "%lld", (long long)(b % 2001) - 1000);
+    case 2:
+    case 3:
+      if (b % 9 == 0) return (size_t)sprintf(o, "%lld", (long long)(b % 50));
+      if (b % 11 == 0) return (size_t)sprintf(o, "%.3e", (double)(b % 9999) / 7);
+      return (size_t)sprintf(o, "%.*f", (int)(b % 17), (double)(b % 99991) / 13);
+    case 4: return (size_t)sprintf(o, "%llu", 9223372036854775808ULL + b % 1000);
+    case 5: return (size_t)sprintf(o, "%s", b % 2 ? "True" : "false");
+    default: return (size_t)sprintf(o, "s%llu", (unsigned long long)(b % 97));
+  }
+}
+
+/* The whole read types int and float chunks straight into the column's
+** store (direct_chunk), the streaming read through infer_words and
+** store_rows: both give the same dtypes and cells on columns whose
+** manner changes from chunk to chunk, for chunks of 1 to 7 rows. */
+START_TEST(test_direct_typing) {
+  uint64_t x = 0x853C49E6748FEA9BULL;
+  char *buf = malloc(1 << 16);
+  for (int round = 0; round < 400; round++) {
+    size_t chunk = (size_t)(round % 7) + 1, rows = (size_t)(round % 23) + 1;
+    size_t n = (size_t)sprintf(buf, "a,b,c\n");
+    int manner[3][32];
+    for (int c = 0; c < 3; c++)
+      for (int k = 0; k < 32; k++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        /* mostly one manner a column, now and then another */
+        manner[c][k] = (int)((x >> 33) % 5 ? (uint64_t)(round + c) % 7 : (x >> 40) % 7);
+      }
+    for (size_t r = 0; r < rows; r++)
+      for (int c = 0; c < 3; c++) {
+        n += random_cell(&x, manner[c][r / chunk % 32], buf + n);
+        buf[n++] = c == 2 ? '\n' : ',';
+      }
+    char label[64];
+    snprintf(label, sizeof label, "direct round %d", round);
+    tt_test_chunk_lines = chunk;
+    expect_stream_equal(buf, n, label);
+  }
+  tt_test_chunk_lines = 0;
+  free(buf);
+}
+END_TEST
+
 /* pandas tokenizes the decoded text 262144 characters at a time, and a
 ** blank-led line is re-read from its start only within the current
 ** buffer: a line starting one byte before byte 262144 keeps both blanks
@@ -646,6 +699,7 @@ Suite *suite_typed_table(void) {
   tcase_add_test(tc, test_text_buffers);
   tcase_add_test(tc, test_pandas_limits);
   tcase_add_test(tc, test_chunk_boundary_width);
+  tcase_add_test(tc, test_direct_typing);
   suite_add_tcase(s, tc);
   return s;
 }
