@@ -708,6 +708,14 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
     if (!gi->lazy->sql_path) goto nomem;
     gi->lazy->sql_tokens = SQL_NOT_READ;
   }
+  goto done;
+nomem:
+  *err = tt_msgf("out of memory reading gold directory");
+fail:
+  if (d) closedir(d);
+  gold_index_free(g);
+  g = NULL;
+done:
   for (size_t i = 0; i < nvf; i++) {
     free(vf[i].id);
     free(vf[i].path);
@@ -716,19 +724,6 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
   free(exec_dir);
   free(sql_dir);
   return g;
-nomem:
-  *err = tt_msgf("out of memory reading gold directory");
-fail:
-  if (d) closedir(d);
-  for (size_t i = 0; i < nvf; i++) {
-    free(vf[i].id);
-    free(vf[i].path);
-  }
-  free(vf);
-  free(exec_dir);
-  free(sql_dir);
-  gold_index_free(g);
-  return NULL;
 }
 
 static int64_t gold_stamp(const char *dir, const char *eval_path) {
