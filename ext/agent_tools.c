@@ -179,17 +179,22 @@ tool_db *at_get_db(tools_ctx *t, sqlite3 *caller, const char *arg,
   return d;
 }
 
+/* The SQL of a printf-style format (sqlite3_malloc'd), or NULL with *err
+** set when memory runs out. */
+static char *format_sql(char **err, const char *fmt, va_list ap) {
+  char *sql = sqlite3_vmprintf(fmt, ap);
+  if (!sql) *err = at_msgf("out of memory");
+  return sql;
+}
+
 /* Run one statement with printf-style SQL; 0 or an SQLite code, with
 ** *err set. */
 int at_run(sqlite3 *db, char **err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *sql = sqlite3_vmprintf(fmt, ap);
+  char *sql = format_sql(err, fmt, ap);
   va_end(ap);
-  if (!sql) {
-    *err = at_msgf("out of memory");
-    return SQLITE_NOMEM;
-  }
+  if (!sql) return SQLITE_NOMEM;
   char *e = NULL;
   int rc = sqlite3_exec(db, sql, 0, 0, &e);
   sqlite3_free(sql);
@@ -204,12 +209,9 @@ int at_prepare(sqlite3 *db, sqlite3_stmt **st, char **err, const char *fmt,
                ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *sql = sqlite3_vmprintf(fmt, ap);
+  char *sql = format_sql(err, fmt, ap);
   va_end(ap);
-  if (!sql) {
-    *err = at_msgf("out of memory");
-    return SQLITE_NOMEM;
-  }
+  if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
   sqlite3_free(sql);
   if (rc != SQLITE_OK) *err = at_msgf("%s", sqlite3_errmsg(db));
