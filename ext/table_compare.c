@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash64.h"
 #include "pyjson.h"
 #include "pynum.h"
 
@@ -504,15 +505,6 @@ static int canon_equal(const canon_cell *a, const canon_cell *b) {
   if (a->tag == CN_STR)
     return a->len == b->len && !memcmp(a->s, b->s, a->len);
   return a->bits == b->bits;
-}
-
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
 }
 
 static inline uint64_t canon_hash(const canon_cell *k) {

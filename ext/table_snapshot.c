@@ -61,6 +61,7 @@
 #include "table_snapshot.h"
 
 #include "bytebuf.h"
+#include "hash64.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,15 +89,6 @@ typedef struct {
   int64_t size, mtime_ns, ctime_ns;
   uint64_t payload_len, payload_hash;
 } ts_header;
-
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
 
 /* A 64-bit hash of a path, 8 bytes at a time: the snapshot's file name
 ** (kept across format versions, so that a new version rewrites the old
