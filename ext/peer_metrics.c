@@ -211,39 +211,6 @@ typedef enum {
   TEXT_IGNORE  /* bytes.decode(errors='ignore'): invalid bytes dropped */
 } text_mode;
 
-/* Python's lstrip_sql (CPython 3.11 Modules/_sqlite/statement.c): skip
-** spaces and comments; NULL when nothing else follows. */
-static const char *lstrip_sql(const char *p) {
-  for (; *p; p++) {
-    switch (*p) {
-      case ' ':
-      case '\t':
-      case '\f':
-      case '\n':
-      case '\r': break;
-      case '-':
-        if (p[1] == '-') {
-          p += 2;
-          while (*p && *p != '\n') p++;
-          if (!*p) return NULL;
-          continue;
-        }
-        return p;
-      case '/':
-        if (p[1] == '*') {
-          p += 2;
-          while (*p && (p[0] != '*' || p[1] != '/')) p++;
-          if (!*p) return NULL;
-          p++;
-          continue;
-        }
-        return p;
-      default: return p;
-    }
-  }
-  return NULL;
-}
-
 /* The sandbox's bound of each query run. */
 typedef struct {
   sb_limits sb;
@@ -273,21 +240,15 @@ static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
   sb_start(c, &lim->sb);
-  /* Python's view of the text first: a blank statement gives no rows,
-  ** anything but spaces and comments after the first is refused. Then
-  ** the sandbox prepares it for the run. */
+  /* Python's view of the text first: a blank statement gives no rows.
+  ** Then the sandbox prepares it as Python's sqlite3 would (one
+  ** statement, no parameters) for the run. */
   int rc = sqlite3_prepare_v2(db, sql, sql_bytes + 1, &st, &tail);
   int blank = rc == SQLITE_OK && !st;
-  int second = rc == SQLITE_OK && st && tail && lstrip_sql(tail);
   sqlite3_finalize(st);
   st = NULL;
   int result = 0;
   if (blank) goto done;
-  if (second) {
-    *err = sqlite3_mprintf("You can only execute one statement at a time.");
-    result = *err ? 1 : -1;
-    goto done;
-  }
   if (sb_prepare(c, sql, &st) != SQLITE_OK) {
     const char *m = sb_errmsg(c);
     *err = sb_failed(c) == SB_REFUSED

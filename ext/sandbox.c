@@ -874,6 +874,33 @@ static void sql_failed(sb_conn *c, int rc) {
   set_msg(c, SB_SQL_ERROR, "%s", sqlite3_errmsg(c->db));
 }
 
+const char *sb_sql_rest(const char *p) {
+  for (; *p; p++) {
+    switch (*p) {
+      case ' ':
+      case '\t':
+      case '\f':
+      case '\n':
+      case '\r': break;
+      case '-':
+        if (p[1] != '-') return p;
+        p += 2;
+        while (*p && *p != '\n') p++;
+        if (!*p) return NULL;
+        break;
+      case '/':
+        if (p[1] != '*') return p;
+        p += 2;
+        while (*p && (p[0] != '*' || p[1] != '/')) p++;
+        if (!*p) return NULL;
+        p++;
+        break;
+      default: return p;
+    }
+  }
+  return NULL;
+}
+
 int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st) {
   *st = NULL;
   if (sb_check(c) != SQLITE_OK) return SQLITE_INTERRUPT;
@@ -888,15 +915,9 @@ int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st) {
   }
   wd_arm(c);
   int rc = sqlite3_prepare_v2(c->db, sql, (int)n, st, &tail);
-  /* Python's sqlite3 refuses a second statement (comments are fine) */
-  int second = 0;
-  if (rc == SQLITE_OK && *st && tail && *tail) {
-    sqlite3_stmt *next = NULL;
-    second = sqlite3_prepare_v2(c->db, tail, -1, &next, NULL) != SQLITE_OK ||
-             next != NULL;
-    sqlite3_finalize(next);
-  }
   wd_disarm(c);
+  /* Python's sqlite3 refuses anything but spaces and comments after it */
+  int second = rc == SQLITE_OK && *st && tail && sb_sql_rest(tail);
   if (c->wd_fired) fail_timeout(c);
   if (rc == SQLITE_OK && sb_check(c) != SQLITE_OK) rc = SQLITE_INTERRUPT;
   if (rc != SQLITE_OK) {
@@ -913,6 +934,18 @@ int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st) {
     sqlite3_finalize(*st);
     *st = NULL;
     set_msg(c, SB_SQL_ERROR, "You can only execute one statement at a time.");
+    return SQLITE_ERROR;
+  }
+  /* cursor.execute(sql) binds no parameters: Python refuses a statement
+  ** that has any (SQLite counts the largest index: ?5 alone uses 5) */
+  int params = sqlite3_bind_parameter_count(*st);
+  if (params > 0) {
+    sqlite3_finalize(*st);
+    *st = NULL;
+    set_msg(c, SB_SQL_ERROR,
+            "Incorrect number of bindings supplied. The current statement "
+            "uses %d, and there are 0 supplied.",
+            params);
     return SQLITE_ERROR;
   }
   if (!sqlite3_stmt_readonly(*st)) {

@@ -95,9 +95,20 @@ sqlite3 *sb_db(sb_conn *c);
 ** the row and byte counts restart. */
 void sb_start(sb_conn *c, const sb_limits *l);
 
-/* Prepare exactly one read-only statement (comments around it are fine).
+/* Prepare exactly one read-only statement as Python's sqlite3 (3.11)
+** accepts it for cursor.execute(sql) with no parameters: after it only
+** white space and comments (sb_sql_rest; a second ';' is a second
+** statement: "You can only execute one statement at a time."), and no
+** parameter (?, ?N, :x, @x, $x: "Incorrect number of bindings supplied.
+** The current statement uses N, and there are 0 supplied.").
 ** SQLITE_OK with *st, or an error with *st NULL and sb_errmsg set. */
 int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st);
+
+/* What follows the first statement for Python's one-statement test
+** (CPython 3.11 Modules/_sqlite/statement.c lstrip_sql): tail with the
+** spaces (' ' \t \n \f \r), -- and block comments skipped; NULL when
+** nothing else is left. */
+const char *sb_sql_rest(const char *tail);
 
 /* Step st under the bound: SQLITE_ROW (the row counted against the caps),
 ** SQLITE_DONE, or an error code with sb_errmsg set. */
