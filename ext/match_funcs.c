@@ -805,15 +805,15 @@ static void chunk_clear(chunk_buf *c, size_t nvals) {
 ** bound (sb_errmsg(c) says why), or -1 on out of memory. *nrows counts the
 ** data rows. Text that is not UTF-8 fails as Python's sqlite3 fails on it.
 */
-static int run_to_csv(sb_conn *c, const char *sql, bb_buf *out,
-                      sqlite3_int64 *nrows, char **err) {
+static int run_to_csv(sb_conn *c, const char *sql, size_t sql_len,
+                      bb_buf *out, sqlite3_int64 *nrows, char **err) {
   *nrows = 0;
   *err = NULL;
   sqlite3_stmt *st = NULL;
   chunk_buf cb = {NULL, NULL, 0};
   int ncols = 0, rc;
   int result = 0;
-  if (sb_prepare(c, sql, &st) != SQLITE_OK) {
+  if (sb_prepare_len(c, sql, sql_len, &st) != SQLITE_OK) {
     result = sb_failed(c) == SB_NOMEM ? -1 : 1;
     goto done;
   }
@@ -968,8 +968,8 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
   sb_conn *c = open_sandbox((const char *)sqlite3_value_text(argv[0]), &lim,
                             &err);
   if (c)
-    r = run_to_csv(c, (const char *)sqlite3_value_text(argv[1]), &out, &nrows,
-                   &err);
+    r = run_to_csv(c, (const char *)sqlite3_value_text(argv[1]),
+                   (size_t)sqlite3_value_bytes(argv[1]), &out, &nrows, &err);
   sb_close(c);
   if (r < 0) {
     free(out.s);
@@ -1005,13 +1005,15 @@ static int run_prediction(const char *db_path, sqlite3_value *answer,
   *nrows = 0;
   *info = NULL;
   const char *sql = (const char *)sqlite3_value_text(answer);
-  char *fenced = sql_from_fence(sql, (size_t)sqlite3_value_bytes(answer));
+  size_t fenced_len = 0;
+  char *fenced =
+      sql_from_fence(sql, (size_t)sqlite3_value_bytes(answer), &fenced_len);
   if (!fenced) return -1;
   bb_buf out = {0};
   char *xerr = NULL;
   int r = 1;
   sb_conn *c = open_sandbox(db_path, lim, &xerr);
-  if (c) r = run_to_csv(c, fenced, &out, nrows, &xerr);
+  if (c) r = run_to_csv(c, fenced, fenced_len, &out, nrows, &xerr);
   free(fenced);
   if (r == 0) {
     *executed = 1;

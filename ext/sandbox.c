@@ -902,12 +902,19 @@ const char *sb_sql_rest(const char *p) {
 }
 
 int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st) {
+  return sb_prepare_len(c, sql, strlen(sql), st);
+}
+
+int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st) {
   *st = NULL;
   if (sb_check(c) != SQLITE_OK) return SQLITE_INTERRUPT;
   const char *tail = NULL;
   /* the length given: SQLITE_LIMIT_SQL_LENGTH is then checked before any
   ** parsing (with -1 only as the tokens go by) */
-  size_t n = strlen(sql);
+  if (memchr(sql, 0, n)) {
+    set_msg(c, SB_SQL_ERROR, "the query contains a null character");
+    return SQLITE_ERROR;
+  }
   if (n > SB_LIMIT_SQL_LENGTH) {
     set_msg(c, SB_CAP, "statement too long (%lld bytes; the limit is %d)",
             (long long)n, SB_LIMIT_SQL_LENGTH);

@@ -40,6 +40,7 @@
 #define SPIDEREVAL_SANDBOX_H
 
 #include <sqlite3ext.h>
+#include <stddef.h>
 
 /* The bound of one query (or one tool call). 0 means no cap. */
 typedef struct {
@@ -103,6 +104,11 @@ void sb_start(sb_conn *c, const sb_limits *l);
 ** The current statement uses N, and there are 0 supplied.").
 ** SQLITE_OK with *st, or an error with *st NULL and sb_errmsg set. */
 int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st);
+
+/* sb_prepare of the n bytes at sql (sql[n] must be 0): a NUL among them
+** is refused as Python refuses it ("the query contains a null
+** character"), where a C string would silently end there. */
+int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st);
 
 /* What follows the first statement for Python's one-statement test
 ** (CPython 3.11 Modules/_sqlite/statement.c lstrip_sql): tail with the

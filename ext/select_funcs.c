@@ -919,12 +919,14 @@ static void sqlFromFenceFunc(sqlite3_context *ctx, int argc,
   (void)argc;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   const char *t = (const char *)sqlite3_value_text(argv[0]);
-  char *sql = sql_from_fence(t ? t : "", (size_t)sqlite3_value_bytes(argv[0]));
+  size_t n = 0;
+  char *sql = sql_from_fence(t ? t : "", (size_t)sqlite3_value_bytes(argv[0]),
+                             &n);
   if (!sql) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  sqlite3_result_text(ctx, sql, -1, free);
+  sqlite3_result_text64(ctx, sql, n, free, SQLITE_UTF8);
 }
 
 static void release_cache(void *p) { se_cache_release(p); }

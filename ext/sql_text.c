@@ -132,7 +132,7 @@ out:
   return rc;
 }
 
-char *sql_from_fence(const char *s, size_t n) {
+char *sql_from_fence(const char *s, size_t n, size_t *out_len) {
   size_t start = 0, end = n;
   for (size_t i = 0; i + 6 <= n; i++) {
     if (memcmp(s + i, "```", 3) || (s[i + 3] | 0x20) != 's' ||
@@ -153,5 +153,6 @@ char *sql_from_fence(const char *s, size_t n) {
   if (!out) return NULL;
   memcpy(out, s + start, end - start);
   out[end - start] = 0;
+  *out_len = end - start;
   return out;
 }

@@ -19,9 +19,10 @@ char *sql_normalize(const char *sql, size_t len);
 ** The SQL of a submission file: when the text holds a ```sql fence (any
 ** case of "sql"), the text between it and the next ``` (or the end), else
 ** the whole text; either way without surrounding white space. Returns a
-** malloc'd string (NULL on out of memory).
+** malloc'd string (NULL on out of memory) and its length in *out_len (it
+** holds a NUL of the text as the text did: Python refuses such a query).
 */
-char *sql_from_fence(const char *text, size_t len);
+char *sql_from_fence(const char *text, size_t len, size_t *out_len);
 
 #endif
 
