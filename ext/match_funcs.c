@@ -984,7 +984,8 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
     sqlite3_free(err);
     return;
   }
-  sqlite3_result_text(ctx, out.s ? out.s : "", -1, free);
+  sqlite3_result_text64(ctx, out.s ? out.s : "", out.s ? out.n : 0,
+                        out.s ? free : SQLITE_STATIC, SQLITE_UTF8);
 }
 
 /*
