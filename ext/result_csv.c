@@ -11,11 +11,15 @@
 
 #include "pynum.h"
 
-/* A field as Python's csv writer writes it (QUOTE_MINIMAL, doublequote). */
+/* A field as Python's csv writer (3.11) writes it for pandas' to_csv
+** (QUOTE_MINIMAL, doublequote, no escapechar, lineterminator "\n"):
+** quoted for the delimiter, the quote char and the line terminator's
+** characters only, so a bare CR is written as it is; a record of one
+** empty field is quoted. */
 static void field(bb_buf *t, const char *s, size_t n, int alone) {
   int quote = alone && n == 0;
   for (size_t i = 0; i < n && !quote; i++)
-    quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    quote = s[i] == ',' || s[i] == '"' || s[i] == '\n';
   if (!quote) {
     bb_put(t, s, n);
     return;
