@@ -1725,9 +1725,12 @@ fail:
 ** incremental UTF-8 decoder: a character cut by a chunk's end waits for
 ** the next chunk, positions in errors count from those waiting bytes, and
 ** an empty read ends the input with a final decode ('unexpected end of
-** data' at position 0 when bytes still wait). A chunk is read only when a
-** buffer needs it, so a tokenizer error in an earlier buffer comes before
-** a decoding error in a later chunk.
+** data' at position 0 when bytes still wait). pandas opens the file with
+** newline='', so the decoder is wrapped in an IncrementalNewlineDecoder: a
+** '\r' ending a chunk's text is held back until the next chunk's (or the
+** end), so it is not yet text and counts in the next chunk's ratio. A
+** chunk is read only when a buffer needs it, so a tokenizer error in an
+** earlier buffer comes before a decoding error in a later chunk.
 ** The source is a buffer in memory or a file; of a file only the bytes
 ** from the current buffer on are held (the window).
 */
@@ -1742,6 +1745,7 @@ typedef struct {
   uint64_t read_end;   /* bytes read so far */
   uint64_t dec_end;    /* bytes [0, dec_end) decoded: whole characters */
   uint64_t dec_chars;  /* characters in them */
+  int pending_cr;      /* the last of them is a '\r' held back (see br_next) */
   int eof;             /* the empty read and the final decode are done */
   uint64_t text_off;   /* byte where the next buffer starts */
   uint64_t text_chars; /* characters before it */
@@ -1855,10 +1859,15 @@ static uint64_t utf8_chars(const unsigned char *u, size_t n) {
 static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
                         size_t *n, char **errmsg) {
   uint64_t target = r->text_chars + BLOCK_SIZE;
-  while (r->dec_chars < target && !r->eof) {
+  /* pandas opens the file with newline='', so TextIOWrapper decodes
+  ** through an IncrementalNewlineDecoder, which holds back a '\r' that
+  ** ends a chunk's text until the next chunk's text (or the end): that
+  ** character is not yet text, and it counts in the next chunk's ratio */
+  while (r->dec_chars - (uint64_t)r->pending_cr < target && !r->eof) {
     /* TextIOWrapper's read_chunk: (Py_ssize_t)(max(ratio, 1.0) * wanted) */
     double ratio = r->b2cratio > 1.0 ? r->b2cratio : 1.0;
-    size_t want = (size_t)(ratio * (double)(target - r->dec_chars));
+    size_t want = (size_t)(ratio * (double)(target - (r->dec_chars -
+                                                      (uint64_t)r->pending_cr)));
     if (want < CHUNK_MIN) want = CHUNK_MIN;
     int64_t got = br_read_chunk(r, want);
     if (got < 0) {
@@ -1871,6 +1880,7 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     size_t un = (size_t)(r->read_end - r->dec_end);
     if (got == 0) {
       r->eof = 1;
+      r->pending_cr = 0; /* the final decode gives it */
       if (un) { /* the final decode: a character cut by the end */
         if (errmsg) *errmsg = utf8_message(u, 0, un, "unexpected end of data");
         return TT_ERR_UNICODE;
@@ -1891,20 +1901,28 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     }
     /* a character a byte when none is beyond ASCII */
     uint64_t nchars = all_ascii ? whole : utf8_chars(u, whole);
-    r->b2cratio = nchars ? (double)got / (double)nchars : 0.0;
+    /* the chunk's text: a '\r' held back before it, none at its end */
+    uint64_t text = 0;
+    if (nchars) {
+      int held = u[whole - 1] == '\r';
+      text = nchars + (uint64_t)r->pending_cr - (uint64_t)held;
+      r->pending_cr = held;
+    }
+    r->b2cratio = text ? (double)got / (double)text : 0.0;
     r->dec_chars += nchars;
     r->dec_end += whole;
   }
-  uint64_t end = r->dec_end;
-  if (r->dec_chars > target &&
-      r->dec_chars - r->text_chars == r->dec_end - r->text_off) {
+  /* the text decoded so far: its characters and where it ends */
+  uint64_t avail = r->dec_chars - (uint64_t)r->pending_cr;
+  uint64_t end = r->dec_end - (uint64_t)r->pending_cr;
+  if (avail > target && avail - r->text_chars == end - r->text_off) {
     end = r->text_off + (target - r->text_chars); /* all one-byte */
-  } else if (r->dec_chars > target) {
+  } else if (avail > target) {
     /* the byte where character target starts */
     const unsigned char *u =
         (const unsigned char *)r->win + (r->text_off - r->win_off);
     uint64_t want = target - r->text_chars, seen = 0;
-    size_t i = 0, have = (size_t)(r->dec_end - r->text_off);
+    size_t i = 0, have = (size_t)(end - r->text_off);
     /* whole words whose characters all come before it */
     while (i + 8 <= have) {
       uint64_t c = utf8_chars(u + i, 8);
@@ -1919,7 +1937,7 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
   *blk = r->win + (r->text_off - r->win_off);
   *off = r->text_off;
   *n = (size_t)(end - r->text_off);
-  r->text_chars = r->dec_chars < target ? r->dec_chars : target;
+  r->text_chars = avail < target ? avail : target;
   r->text_off = end;
   return TT_OK;
 }
