@@ -131,7 +131,9 @@ fi
 #    significant digits, as float64 results print), ints, text. The 100k
 #    case is about two thirds reading (tokenizer, float reader, typing)
 #    and one third the ignore_order comparison; its instruction count
-#    (callgrind, whole process) is the steadiest figure on a shared machine
+#    (callgrind, whole process) is the steadiest figure on a shared machine:
+#    584M (reading both files 399M, comparison 181M) where it was 911M
+#    (586M and about 300M) at a376cee
 gen_table() { # rows seed > csv
   awk -v n="$1" -v seed="$2" 'BEGIN {
     srand(seed)
