@@ -337,18 +337,19 @@ static int gold_files(sqlite3 *db, const char *gold, const char *flavor,
   return 0;
 }
 
-/* The query of <result_dir>/<id>.sql as the official sql mode prints it:
-** the text of its ```sql fence, else the whole file as it is; malloc'd, ""
-** when it cannot be read. */
+/* The query of <result_dir>/<id>.sql as the official sql mode prints it
+** (sql_from_fence: the official extract_sql_query); malloc'd, "" when it
+** cannot be read. */
 static char *submitted_sql(sqlite3 *db, const char *result_dir,
                            const char *id) {
   char *path = malloc(strlen(result_dir) + strlen(id) + 6);
   char *text = NULL, *sql = NULL;
+  size_t len = 0;
   if (path) {
     sprintf(path, "%s/%s.sql", result_dir, id);
     FILE *f = fopen(path, "rb");
     if (f) {
-      size_t cap = 4096, len = 0, got;
+      size_t cap = 4096, got;
       text = malloc(cap);
       while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
         len += got;
@@ -363,12 +364,9 @@ static char *submitted_sql(sqlite3 *db, const char *result_dir,
     }
   }
   sqlite3_stmt *st;
-  if (text && !strstr(text, "```sql\n")) {
-    sql = text;
-    text = NULL;
-  } else if (text && sqlite3_prepare_v2(db, "SELECT sql_from_fence(?1)", -1,
-                                        &st, NULL) == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+  if (text && sqlite3_prepare_v2(db, "SELECT sql_from_fence(?1)", -1, &st,
+                                 NULL) == SQLITE_OK) {
+    sqlite3_bind_text64(st, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
     if (sqlite3_step(st) == SQLITE_ROW)
       sql = xstrdup((const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);

@@ -60,9 +60,10 @@
 **   check them first. NULL gives NULL. Pure.
 **
 ** sql_from_fence(text)
-**   The SQL of a submission: the text between a ```sql fence (any case)
-**   and the next ``` (or the end) when there is one, else the whole text,
-**   trimmed of white space. NULL gives NULL.
+**   The SQL of a submission as the official code extracts it: CR LF and
+**   CR made LF, then the group of ```sql\n(.*?)\n``` (case-sensitive)
+**   stripped of Python's white space when the text holds one, else the
+**   whole text as it is. NULL gives NULL.
 **
 ** sql_normalize(sql)
 **   SQL text normalised for majority voting among candidates: comments

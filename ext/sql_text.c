@@ -132,27 +132,84 @@ out:
   return rc;
 }
 
-char *sql_from_fence(const char *s, size_t n, size_t *out_len) {
-  size_t start = 0, end = n;
-  for (size_t i = 0; i + 6 <= n; i++) {
-    if (memcmp(s + i, "```", 3) || (s[i + 3] | 0x20) != 's' ||
-        (s[i + 4] | 0x20) != 'q' || (s[i + 5] | 0x20) != 'l')
-      continue;
-    start = i + 6;
-    end = n;
-    for (size_t j = start; j + 3 <= n; j++)
-      if (!memcmp(s + j, "```", 3)) {
+/* The code point of the UTF-8 sequence at s[i] (*len bytes), or -1 when
+** it is not one (then *len = 1). */
+static long utf8_at(const unsigned char *s, size_t n, size_t i, size_t *len) {
+  unsigned c = s[i];
+  size_t k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
+                        : (c >> 3) == 30 ? 4 : 0;
+  *len = 1;
+  if (!k || i + k > n) return k == 1 ? (long)c : -1;
+  long cp = k == 1 ? (long)c : (long)(c & (0x7f >> k));
+  for (size_t j = 1; j < k; j++) {
+    if ((s[i + j] & 0xc0) != 0x80) return -1;
+    cp = (cp << 6) | (s[i + j] & 0x3f);
+  }
+  *len = k;
+  return cp;
+}
+
+/* Python's str.isspace() for one code point. */
+static int py_space(long c) {
+  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 ||
+         c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
+         c == 0x3000;
+}
+
+/* The length of the Python white space character ending at s[end - 1]
+** (0 when there is none). */
+static size_t py_space_before(const unsigned char *s, size_t start,
+                              size_t end) {
+  for (size_t k = 1; k <= 3 && k <= end - start; k++) {
+    size_t len;
+    if (py_space(utf8_at(s, end, end - k, &len)) && len == k) return k;
+  }
+  return 0;
+}
+
+char *sql_from_fence(const char *text, size_t n, size_t *out_len) {
+  /* the file as Python reads it in text mode: \r\n and \r become \n */
+  char *t = malloc(n + 1);
+  if (!t) return NULL;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (text[i] == '\r') {
+      t[m++] = '\n';
+      if (i + 1 < n && text[i + 1] == '\n') i++;
+    } else {
+      t[m++] = text[i];
+    }
+  }
+  t[m] = 0;
+  /* re.search(r"```sql\n(.*?)\n```", text, re.DOTALL): the first opener
+  ** with a closing \n``` after it (a later opener's closing would also
+  ** follow the first), the lazy group ending at the first closing */
+  const unsigned char *u = (const unsigned char *)t;
+  size_t start = 0, end = m;
+  int found = 0;
+  for (size_t i = 0; i + 7 <= m && !found; i++) {
+    if (memcmp(t + i, "```sql\n", 7)) continue;
+    for (size_t j = i + 7; j + 4 <= m; j++)
+      if (!memcmp(t + j, "\n```", 4)) {
+        start = i + 7;
         end = j;
+        found = 1;
         break;
       }
     break;
   }
-  while (start < end && isspace((unsigned char)s[start])) start++;
-  while (end > start && isspace((unsigned char)s[end - 1])) end--;
-  char *out = malloc(end - start + 1);
-  if (!out) return NULL;
-  memcpy(out, s + start, end - start);
-  out[end - start] = 0;
-  *out_len = end - start;
-  return out;
+  if (found) {
+    /* group(1).strip(): Python's white space, also beyond ASCII */
+    size_t len;
+    while (start < end && py_space(utf8_at(u, end, start, &len)))
+      start += len;
+    while (end > start && (len = py_space_before(u, start, end)) > 0)
+      end -= len;
+    memmove(t, t + start, end - start);
+    m = end - start;
+    t[m] = 0;
+  }
+  *out_len = m;
+  return t;
 }

@@ -16,11 +16,14 @@
 char *sql_normalize(const char *sql, size_t len);
 
 /*
-** The SQL of a submission file: when the text holds a ```sql fence (any
-** case of "sql"), the text between it and the next ``` (or the end), else
-** the whole text; either way without surrounding white space. Returns a
-** malloc'd string (NULL on out of memory) and its length in *out_len (it
-** holds a NUL of the text as the text did: Python refuses such a query).
+** The SQL of a submission file as the official Spider 2.0 code takes it
+** (extract_sql_query after a text-mode read): \r\n and \r made \n, then
+** re.search(r"```sql\n(.*?)\n```", text, re.DOTALL) (case-sensitive; the
+** opener's newline and the closing one are required): its group without
+** Python's white space (str.strip) when it matches, else the whole
+** (newline-translated) text as it is. Returns a malloc'd string (NULL on
+** out of memory) and its length in *out_len (it holds a NUL of the text
+** as the text did: Python refuses such a query).
 */
 char *sql_from_fence(const char *text, size_t len, size_t *out_len);
 

@@ -30,7 +30,8 @@ SELECT substr(sql_result_csv('build/samples/shop.sqlite', 'WITH RECURSIVE c(x) A
 -- query_result: a query's cells; jsonl_lines: a JSON-lines file
 SELECT * FROM query_result('build/samples/shop.sqlite', 'SELECT product_id, unit_price FROM products ORDER BY 1 LIMIT 2');
 SELECT line, json ->> 'db' FROM jsonl_lines('tests/fixtures/shop_tasks.jsonl');
--- sql_from_fence: the official extraction of a fenced query
+-- sql_from_fence: the official extraction of a fenced query (no match:
+-- the whole text as it is)
 SELECT sql_from_fence('Answer:' || char(10) || '```sql' || char(10) || 'SELECT 1' || char(10) || '```' || char(10) || 'Done.');
 SELECT sql_from_fence('```SQL SELECT 2');
 SELECT sql_from_fence('  SELECT 3;  ');
