@@ -46,12 +46,19 @@
 ** sql_whitespace_tokens(sql)
 **   The number of white-space separated tokens (Python's len(sql.split())),
 **   the measure of Spider 2.0's difficulty buckets.
+**
+** utf8_decode_error(bytes)
+**   NULL when bytes (a BLOB or TEXT) are valid UTF-8, else the message of
+**   Python's bytes.decode('utf-8') (the official code's read_text() of a
+**   .sql file): "'utf-8' codec can't decode byte 0xff in position 25:
+**   invalid start byte". NULL gives NULL. Pure.
 */
 #include <stdlib.h>
 
 #include <string.h>
 
 #include "hardcoded.h"
+#include "typed_table.h"
 #include "sql_scan.h"
 #include "sql_text.h"
 #include "spidereval.h"
@@ -481,6 +488,21 @@ static sqlite3_module cteModule = {
     /* xRollbackTo */ 0,
     /* xShadowName */ 0};
 
+static void utf8DecodeErrorFunc(sqlite3_context *ctx, int argc,
+                                sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  const void *b = sqlite3_value_blob(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  char *msg = NULL;
+  if (!tt_utf8_check(b ? b : "", n, &msg)) return;
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, msg, -1, free);
+}
+
 int se_register_sql_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
   char *err = NULL;
@@ -508,5 +530,10 @@ int se_register_sql_funcs(sqlite3 *db, se_cache *cache) {
         db, "sql_whitespace_tokens", 1,
         SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
         whitespaceTokensFunc, 0, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2(
+        db, "utf8_decode_error", 1,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        utf8DecodeErrorFunc, 0, 0, 0);
   return rc;
 }

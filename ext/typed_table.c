@@ -1830,6 +1830,18 @@ static char *utf8_message(const unsigned char *b, size_t pos, size_t bad_len,
                  pos, pos + bad_len - 1, why);
 }
 
+int tt_utf8_check(const void *s, size_t n, char **msg) {
+  const unsigned char *u = s;
+  const char *why = NULL;
+  size_t bad_len = 0;
+  int all_ascii;
+  *msg = NULL;
+  size_t bad = utf8_first_error(u, n, &why, &bad_len, &all_ascii);
+  if (bad == (size_t)-1) return 0;
+  *msg = utf8_message(u, bad, bad_len, why);
+  return 1;
+}
+
 /* Characters in valid UTF-8: the bytes that are not continuations. */
 static uint64_t utf8_chars(const unsigned char *u, size_t n) {
   uint64_t cont = 0;

@@ -277,6 +277,12 @@ static inline int pv_str_cmp(const pv_cell *a, const pv_cell *b) {
 ** out of memory. Shared by the pure modules for their error texts. */
 char *tt_msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Python's bytes.decode('utf-8') of all n bytes at once (strict, final,
+** as Path.read_text() reads a file): 0 when they decode, else 1 with *msg
+** (malloc'd; NULL on out of memory) Python's message, e.g. "'utf-8' codec
+** can't decode byte 0xff in position 25: invalid start byte". */
+int tt_utf8_check(const void *s, size_t n, char **msg);
+
 /* numpy's dtype name: "int64", "uint64", "float64", "bool", "object". */
 const char *tt_dtype_name(tt_dtype d);
 

@@ -62,12 +62,18 @@ WITH
       END AS problem
     FROM files
     WHERE kind IS NULL OR kind IN (32768, 40960)),
-  subs AS (
+  texts AS (
     -- a file is read only once it passed the checks
     SELECT instance_id, problem,
-           CASE WHEN problem IS NULL
-                THEN sql_from_fence(CAST(readfile(path) AS TEXT)) END AS sql
+           CASE WHEN problem IS NULL THEN readfile(path) END AS bytes
     FROM checked),
+  subs AS (
+    -- read as Path.read_text() reads it: text that is not UTF-8 raises
+    SELECT instance_id,
+           coalesce(problem, 'Evaluation Error: ' || utf8_decode_error(bytes)) AS problem,
+           CASE WHEN problem IS NULL AND utf8_decode_error(bytes) IS NULL
+                THEN sql_from_fence(CAST(bytes AS TEXT)) END AS sql
+    FROM texts),
   tasks AS (
     SELECT json ->> 'instance_id' AS instance_id, json ->> 'db' AS db
     FROM jsonl_lines(coalesce(:tasks, rtrim(:gold, '/') || '/../spider2-lite.jsonl'))),
