@@ -746,9 +746,10 @@ int cmd_evaluate(int argc, char **argv) {
     const char *id = file_ids.v[i];
     const char *file = files.v[i];
     size_t n_id = strlen(id);
-    /* lite lists Path(file).stem: "bq001.old.csv" is "bq001.old" */
-    int lite_other = fl == OFF_LITE && !sql_mode &&
-                     strcmp(file + n_id, ".csv") != 0;
+    /* lite lists Path(file).stem: "bq001.old.csv" is "bq001.old" (and
+    ** "local001.v2.sql" is "local001.v2" in sql mode) */
+    int lite_other = fl == OFF_LITE &&
+                     strcmp(file + n_id, sql_mode ? ".sql" : ".csv") != 0;
     if (lite_other)
       fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an "
                       "instance of this gold (lite reads its name as '%.*s')\n",

@@ -50,7 +50,10 @@ WITH
     SELECT f.instance_id, f.path, f.size,
            CASE WHEN f.size IS NOT NULL
                 THEN (SELECT d.mode & 61440 FROM fsdir(f.path) AS d) END AS kind
-    FROM submission_files(:submission, 'sql') AS f),
+    FROM submission_files(:submission, 'sql') AS f
+    -- lite's ids are Path(file).stem: local001.v2.sql is 'local001.v2'
+    -- (no instance); snow's are file.split('.')[0]
+    WHERE coalesce(:flavor, 'lite') <> 'lite' OR f.file = f.instance_id || '.sql'),
   checked AS (
     SELECT instance_id, path,
       CASE WHEN size IS NULL THEN 'Evaluation Error: cannot read ''' || path || ''''

@@ -337,6 +337,19 @@ check "--mode sql: results folder" "$(cd "$work/sqlmode/run_csv" && ls | tr '\n'
 check "--mode sql: a saved result" "$(cat "$work/sqlmode/run_csv/shop002.csv")" "product_name
 Espresso machine
 Milk frother"
+# lite's ids are Path(file).stem in sql mode too: shop002.v2.sql is
+# 'shop002.v2', no instance (snow's split('.') reads it as shop002.sql)
+cp -r "$root/tests/fixtures/sub_shop" "$work/sqlmode/dotted"
+mv "$work/sqlmode/dotted/shop002.sql" "$work/sqlmode/dotted/shop002.v2.sql"
+out=$(cd "$work/sqlmode" && "$bin" evaluate --mode sql --flavor lite --result_dir dotted --gold_dir gold \
+        --databases "$root/build/samples" --tasks "$root/tests/fixtures/shop_tasks.jsonl" 2>"$work/sqlmode/dotted.err" | head -2)
+check "--mode sql lite: dotted name not an instance" "$out" "{'shop001': 1, 'shop003': 0}
+Final score: 0.5, Correct examples: 1, Total examples: 2"
+check "--mode sql lite: dotted name noted" "$(head -1 "$work/sqlmode/dotted.err")" \
+  "spidereval evaluate: note: ignored 'shop002.v2.sql': not an instance of this gold (lite reads its name as 'shop002.v2')"
+out=$(cd "$work/sqlmode" && "$bin" evaluate --mode sql --flavor snow --result_dir dotted --gold_dir gold \
+        --databases "$root/build/samples" --tasks "$root/tests/fixtures/shop_tasks.jsonl" 2>/dev/null | grep "^{")
+check "--mode sql snow: dotted name read as its id" "$out" "{'shop001': 1, 'shop002': 0, 'shop003': 0}"
 # the per-query lines of each flavour's sql mode, and what it saves: a
 # failing query, an empty result (snow: "No data found", not saved; lite:
 # compared, saved), a query that gives the wrong answer
