@@ -131,7 +131,18 @@ static size_t utf8_first_error(const unsigned char *s, size_t n,
     if (c >= 0xC2 && c <= 0xDF) need = 1;
     else if (c == 0xE0) { need = 2; lo = 0xA0; }
     else if (c >= 0xE1 && c <= 0xEC) need = 2;
-    else if (c == 0xED) { need = 2; hi = 0x9F; }
+    else if (c == 0xED) {
+      need = 2;
+      hi = 0x9F;
+      /* CPython's decoder holds back a surrogate's first two bytes (ED
+      ** A0..BF) at the end of a non-final decode as if cut: the next
+      ** decode (or the final one) reports them */
+      if (i + 2 == n && s[i + 1] >= 0xA0 && s[i + 1] <= 0xBF) {
+        *why = "unexpected end of data";
+        *bad_len = 2;
+        return i;
+      }
+    }
     else if (c >= 0xEE && c <= 0xEF) need = 2;
     else if (c == 0xF0) { need = 3; lo = 0x90; }
     else if (c >= 0xF1 && c <= 0xF3) need = 3;
@@ -1893,8 +1904,13 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     if (got == 0) {
       r->eof = 1;
       r->pending_cr = 0; /* the final decode gives it */
-      if (un) { /* the final decode: a character cut by the end */
-        if (errmsg) *errmsg = utf8_message(u, 0, un, "unexpected end of data");
+      if (un) { /* the final decode: a character cut by the end, or a
+                ** surrogate's first two bytes, held back (an invalid one) */
+        int surrogate = un == 2 && u[0] == 0xED && u[1] >= 0xA0;
+        if (errmsg)
+          *errmsg = surrogate
+                        ? utf8_message(u, 0, 1, "invalid continuation byte")
+                        : utf8_message(u, 0, un, "unexpected end of data");
         return TT_ERR_UNICODE;
       }
       break;

@@ -322,6 +322,26 @@ START_TEST(test_utf8_blocks) {
   expect_error("a\n1\n\xe3\x81", 6, TT_ERR_UNICODE,
                "'utf-8' codec can't decode bytes in position 0-1: unexpected "
                "end of data", "small cut");
+  /* a surrogate's first two bytes ending a decode are held back as if
+  ** cut (CPython), then reported as an invalid byte at position 0 by the
+  ** next decode or the final one (pandas 1.5.3's messages); a prefix of
+  ** an ordinary three-byte character stays "unexpected end of data" */
+  expect_error("a\nx\xed\xa0", 5, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xed in position 0: invalid "
+               "continuation byte", "surrogate at the end");
+  expect_error("a\nx\xed\x80", 5, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode bytes in position 0-1: unexpected "
+               "end of data", "three-byte prefix at the end");
+  b = filled(&n, "a\n", BLK - 2, 'x', "\xed\xa0\x80\n", 4);
+  expect_error(b, n, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xed in position 0: invalid "
+               "continuation byte", "surrogate across blocks");
+  free(b);
+  b = filled(&n, "a\n1\n1,2\n", BLK - 2, 'y', "\xed\xbf", 2);
+  expect_error(b, n, TT_ERR_UNICODE,
+               "'utf-8' codec can't decode byte 0xed in position 0: invalid "
+               "continuation byte", "surrogate ending one block");
+  free(b);
   /* a '\r' ending the first chunk's text is held back by Python's newline
   ** decoder: the second chunk's size comes from one character less (text
   ** of 'é' * 86 and a bare CR a row, the CR at byte 262143; pandas 1.5.3

@@ -7,7 +7,7 @@
 import random, sys
 random.seed(int(sys.argv[1]))
 B = 262144
-bits = [b'\xe3', b'\xe3\x81', b'\xf0\x90\x80', b'\xff', b'\xe0\x80', b'\xc3\xa9',
+bits = [b'\xe3', b'\xe3\x81', b'\xed\xa0', b'\xed\xbf\x80', b'\xf0\x90\x80', b'\xff', b'\xe0\x80', b'\xc3\xa9',
         '\u65e5'.encode(), '\U0001F600'.encode(), b'1,2,3', b'  ', b'\r', b'"',
         b'\n  z\n', b'\n \n  w\n']
 ncol = random.randint(1, 3)
