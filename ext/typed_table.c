@@ -1841,6 +1841,17 @@ static char *utf8_message(const unsigned char *b, size_t pos, size_t bad_len,
                  pos, pos + bad_len - 1, why);
 }
 
+/* The final decode's word on a sequence the end cut (why "unexpected end
+** of data", bad_len bytes at u + bad): a surrogate's first two bytes,
+** held back only while more may come, are then an invalid byte. */
+static void utf8_final(const unsigned char *u, size_t bad, const char **why,
+                       size_t *bad_len) {
+  if (*bad_len == 2 && u[bad] == 0xED && u[bad + 1] >= 0xA0) {
+    *why = "invalid continuation byte";
+    *bad_len = 1;
+  }
+}
+
 int tt_utf8_check(const void *s, size_t n, char **msg) {
   const unsigned char *u = s;
   const char *why = NULL;
@@ -1849,6 +1860,7 @@ int tt_utf8_check(const void *s, size_t n, char **msg) {
   *msg = NULL;
   size_t bad = utf8_first_error(u, n, &why, &bad_len, &all_ascii);
   if (bad == (size_t)-1) return 0;
+  if (bad + bad_len == n) utf8_final(u, bad, &why, &bad_len); /* one decode */
   *msg = utf8_message(u, bad, bad_len, why);
   return 1;
 }
@@ -1904,13 +1916,11 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     if (got == 0) {
       r->eof = 1;
       r->pending_cr = 0; /* the final decode gives it */
-      if (un) { /* the final decode: a character cut by the end, or a
-                ** surrogate's first two bytes, held back (an invalid one) */
-        int surrogate = un == 2 && u[0] == 0xED && u[1] >= 0xA0;
-        if (errmsg)
-          *errmsg = surrogate
-                        ? utf8_message(u, 0, 1, "invalid continuation byte")
-                        : utf8_message(u, 0, un, "unexpected end of data");
+      if (un) { /* the final decode: a character cut by the end */
+        const char *why = "unexpected end of data";
+        size_t bad_len = un;
+        utf8_final(u, 0, &why, &bad_len);
+        if (errmsg) *errmsg = utf8_message(u, 0, bad_len, why);
         return TT_ERR_UNICODE;
       }
       break;

@@ -13,3 +13,5 @@
 .mode list
 .headers off
 SELECT utf8_decode_error(x'61e282'), utf8_decode_error(x'eda080'), utf8_decode_error(NULL) IS NULL;
+-- a surrogate's first two bytes at the end: invalid (Python's one decode)
+SELECT utf8_decode_error(x'61eda0'), utf8_decode_error(x'61ed');
