@@ -77,19 +77,17 @@ class RewardResult(NamedTuple):
                 "cell_precision": self.cell_precision, "rows": self.rows}
 
 
-def extract_sql(completion):
-    """The SQL of a model's answer the way Spider 2.0 takes it: the text of
-    the first ```sql fence (any case) up to the next ``` or the end, else
-    the whole text; trimmed. '' when there is none."""
+def extract_sql(completion, conn=None):
+    """The SQL of a model's answer the way Spider 2.0's evaluator takes it
+    from a .sql file (the bundle's sql_from_fence: newlines as text mode
+    reads them, then the first match of the official regex
+    ```sql\n(.*?)\n``` with its group stripped, else the whole text).
+    '' when there is none."""
     if completion is None:
         return ""
-    s = completion
-    i = s.lower().find("```sql")
-    if i >= 0:
-        start = i + 6
-        j = s.find("```", start)
-        s = s[start:] if j < 0 else s[start:j]
-    return s.strip()
+    conn = conn or thread_connection()
+    row = conn.execute("SELECT sql_from_fence(?)", (completion,)).fetchone()
+    return row[0] or ""
 
 
 def _peer_rules(conn):
@@ -190,7 +188,7 @@ class SqlReward:
             try:
                 csv = conn.execute(
                     "SELECT CAST(sql_result_csv(?, ?, ?) AS BLOB)",
-                    (db_path, extract_sql(gold_sql), self.timeout)
+                    (db_path, extract_sql(gold_sql, conn), self.timeout)
                 ).fetchone()[0]
                 hit = (csv, None)
             except sqlite3.Error as e:
@@ -208,8 +206,8 @@ class SqlReward:
         reason in error_info; a database that does not exist or a gold that
         fails gives score 0 with error_info starting 'Gold Error:'."""
         conn = conn or thread_connection()
-        sql = extract_sql(completion)
-        if not sql:
+        sql = extract_sql(completion, conn)
+        if not sql.strip():
             return self._result(0, 0, 0, 0,
                                 "Format Error: no SQL in the completion")
         if not isinstance(db_path, (str, os.PathLike)):
@@ -264,7 +262,7 @@ class SqlReward:
                                   % self.rules)
         try:
             js = conn.execute("SELECT exec_verdict(?, ?, ?, ?, ?)",
-                              (db_path, sql, extract_sql(gold), self.rules,
+                              (db_path, sql, extract_sql(gold, conn), self.rules,
                                self.timeout)).fetchone()[0]
         except sqlite3.Error as e:
             raise SpiderevalError(str(e)) from e

@@ -23,8 +23,15 @@ def test_fence_and_bare_sql(shop_db):
                             "cell_recall": 1, "cell_precision": 1, "rows": 4}
     bare = reward.sql_execution("  SELECT city, count(*) FROM customers GROUP BY 1;  ", shop_db, GOLD_SQL)
     assert bare.match
-    assert reward.extract_sql("x ```SQL\nSELECT 1\n``` y ```sql\nSELECT 2```") == "SELECT 1"
-    assert reward.extract_sql("```sql\nSELECT 3") == "SELECT 3"
+    # the official rule: ```sql\n(.*?)\n``` (case-sensitive, a newline
+    # before the closing fence), its group stripped; else the whole text
+    assert reward.extract_sql("x ```sql\n SELECT 1 \n``` y") == "SELECT 1"
+    assert reward.extract_sql("x ```SQL\nSELECT 1\n``` y ```sql\nSELECT 2```") == \
+        "x ```SQL\nSELECT 1\n``` y ```sql\nSELECT 2```"
+    assert reward.extract_sql("```sql\r\nSELECT 3\r\n```") == "SELECT 3"
+    assert reward.extract_sql("```sql\nSELECT 3") == "```sql\nSELECT 3"
+    assert reward.sql_execution("```sql\nSELECT 3", shop_db, GOLD_SQL).format_ok
+    assert not reward.sql_execution("  \n ", shop_db, GOLD_SQL).format_ok
 
 
 def test_order_and_condition_cols(shop_db):
@@ -112,7 +119,9 @@ def test_cell_recall_and_precision(shop_db):
 # ---------------------------------------------------------------- bad inputs
 
 def test_no_sql_in_the_completion(shop_db):
-    for text in ("", "   ", "```sql\n```", None):
+    # an empty fence ("```sql\n```" has no newline before the closing
+    # fence: the official rule takes the whole text, which fails to run)
+    for text in ("", "   ", "```sql\n\n```", "```sql\n  \n```", None):
         r = reward.sql_execution(text, shop_db, GOLD_SQL)
         assert (r.score, r.format_ok, r.executed) == (0.0, False, False)
         assert r.error_info == "Format Error: no SQL in the completion"
