@@ -187,18 +187,6 @@ static void put(bb_buf *p, const void *data, size_t n) {
   bb_put_padded(p, data, n, TS_PAD);
 }
 
-static size_t elem_size(tt_store s) {
-  switch (s) {
-    case TT_STORE_CELLS: return sizeof(pv_cell);
-    case TT_STORE_INT: return sizeof(int64_t);
-    case TT_STORE_UINT: return sizeof(uint64_t);
-    case TT_STORE_FLOAT: return sizeof(double);
-    case TT_STORE_BOOL: return 1;
-    case TT_STORE_STR: return sizeof(tt_strref);
-  }
-  return 0;
-}
-
 /* Bytes of the arena the str cells use (each text and its NUL); -1 when
 ** a str cell points outside the table's arena (not snapshotted). */
 static int64_t arena_extent(const tt_table *t) {
@@ -241,7 +229,7 @@ static char *pack_table(const tt_table *t, size_t *len) {
                         (uint32_t)col->store, col->fexp != NULL};
     put(&p, meta, sizeof meta);
     put(&p, col->name, meta[0] + 1); /* with its NUL: loaded in place */
-    size_t bytes = (size_t)t->nrows * elem_size(col->store);
+    size_t bytes = (size_t)t->nrows * tt_store_elem(col->store);
     if (col->store == TT_STORE_CELLS) {
       /* str cells: pointers become offsets into the arena */
       pv_cell *cells = malloc(bytes ? bytes : 1);
@@ -315,8 +303,8 @@ static tt_table *unpack_table(tt_backing *backing, const char *buf,
     col->dtype = (tt_dtype)meta[1];
     col->store = (tt_store)meta[2];
     col->arena = t->arena;
-    size_t bytes = (size_t)nrows * elem_size(col->store);
-    if (bytes / elem_size(col->store) != (size_t)nrows) goto bad;
+    size_t bytes = (size_t)nrows * tt_store_elem(col->store);
+    if (bytes / tt_store_elem(col->store) != (size_t)nrows) goto bad;
     const char *rows = take(&u, bytes);
     if (u.bad) goto bad;
     if (col->store == TT_STORE_CELLS && rows) {

@@ -1488,7 +1488,7 @@ static tt_store store_for(tt_dtype dt, int all_str) {
   return all_str ? TT_STORE_STR : TT_STORE_CELLS;
 }
 
-static size_t store_elem(tt_store s) {
+size_t tt_store_elem(tt_store s) {
   switch (s) {
     case TT_STORE_CELLS: return sizeof(pv_cell);
     case TT_STORE_INT: return sizeof(int64_t);
@@ -1502,12 +1502,12 @@ static size_t store_elem(tt_store s) {
 
 static int alloc_store(tt_column *col, tt_store s, size_t nrows) {
   col->store = s;
-  col->data.any = malloc(nrows * store_elem(s));
+  col->data.any = malloc(nrows * tt_store_elem(s));
   return col->data.any ? 0 : -1;
 }
 
 static size_t store_bytes(const tt_column *col, size_t nrows) {
-  return nrows * store_elem(col->store) +
+  return nrows * tt_store_elem(col->store) +
          (col->fexp ? nrows * sizeof(int16_t) : 0);
 }
 

@@ -70,6 +70,9 @@ typedef struct {
 } tt_strref;
 
 #define TT_STR_NAN UINT32_MAX
+
+/* Bytes of one row in a store (the typed arrays' element size). */
+size_t tt_store_elem(tt_store s);
 #define TT_INEXACT INT16_MIN /* fexp of a float without an exact hint */
 
 typedef struct {
