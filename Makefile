@@ -153,7 +153,7 @@ ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefin
 asan: $(BUILD)/spidereval $(TEST_DATA)
 	$(MAKE) BUILD=$(BUILD)/asan CFLAGS="$(ASAN_CFLAGS)" \
 	  $(BUILD)/asan/check_spidereval $(BUILD)/asan/spidereval.so
-	ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $(BUILD)/asan/check_spidereval
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 CK_FORK=no $(BUILD)/asan/check_spidereval
 	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_sql_tests.sh
 	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \

@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           else y->type = RV_NULL;
         }
       }
-      rc_text out = {NULL, 0, 0, 0};
+      bb_buf out = {0};
       rc_header(&out, names, nc);
       rc_chunk(&out, v, nr, nc);
       if (!out.nomem && out.s) {
