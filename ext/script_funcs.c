@@ -35,6 +35,19 @@
 **       'evaluate.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 **   It reads folders, so it is SQLITE_DIRECTONLY (a hostile schema could
 **   otherwise probe the file system).
+**
+** listing_note(limit, n) and listing_limit(limit)
+**   The scripts' listings (report.sql's failures, compare_stats.sql's
+**   gained and lost instances, ...) show at most :limit rows: 50 when
+**   :limit is NULL, all of them when it is 0 or less. listing_note gives
+**   the title's count of a list of n rows, "all <n>" or "showing <limit>
+**   of <n>; .parameter set :limit 0 for all"; listing_limit gives the
+**   LIMIT (-1 for all):
+**     SELECT printf('Failures (%s)', listing_note(:limit, count(*))) ...;
+**     SELECT ... ORDER BY instance_id LIMIT listing_limit(:limit);
+**   A limit is a whole number: an integer, a real without a fraction or a
+**   text that reads as one; anything else raises "listing_note: :limit
+**   'abc' is not a whole number (...)", naming :limit.
 */
 #include <string.h>
 
@@ -158,6 +171,82 @@ sql_error:
   sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
 }
 
+/* How many rows a listing shows when :limit is NULL. */
+#define LISTING_DEFAULT_LIMIT 50
+
+/* The listing limit `v` (a script's :limit) in *limit: NULL is the
+** default, a whole number (an integer, a real without a fraction, a text
+** that reads as one) itself. Returns 0, or 1 with the error raised on ctx
+** in the name of `fn`. */
+static int listingLimit(sqlite3_context *ctx, const char *fn,
+                        sqlite3_value *v, sqlite3_int64 *limit) {
+  /* read a copy as a number ('5' reads as 5), so that the message
+  ** quotes the value as given */
+  sqlite3_value *num = sqlite3_value_dup(v);
+  if (!num) {
+    sqlite3_result_error_nomem(ctx);
+    return 1;
+  }
+  int type = sqlite3_value_numeric_type(num), whole = 1;
+  if (type == SQLITE_NULL) {
+    *limit = LISTING_DEFAULT_LIMIT;
+  } else if (type == SQLITE_INTEGER) {
+    *limit = sqlite3_value_int64(num);
+  } else {
+    double d = sqlite3_value_double(num);
+    whole = type == SQLITE_FLOAT && d >= -9.2e18 && d <= 9.2e18 &&
+            d == (double)(sqlite3_int64)d;
+    *limit = whole ? (sqlite3_int64)d : 0;
+  }
+  sqlite3_value_free(num);
+  if (whole) return 0;
+  char *msg =
+      type == SQLITE_BLOB
+          ? sqlite3_mprintf("%s: :limit is a blob, not a whole number (the "
+                            "rows a listing shows; 0 for all)",
+                            fn)
+          : sqlite3_mprintf("%s: :limit '%s' is not a whole number (the "
+                            "rows a listing shows; 0 for all)",
+                            fn, (const char *)sqlite3_value_text(v));
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return 1;
+  }
+  sqlite3_result_error(ctx, msg, -1);
+  sqlite3_free(msg);
+  return 1;
+}
+
+/* listing_limit(limit): see the header. */
+static void listingLimitFunc(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_int64 limit;
+  if (listingLimit(ctx, "listing_limit", argv[0], &limit)) return;
+  sqlite3_result_int64(ctx, limit <= 0 ? -1 : limit);
+}
+
+/* listing_note(limit, n): see the header. */
+static void listingNoteFunc(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_int64 limit;
+  if (listingLimit(ctx, "listing_note", argv[0], &limit)) return;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return; /* NULL */
+  sqlite3_int64 n = sqlite3_value_int64(argv[1]);
+  char *note =
+      limit <= 0 || n <= limit
+          ? sqlite3_mprintf("all %lld", n)
+          : sqlite3_mprintf(
+                "showing %lld of %lld; .parameter set :limit 0 for all",
+                limit, n);
+  if (!note) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, note, -1, sqlite3_free);
+}
+
 int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
   int rc = sqlite3_create_function(
@@ -173,5 +262,15 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
     rc = sqlite3_create_function(db, "spidereval_input_problem", 3,
                                  SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
                                  inputProblemFunc, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(
+        db, "listing_limit", 1,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        listingLimitFunc, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(
+        db, "listing_note", 2,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        listingNoteFunc, 0, 0);
   return rc;
 }

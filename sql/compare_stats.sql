@@ -105,27 +105,23 @@ JOIN compare_verdicts AS va ON va.run = a.run
 JOIN compare_verdicts AS vb ON vb.run = b.run AND vb.instance_id = va.instance_id
 WHERE va.score <> vb.score;
 
-SELECT printf('Gained: wrong in A, right in the other run (%s)',
-  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50) THEN 'all ' || count(*)
-       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+SELECT printf('Gained: wrong in A, right in the other run (%s)', listing_note(:limit, count(*)))
 FROM compare_moves WHERE change = 'gained';
 .mode box --wrap 60 --wordwrap on
 .headers on
 SELECT 'A -> ' || other AS runs, instance_id, reason_a AS "reason in A", reason_other AS "reason in the other"
 FROM compare_moves WHERE change = 'gained' ORDER BY other, instance_id
-LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END;
+LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Lost: right in A, wrong in the other run (%s)',
-  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50) THEN 'all ' || count(*)
-       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+SELECT printf('Lost: right in A, wrong in the other run (%s)', listing_note(:limit, count(*)))
 FROM compare_moves WHERE change = 'lost';
 .mode box --wrap 60 --wordwrap on
 .headers on
 SELECT 'A -> ' || other AS runs, instance_id, reason_a AS "reason in A", reason_other AS "reason in the other"
 FROM compare_moves WHERE change = 'lost' ORDER BY other, instance_id
-LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END;
+LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
@@ -137,14 +133,12 @@ SELECT instance_id,
        sum(score) AS right_in
 FROM (SELECT * FROM compare_verdicts ORDER BY instance_id, run)
 GROUP BY instance_id HAVING min(score) <> max(score);
-SELECT printf('Instances on which the runs disagree (%s)',
-  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50) THEN 'all ' || count(*)
-       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+SELECT printf('Instances on which the runs disagree (%s)', listing_note(:limit, count(*)))
 FROM compare_disagree;
 .mode box
 .headers on
 SELECT instance_id, verdicts, right_in AS "right in (runs)" FROM compare_disagree ORDER BY instance_id
-LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END;
+LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';

@@ -179,26 +179,20 @@ ORDER BY category = 'Correct' DESC, count(*) DESC, category;
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Failures (%s)',
-  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50)
-       THEN 'all ' || count(*)
-       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+SELECT printf('Failures (%s)', listing_note(:limit, count(*)))
 FROM report_verdicts WHERE score = 0;
 .mode box --wrap 72 --wordwrap on
 .headers on
 SELECT instance_id, difficulty, error_info FROM report_verdicts WHERE score = 0
-ORDER BY instance_id LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END;
+ORDER BY instance_id LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Not submitted (%s): in the eval jsonl, no file in the submission',
-  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50)
-       THEN 'all ' || count(*)
-       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+SELECT printf('Not submitted (%s): in the eval jsonl, no file in the submission', listing_note(:limit, count(*)))
 FROM report_missing;
 SELECT group_concat(instance_id, ' ') FROM (
   SELECT instance_id FROM report_missing ORDER BY instance_id
-  LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END)
+  LIMIT listing_limit(:limit))
 HAVING count(*) > 0;
 SELECT '';
 SELECT 'Next: sql/errors.sql (same parameters) says why the failures fail; sql/report_html.sql writes this report as a page to browse; sql/compare.sql compares two runs.';

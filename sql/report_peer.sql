@@ -92,17 +92,14 @@ ORDER BY category = 'Correct' DESC, count(*) DESC, category;
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Failures (%s)',
-  CASE WHEN coalesce(:limit, 50) <= 0 OR count(*) <= coalesce(:limit, 50)
-       THEN 'all ' || count(*)
-       ELSE printf('showing %d of %d; .parameter set :limit 0 for all', coalesce(:limit, 50), count(*)) END)
+SELECT printf('Failures (%s)', listing_note(:limit, count(*)))
 FROM temp.peer_verdicts WHERE NOT correct;
 .mode box --wrap 60 --wordwrap on
 .headers on
 SELECT idx, db_id, coalesce(difficulty, '') AS difficulty, coalesce(score, 'null') AS score,
        coalesce(error_info, '') AS error_info, coalesce(question, '') AS question
 FROM temp.peer_verdicts WHERE NOT correct
-ORDER BY idx LIMIT CASE WHEN coalesce(:limit, 50) <= 0 THEN -1 ELSE coalesce(:limit, 50) END;
+ORDER BY idx LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
