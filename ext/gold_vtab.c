@@ -20,7 +20,9 @@
 **
 ** gold_variants(dir [, flavor])
 **   One row per gold variant: instance_id, variant ('' for <id>.csv, else
-**   the letter), variant_index (0-based, the order tried), variants, path,
+**   the letter; a name ending in a newline, which the official pattern
+**   also takes, adds "\n": '\n' for "<id>.csv\n"), variant_index
+**   (0-based, the order tried), variants, path,
 **   columns (the gold column positions that variant is judged on after
 **   the official rules of the flavor, as a JSON array; NULL for all
 **   columns), columns_error (the Python exception the official code
@@ -206,8 +208,9 @@ static int goldColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
       sqlite3_result_text(ctx, gi->instance_id, -1, SQLITE_TRANSIENT);
       break;
     case VAR_COLUMN_VARIANT: {
-      char l[2] = {gi->variant_letters[c->var], 0};
-      sqlite3_result_text(ctx, l, -1, SQLITE_TRANSIENT);
+      char name[3];
+      sqlite3_result_text(ctx, gold_variant_name(gi, c->var, name), -1,
+                          SQLITE_TRANSIENT);
       break;
     }
     case VAR_COLUMN_VARIANT_INDEX: sqlite3_result_int(ctx, c->var); break;
@@ -220,7 +223,7 @@ static int goldColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
       cc_spec spec;
       char *err = NULL;
       if (tc_variant_spec(gi->condition_cols, gi->nvariants, c->var,
-                          gi->variant_letters[c->var] == 0, &c->opt, &spec,
+                          gold_variant_single(gi, c->var), &c->opt, &spec,
                           &err)) {
         if (i == VAR_COLUMN_COLUMNS_ERROR)
           sqlite3_result_text(ctx, err, -1, SQLITE_TRANSIENT);

@@ -378,10 +378,27 @@ static char *json_escape_into(char *w, const char *t) {
   return w;
 }
 
+/* A variant's name for a message: "a", "a\\n" for <id>_a.csv\n, "\\n" for
+** <id>.csv\n, "" for <id>.csv (the newline written as backslash n). */
+static void variant_label(const gold_instance *gi, int v, char out[4]) {
+  char name[3];
+  const char *s = gold_variant_name(gi, v, name);
+  size_t k = 0;
+  for (; *s; s++) {
+    if (*s == '\n') {
+      out[k++] = '\\';
+      out[k++] = 'n';
+    } else {
+      out[k++] = *s;
+    }
+  }
+  out[k] = 0;
+}
+
 /* spider_verdict's JSON, written into one buffer of the largest size it
 ** can need (this runs once per verdict: no growing string) */
 static void verdict_result(sqlite3_context *ctx, int score, const char *info,
-                           char variant, int nvariants) {
+                           const char *variant, int nvariants) {
   /* valid UTF-8 whatever the files held: bad bytes as \xNN */
   char *clean = info && *info ? bt_utf8_escape(info, strlen(info)) : NULL;
   const char *t = clean ? clean : info ? info : "";
@@ -396,9 +413,8 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
   w = json_escape_into(w, t);
   free(clean);
   if (score) {
-    char l[2] = {variant, 0};
     w += sprintf(w, "\",\"variant\":\"");
-    w = json_escape_into(w, l);
+    w = json_escape_into(w, variant ? variant : "");
     w += sprintf(w, "\",\"variants\":%d}", nvariants);
   } else {
     w += sprintf(w, "\",\"variant\":null,\"variants\":%d}", nvariants);
@@ -461,7 +477,7 @@ static const cc_spec *variant_spec(const gold_instance *gi, int v,
     for (int i = 0; i < m->nvariants; i++) {
       char *jerr = NULL;
       if (tc_variant_spec(gi->condition_cols, gi->nvariants, i,
-                          gi->variant_letters[i] == 0, o, &set[i], &jerr)) {
+                          gold_variant_single(gi, i), o, &set[i], &jerr)) {
         for (int j = 0; j < i; j++) cc_spec_clear(&set[j]);
         free(set);
         m->error[k] = jerr;
@@ -545,7 +561,7 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]), gi,
                                 &pst, &have_pst);
     if (refused) {
-      verdict_result(ctx, 0, refused, 0, gi->nvariants);
+      verdict_result(ctx, 0, refused, NULL, gi->nvariants);
       sqlite3_free(refused);
       return;
     }
@@ -564,13 +580,13 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_error_name(pr.error),
                                  pr.message ? pr.message : "");
-    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants);
     sqlite3_free(info);
   } else if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_error_name(pr.error),
                                  pr.message ? pr.message : "");
-    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants);
     sqlite3_free(info);
   } else {
     verdict_on_table(ctx, cache, pr.table, gi, &o, redact);
@@ -610,7 +626,7 @@ static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
                                "cannot be read: %s",
                                tt_error_name(gr->error), gi->variant_paths[v],
                                gr->message ? gr->message : "");
-  verdict_result(ctx, 0, info, 0, gi->nvariants);
+  verdict_result(ctx, 0, info, NULL, gi->nvariants);
   sqlite3_free(info);
 }
 
@@ -623,7 +639,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   tc_options o = *opts;
   tc_read pr = {pred, TT_OK, NULL};
   if (gi->nvariants == 0) {
-    verdict_result(ctx, 0, "No matching gold file found", 0, 0);
+    verdict_result(ctx, 0, "No matching gold file found", NULL, 0);
     return;
   }
   /* 2. the variants, in order; the first match wins, an exception ends */
@@ -651,7 +667,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
     char *info = sqlite3_mprintf("Python Script Error:KeyError: '%s' (the "
                                  "eval jsonl entry has no such key)",
                                  gi->missing_key);
-    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants);
     sqlite3_free(info);
     return;
   }
@@ -681,15 +697,15 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
     if (jerr) {
       /* the official code raised: the instance scores 0 */
       const char *colon = strchr(jerr, ':');
+      char label[4];
+      variant_label(gi, v, label);
       char *info = sqlite3_mprintf(
           "Python Script Error:%.*s:%s (gold variant %d of %d%s%s%s)",
           colon ? (int)(colon - jerr) : (int)strlen(jerr), jerr,
           colon ? colon + 1 : "", v + 1, gi->nvariants,
-          gi->variant_letters[v] ? ", '" : "",
-          gi->variant_letters[v] ? (char[2]){gi->variant_letters[v], 0} : "",
-          gi->variant_letters[v] ? "'" : "");
+          *label ? ", '" : "", label, *label ? "'" : "");
       free(jerr);
-      verdict_result(ctx, 0, info, 0, gi->nvariants);
+      verdict_result(ctx, 0, info, NULL, gi->nvariants);
       sqlite3_free(info);
       first_release(cache, gi, &first);
       return;
@@ -704,7 +720,9 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
     }
     if (score == 1) {
       first_release(cache, gi, &first);
-      verdict_result(ctx, 1, "", gi->variant_letters[v], gi->nvariants);
+      char name[3];
+      verdict_result(ctx, 1, "", gold_variant_name(gi, v, name),
+                     gi->nvariants);
       return;
     }
     if (first.v < 0) {
@@ -717,17 +735,19 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   char *reason = NULL;
   if (first.v >= 0) {
     char *why = detail_text(&first.d, pr.table, first.gold, redact);
+    char label[4];
+    variant_label(gi, first.v, label);
     if (gi->nvariants > 1)
       reason = sqlite3_mprintf("Result Error: no gold variant matches "
-                               "(%d tried); variant '%c': %s",
-                               gi->nvariants, gi->variant_letters[0],
-                               why ? why : "");
+                               "(%d tried); variant '%s': %s",
+                               gi->nvariants, label, why ? why : "");
     else
       reason = sqlite3_mprintf("Result Error: %s", why ? why : "");
     free(why);
   }
   first_release(cache, gi, &first);
-  verdict_result(ctx, 0, reason ? reason : "Result Error", 0, gi->nvariants);
+  verdict_result(ctx, 0, reason ? reason : "Result Error", NULL,
+                 gi->nvariants);
   sqlite3_free(reason);
 }
 
@@ -1140,7 +1160,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   if (r > 0) {
-    verdict_result(ctx, 0, info, 0, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants);
     sqlite3_free(info);
     return;
   }

@@ -398,12 +398,18 @@ static int count_tokens(const char *path) {
   return n;
 }
 
-/* Is name "<id>.csv" or "<id>_<letter>.csv"? Fills id (without suffix)
-** and letter ('\0' for the plain form). Returns 1 on a match. */
+/* The official rule for the gold files of an instance:
+** re.compile(rf'^{id}(_[a-z])?\.csv$').match(name), where Python's `$`
+** also matches before a final newline, so "<id>.csv\n" and
+** "<id>_a.csv\n" are variants too. Fills id (without the suffix), letter
+** ('\0' when none) and *nl (1 for a name ending in "\n"). Returns 0 when
+** name is not a gold file name. */
 static int split_variant(const char *name, char *id, size_t cap,
-                         char *letter) {
+                         char *letter, int *nl) {
   size_t n = strlen(name);
-  if (n < 5 || strcmp(name + n - 4, ".csv")) return 0;
+  *nl = n > 0 && name[n - 1] == '\n';
+  if (*nl) n--;
+  if (n < 5 || memcmp(name + n - 4, ".csv", 4)) return 0;
   size_t base = n - 4;
   if (base >= cap) return 0;
   if (base >= 3 && name[base - 2] == '_' && name[base - 1] >= 'a' &&
@@ -419,17 +425,37 @@ static int split_variant(const char *name, char *id, size_t cap,
   return 1;
 }
 
+int gold_variant_single(const gold_instance *gi, int v) {
+  const char *p = gi->variant_paths[v];
+  size_t n = strlen(p);
+  return gi->variant_letters[v] == 0 && !(n > 0 && p[n - 1] == '\n');
+}
+
+const char *gold_variant_name(const gold_instance *gi, int v, char buf[3]) {
+  const char *p = gi->variant_paths[v];
+  size_t n = strlen(p), k = 0;
+  if (gi->variant_letters[v]) buf[k++] = gi->variant_letters[v];
+  if (n > 0 && p[n - 1] == '\n') buf[k++] = '\n';
+  buf[k] = 0;
+  return buf;
+}
+
 typedef struct {
   char *id;
   char letter;
+  int nl;   /* the name ends in "\n" */
   char *path;
   int dual; /* "<x>_b.csv" read as the plain file of an instance "<x>_b" */
 } variant_file;
+/* by id, then as Python's sorted() orders the names of one id: ".csv",
+** ".csv\n", "_a.csv", "_a.csv\n", "_b.csv" ... */
 static int cmp_variant(const void *a, const void *b) {
   const variant_file *x = a, *y = b;
   int r = strcmp(x->id, y->id);
   if (r) return r;
-  return (int)(unsigned char)x->letter - (int)(unsigned char)y->letter;
+  if (x->letter != y->letter)
+    return (int)(unsigned char)x->letter - (int)(unsigned char)y->letter;
+  return x->nl - y->nl;
 }
 
 static gold_instance *add_instance(gold_index *g, int *cap, const char *id) {
@@ -532,7 +558,8 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
     char id[1024];
     while ((de = readdir(d))) {
       char letter;
-      if (!split_variant(de->d_name, id, sizeof id, &letter)) continue;
+      int nl;
+      if (!split_variant(de->d_name, id, sizeof id, &letter, &nl)) continue;
       if (nvf == capvf) {
         capvf = capvf ? capvf * 2 : 1024;
         variant_file *n = realloc(vf, capvf * sizeof *vf);
@@ -541,13 +568,15 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
       }
       vf[nvf].id = dup_str(id);
       vf[nvf].letter = letter;
+      vf[nvf].nl = nl;
       vf[nvf].path = join3(exec_dir, de->d_name, "");
       vf[nvf].dual = 0;
       if (!vf[nvf].id || !vf[nvf].path) goto nomem;
       nvf++;
-      /* "<x>_b.csv" is also the plain file of an instance named "<x>_b" */
+      /* "<x>_b.csv" is also the plain file of an instance named "<x>_b"
+      ** ("<x>_b.csv\n" one of its variants) */
       if (letter) {
-        size_t n = strlen(de->d_name) - 4;
+        size_t n = strlen(de->d_name) - 4 - (size_t)nl;
         if (n < sizeof id) {
           if (nvf == capvf) {
             capvf *= 2;
@@ -559,6 +588,7 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
           id[n] = 0;
           vf[nvf].id = dup_str(id);
           vf[nvf].letter = 0;
+          vf[nvf].nl = nl;
           vf[nvf].dual = 1;
           vf[nvf].path = join3(exec_dir, de->d_name, "");
           if (!vf[nvf].id || !vf[nvf].path) goto nomem;
@@ -680,7 +710,7 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
   if (!g->lazy) goto nomem;
   for (int i = 0; i < g->ninstances; i++) {
     gold_instance *gi = &g->inst[i];
-    variant_file key = {gi->instance_id, 0, NULL, 0};
+    variant_file key = {gi->instance_id, 0, 0, NULL, 0};
     variant_file *lo = vf, *hi = vf + nvf;
     while (lo < hi) { /* lower bound of id */
       variant_file *mid = lo + (hi - lo) / 2;
@@ -691,7 +721,9 @@ static gold_index *gold_load(const char *dir, char **err, file_id *eval_id) {
     size_t count = 0;
     while (start + count < vf + nvf && !strcmp(start[count].id, key.id))
       count++;
-    if (count > 0 && start[0].letter == 0) count = 1; /* <id>.csv wins */
+    /* <id>.csv itself is compared alone (the official os.path.exists
+    ** test); else every name the pattern matches, "<id>.csv\n" included */
+    if (count > 0 && start[0].letter == 0 && !start[0].nl) count = 1;
     gi->variant_paths = calloc(count ? count : 1, sizeof(char *));
     gi->variant_letters = calloc(count + 1, 1);
     if (!gi->variant_paths || !gi->variant_letters) goto nomem;
@@ -750,7 +782,7 @@ static int64_t gold_stamp(const char *dir, const char *eval_path) {
 ** times, an edited jsonl its own. The folders are stat()ed before the
 ** listing and the jsonl as it is opened, and the index is kept only when
 ** nothing changed meanwhile. */
-#define GOLD_KEEP_FORMAT 1u
+#define GOLD_KEEP_FORMAT 2u
 
 typedef struct {
   uint32_t format, sizes;

@@ -45,9 +45,21 @@ typedef struct {
   int toks;             /* "toks" from the eval jsonl, -1 when absent */
   gold_lazy *lazy;      /* what is filled in on first use (never NULL) */
   int nvariants;
-  char **variant_paths; /* sorted: <id>.csv alone, or <id>_a.csv, ... */
-  char *variant_letters; /* '\0' for <id>.csv, else the letter */
+  char **variant_paths; /* sorted as Python sorts the names: <id>.csv
+                        ** alone, or <id>.csv\n, <id>_a.csv, <id>_a.csv\n,
+                        ** <id>_b.csv ... (see gold_variant_name) */
+  char *variant_letters; /* the letter, '\0' for <id>.csv and <id>.csv\n */
 } gold_instance;
+
+/* 1 when variant v is the instance's own <id>.csv, which the official
+** code compares alone (compare_pandas_table); 0 for the variants it
+** compares with compare_multi_pandas_table (<id>_a.csv, <id>.csv\n ...:
+** the official re.compile(rf'^{id}(_[a-z])?\.csv$').match lets `$` match
+** before a final newline). */
+int gold_variant_single(const gold_instance *gi, int v);
+/* The variant's name after the id: "" (<id>.csv), "a" (<id>_a.csv), "\n"
+** (<id>.csv\n) or "a\n" (<id>_a.csv\n); written into buf. */
+const char *gold_variant_name(const gold_instance *gi, int v, char buf[3]);
 
 typedef struct {
   char *dir;

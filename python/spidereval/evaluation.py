@@ -17,7 +17,8 @@ class Verdict(NamedTuple):
     """One instance's official verdict (spider_verdict's JSON)."""
     score: int               # 1 or 0
     error_info: str          # '' for a pass, else the official category and why
-    variant: Optional[str]   # the gold variant that matched ('' for <id>.csv)
+    variant: Optional[str]   # the gold variant that matched ('' for <id>.csv,
+                             # 'a' for <id>_a.csv, '\n' for <id>.csv\n)
     variants: int            # gold variants of the instance
     instance_id: Optional[str] = None
 

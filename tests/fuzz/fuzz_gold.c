@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       cc_spec spec;
       char *e = NULL;
       if (tc_variant_spec(gi->condition_cols, gi->nvariants, v,
-                          gi->variant_letters[v] == 0, &o, &spec, &e) == 0)
+                          gold_variant_single(gi, v), &o, &spec, &e) == 0)
         cc_spec_clear(&spec);
       free(e);
     }
