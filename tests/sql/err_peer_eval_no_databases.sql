@@ -1,0 +1,5 @@
+-- evaluate_peer.sql without :databases: it stops with the message naming it
+.load build/spidereval
+.parameter set :predictions 'samples/peers/predict_a.json'
+.parameter set :dev 'samples/peers/dev.json'
+.read sql/evaluate_peer.sql
