@@ -36,6 +36,16 @@
 **   It reads folders, so it is SQLITE_DIRECTONLY (a hostile schema could
 **   otherwise probe the file system).
 **
+** spidereval_peer_input_problem(script, predictions, dev, gold, databases)
+**   The same for the scripts that judge predictions on a BIRD- or
+**   Spider-style dev set (evaluate_peer.sql, report_peer.sql,
+**   report_peer_html.sql, compare_peer.sql): the first required parameter
+**   missing, :predictions, then :dev or :gold (one of the two), then
+**   :databases, as the script's message, or NULL:
+**     SELECT spidereval_error(p) FROM (SELECT spidereval_peer_input_problem(
+**       'report_peer.sql', :predictions, :dev, :gold, :databases) AS p)
+**     WHERE p IS NOT NULL;
+**
 ** listing_note(limit, n) and listing_limit(limit)
 **   The scripts' listings (report.sql's failures, compare_stats.sql's
 **   gained and lost instances, ...) show at most :limit rows: 50 when
@@ -116,6 +126,17 @@ static int queryHasRow(sqlite3 *db, const char *sql, const char *a,
   return result;
 }
 
+/* The message of a script's missing parameter: "<script>: missing
+** parameter <what>: -cmd \".parameter set <name> '...'\"" (what names the
+** parameter and says what it is, e.g. ":gold (the gold directory)").
+** NULL when out of memory. */
+static char *missingParameter(const char *script, const char *what,
+                              const char *name) {
+  return sqlite3_mprintf(
+      "%s: missing parameter %s: -cmd \".parameter set %s '...'\"", script,
+      what, name);
+}
+
 /* spidereval_input_problem(script, submission, gold): see the header. */
 static void inputProblemFunc(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
@@ -128,15 +149,10 @@ static void inputProblemFunc(sqlite3_context *ctx, int argc,
   char *msg = 0;
   int has;
   if (!sub) {
-    msg = sqlite3_mprintf(
-        "%s: missing parameter :submission (the submission folder): -cmd "
-        "\".parameter set :submission '...'\"",
-        script);
+    msg = missingParameter(script, ":submission (the submission folder)",
+                           ":submission");
   } else if (!gold) {
-    msg = sqlite3_mprintf(
-        "%s: missing parameter :gold (the gold directory): -cmd "
-        "\".parameter set :gold '...'\"",
-        script);
+    msg = missingParameter(script, ":gold (the gold directory)", ":gold");
   } else if ((has = queryHasRow(db, "SELECT 1 FROM submission_files(?1)", sub,
                                 0)) == 0) {
     int sql = queryHasRow(db, "SELECT 1 FROM submission_files(?1, 'sql')",
@@ -169,6 +185,34 @@ static void inputProblemFunc(sqlite3_context *ctx, int argc,
   return;
 sql_error:
   sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
+}
+
+/* spidereval_peer_input_problem(script, predictions, dev, gold,
+** databases): see the header. */
+static void peerInputProblemFunc(sqlite3_context *ctx, int argc,
+                                 sqlite3_value **argv) {
+  (void)argc;
+  const char *script = (const char *)sqlite3_value_text(argv[0]);
+  if (!script) script = "spidereval_peer_input_problem";
+  char *msg;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    msg = missingParameter(script, ":predictions (the predictions file)",
+                           ":predictions");
+  else if (sqlite3_value_type(argv[2]) == SQLITE_NULL &&
+           sqlite3_value_type(argv[3]) == SQLITE_NULL)
+    msg = missingParameter(
+        script, ":dev (the dev JSON) or :gold (a gold SQL file)", ":dev");
+  else if (sqlite3_value_type(argv[4]) == SQLITE_NULL)
+    msg = missingParameter(
+        script, ":databases (the folder of <db_id>/<db_id>.sqlite)",
+        ":databases");
+  else
+    return; /* NULL: nothing missing */
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, msg, -1, sqlite3_free);
 }
 
 /* How many rows a listing shows when :limit is NULL. */
@@ -262,6 +306,11 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
     rc = sqlite3_create_function(db, "spidereval_input_problem", 3,
                                  SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
                                  inputProblemFunc, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(
+        db, "spidereval_peer_input_problem", 5,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        peerInputProblemFunc, 0, 0);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(
         db, "listing_limit", 1,

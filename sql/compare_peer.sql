@@ -34,10 +34,8 @@ WHERE :runs IS NOT NULL AND (NOT json_valid(:runs) OR json_type(:runs) IS NOT 'a
                              OR json_array_length(:runs) < 2);
 INSERT OR REPLACE INTO temp.sqlite_parameters(key, value)
 SELECT ':runs', json_array(:run_a, :run_b) WHERE :runs IS NULL;
-SELECT spidereval_error('compare_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')
-  WHERE :dev IS NULL AND :gold IS NULL;
-SELECT spidereval_error('compare_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"')
-  WHERE :databases IS NULL;
+SELECT spidereval_error(p) FROM (SELECT spidereval_peer_input_problem(
+  'compare_peer.sql', :runs, :dev, :gold, :databases) AS p) WHERE p IS NOT NULL; -- :runs is set by now
 SELECT spidereval_error('compare_peer.sql: cannot read :runs ''' || value || '''')
   FROM json_each(:runs) WHERE readfile(value) IS NULL;
 .output /dev/null

@@ -56,12 +56,8 @@
 --     instance_id the question index, score the correct flag
 
 .bail on
-SELECT spidereval_error('evaluate_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
-  WHERE :predictions IS NULL AND :runs IS NULL;
-SELECT spidereval_error('evaluate_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')
-  WHERE :dev IS NULL AND :gold IS NULL;
-SELECT spidereval_error('evaluate_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"')
-  WHERE :databases IS NULL;
+SELECT spidereval_error(p) FROM (SELECT spidereval_peer_input_problem(
+  'evaluate_peer.sql', coalesce(:predictions, :runs), :dev, :gold, :databases) AS p) WHERE p IS NOT NULL;
 SELECT spidereval_error('evaluate_peer.sql: :runs ''' || :runs || ''' is not a JSON array of prediction files')
   WHERE :runs IS NOT NULL AND (NOT json_valid(:runs) OR json_type(:runs) IS NOT 'array'
                                OR json_array_length(:runs) = 0

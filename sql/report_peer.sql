@@ -20,12 +20,8 @@
 -- sql/evaluate_peer.sql), or anywhere as `spidereval evaluate-peer --report`.
 .bail on
 SELECT spidereval_error('report_peer.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/report_peer.sql (its parts inlined) from anywhere') WHERE readfile('sql/evaluate_peer.sql') IS NULL; -- repository only
-SELECT spidereval_error('report_peer.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
-  WHERE :predictions IS NULL;
-SELECT spidereval_error('report_peer.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')
-  WHERE :dev IS NULL AND :gold IS NULL;
-SELECT spidereval_error('report_peer.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"')
-  WHERE :databases IS NULL;
+SELECT spidereval_error(p) FROM (SELECT spidereval_peer_input_problem(
+  'report_peer.sql', :predictions, :dev, :gold, :databases) AS p) WHERE p IS NOT NULL;
 .output /dev/null
 .read sql/evaluate_peer.sql
 .output stdout

@@ -33,12 +33,8 @@
 -- `spidereval evaluate-peer --html FILE`.
 .bail on
 SELECT spidereval_error('report_peer_html.sql: cannot read sql/evaluate_peer.sql from the working directory: run it from the repository root, or run build/sql/report_peer_html.sql (its parts inlined) from anywhere') WHERE readfile('sql/evaluate_peer.sql') IS NULL; -- repository only
-SELECT spidereval_error('report_peer_html.sql: missing parameter :predictions (the predictions file): -cmd ".parameter set :predictions ''...''"')
-  WHERE :predictions IS NULL;
-SELECT spidereval_error('report_peer_html.sql: missing parameter :dev (the dev JSON) or :gold (a gold SQL file): -cmd ".parameter set :dev ''...''"')
-  WHERE :dev IS NULL AND :gold IS NULL;
-SELECT spidereval_error('report_peer_html.sql: missing parameter :databases (the folder of <db_id>/<db_id>.sqlite): -cmd ".parameter set :databases ''...''"')
-  WHERE :databases IS NULL;
+SELECT spidereval_error(p) FROM (SELECT spidereval_peer_input_problem(
+  'report_peer_html.sql', :predictions, :dev, :gold, :databases) AS p) WHERE p IS NOT NULL;
 SELECT spidereval_error('report_peer_html.sql: :compare_with ''' || :compare_with || ''' is not a JSON array of prediction files')
   WHERE :compare_with IS NOT NULL AND (NOT json_valid(:compare_with) OR json_type(:compare_with) IS NOT 'array');
 INSERT OR REPLACE INTO temp.sqlite_parameters(key, value)
