@@ -65,18 +65,24 @@ WITH
       END AS problem
     FROM files
     WHERE kind IS NULL OR kind IN (32768, 40960)),
-  texts AS (
+  -- texts, decoded and subs are MATERIALIZED so that each file is read,
+  -- decoded and cut out of its fence once: a CTE SQLite flattens into
+  -- the next one copies its expressions to every place that uses them
+  texts AS MATERIALIZED (
     -- a file is read only once it passed the checks
     SELECT instance_id, problem,
            CASE WHEN problem IS NULL THEN readfile(path) END AS bytes
     FROM checked),
-  subs AS (
+  decoded AS MATERIALIZED (
     -- read as Path.read_text() reads it: text that is not UTF-8 raises
-    SELECT instance_id,
-           coalesce(problem, 'Evaluation Error: ' || utf8_decode_error(bytes)) AS problem,
-           CASE WHEN problem IS NULL AND utf8_decode_error(bytes) IS NULL
-                THEN sql_from_fence(CAST(bytes AS TEXT)) END AS sql
+    SELECT instance_id, problem, bytes, utf8_decode_error(bytes) AS decode_error
     FROM texts),
+  subs AS MATERIALIZED (
+    SELECT instance_id,
+           coalesce(problem, 'Evaluation Error: ' || decode_error) AS problem,
+           CASE WHEN problem IS NULL AND decode_error IS NULL
+                THEN sql_from_fence(CAST(bytes AS TEXT)) END AS sql
+    FROM decoded),
   tasks AS (
     SELECT json ->> 'instance_id' AS instance_id, json ->> 'db' AS db
     FROM jsonl_lines(coalesce(:tasks, rtrim(:gold, '/') || '/../spider2-lite.jsonl'))),
