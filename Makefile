@@ -17,7 +17,7 @@ CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
 SHARED  ?= ../shared
 
 CORE_SRC := ext/pynum.c ext/typed_table.c ext/table_compare.c ext/table_cache.c \
-            ext/table_snapshot.c ext/bytebuf.c ext/pyjson.c \
+            ext/table_snapshot.c ext/bytebuf.c ext/bigmem.c ext/pyjson.c \
             ext/similarity.c ext/sql_text.c ext/sql_scan.c ext/hardcoded.c \
             ext/answer_match.c ext/schema_graph.c \
             ext/result_csv.c ext/doc_parse.c ext/result_diff.c \

@@ -60,6 +60,7 @@
 #include <stdatomic.h>
 #include "table_snapshot.h"
 
+#include "bigmem.h"
 #include "bytebuf.h"
 #include "hash64.h"
 
@@ -308,8 +309,9 @@ static tt_table *unpack_table(tt_backing *backing, const char *buf,
     const char *rows = take(&u, bytes);
     if (u.bad) goto bad;
     if (col->store == TT_STORE_CELLS && rows) {
-      /* tagged cells: a copy whose str offsets become pointers */
-      pv_cell *cells = malloc(bytes);
+      /* tagged cells: a copy whose str offsets become pointers (a table
+      ** part outside the backing: a bigmem block, as tt_free frees it) */
+      pv_cell *cells = bm_alloc(bytes);
       if (!cells) goto bad;
       memcpy(cells, rows, bytes);
       col->data.cells = cells;

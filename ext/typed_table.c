@@ -58,6 +58,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "bigmem.h"
 #include "pynum.h"
 
 
@@ -225,7 +226,7 @@ static int tk_grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;
   size_t nc = *cap ? *cap : 64;
   while (nc < need) nc *= 2;
-  void *np = realloc(*p, nc * elem);
+  void *np = bm_realloc(*p, nc * elem);
   if (!np) return -1;
   *p = np;
   *cap = nc;
@@ -348,7 +349,7 @@ static int ensure_line_slot(tokenizer *t) {
               sizeof(size_t)))
     return -1;
   /* line_fields grows in step with line_start */
-  int64_t *lf = realloc(t->line_fields, t->lines_cap * sizeof(int64_t));
+  int64_t *lf = bm_realloc(t->line_fields, t->lines_cap * sizeof(int64_t));
   if (!lf) {
     t->lines_cap = old;
     return -1;
@@ -991,9 +992,9 @@ static void tk_drop_lines(tokenizer *t, size_t d) {
 static void tokenizer_free(tokenizer *t) {
   free(t->hz_line);
   free(t->hz_off);
-  free(t->words);
-  free(t->line_start);
-  free(t->line_fields);
+  bm_free(t->words);
+  bm_free(t->line_start);
+  bm_free(t->line_fields);
   free(t->err);
   /* stream is handed to the table as its arena */
 }
@@ -1243,7 +1244,7 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
     if (col->fexp) {
       col->fexp[row0 + r - r0] = h.exact ? (int16_t)h.exp10 : TT_INEXACT;
     } else if (h.exact) {
-      col->fexp = malloc(nrows * sizeof(int16_t));
+      col->fexp = bm_alloc(nrows * sizeof(int16_t));
       if (!col->fexp) return -2;
       for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
       col->fexp[row0 + r - r0] = (int16_t)h.exp10;
@@ -1264,7 +1265,7 @@ static int direct_chunk(tokenizer *t, size_t field, size_t r0, size_t r1,
                         size_t nrows, tt_dtype *d) {
   size_t row0 = r0 - 1;
   if (nchunks == 0) {
-    col->data.any = malloc(nrows * sizeof(int64_t));
+    col->data.any = bm_alloc(nrows * sizeof(int64_t));
     if (!col->data.any) return -2;
     col->store = TT_STORE_INT;
   } else if (!stored ||
@@ -1291,9 +1292,9 @@ static int direct_chunk(tokenizer *t, size_t field, size_t r0, size_t r1,
   }
   tk_uncut(t, cut);
   if (rc != 1 && nchunks == 0) {
-    free(col->data.any);
+    bm_free(col->data.any);
     col->data.any = NULL;
-    free(col->fexp);
+    bm_free(col->fexp);
     col->fexp = NULL;
   }
   return rc;
@@ -1502,7 +1503,7 @@ size_t tt_store_elem(tt_store s) {
 
 static int alloc_store(tt_column *col, tt_store s, size_t nrows) {
   col->store = s;
-  col->data.any = malloc(nrows * tt_store_elem(s));
+  col->data.any = bm_alloc(nrows * tt_store_elem(s));
   return col->data.any ? 0 : -1;
 }
 
@@ -1534,7 +1535,7 @@ static int store_float_rows(tt_column *col, size_t nrows, size_t row0,
       int16_t e = c->exp10;
       col->fexp[row0 + i] = exact ? e : TT_INEXACT;
     } else if (exact) {
-      col->fexp = malloc(nrows * sizeof(int16_t));
+      col->fexp = bm_alloc(nrows * sizeof(int16_t));
       if (!col->fexp) return -2;
       for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
       col->fexp[row0 + i] = c->exp10;
@@ -1595,7 +1596,7 @@ static int store_rows(tt_column *col, size_t nrows, size_t row0,
         if (c->kind == PV_FLOAT && c->exact) {
           if (c->exp10 == TT_INEXACT) return -1;
           if (!col->fexp) {
-            col->fexp = malloc(nrows * sizeof(int16_t));
+            col->fexp = bm_alloc(nrows * sizeof(int16_t));
             if (!col->fexp) return -2;
             for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
           }
@@ -1671,7 +1672,7 @@ static size_t arena_bytes(const tt_column *cols, size_t ncols, size_t nrows) {
 ** bytes (arena_bytes) and point the columns at it; NULL on out of memory. */
 static char *strs_to_arena(tt_column *cols, size_t ncols, size_t nrows,
                            const char *stream, size_t need) {
-  char *arena = malloc(need);
+  char *arena = bm_alloc(need);
   if (!arena) return NULL;
   size_t off = 0;
   for (size_t c = 0; c < ncols; c++) {
@@ -2005,21 +2006,20 @@ static tt_error br_feed(block_reader *r, tokenizer *t, int *done,
 
 /* ---------------------------------------------------------------- parse */
 
-/* free(p) unless p points into the table's backing (tt_backing) */
-static void free_part(const tt_table *t, void *p) {
+/* Whether p points into the table's backing (tt_backing): not freed. */
+static int in_backing(const tt_table *t, const void *p) {
   const tt_backing *b = t->backing;
-  if (b && (uintptr_t)p >= (uintptr_t)b->base &&
-      (uintptr_t)p < (uintptr_t)b->base + b->len)
-    return;
-  free(p);
+  return b && (uintptr_t)p >= (uintptr_t)b->base &&
+         (uintptr_t)p < (uintptr_t)b->base + b->len;
 }
 
 void tt_free(tt_table *t) {
   if (!t) return;
   for (int c = 0; c < t->ncols; c++) {
-    free_part(t, t->cols[c].name);
-    free_part(t, t->cols[c].data.any);
-    free_part(t, t->cols[c].fexp);
+    if (!in_backing(t, t->cols[c].name)) free(t->cols[c].name);
+    /* the big parts: bigmem blocks */
+    if (!in_backing(t, t->cols[c].data.any)) bm_free(t->cols[c].data.any);
+    if (!in_backing(t, t->cols[c].fexp)) bm_free(t->cols[c].fexp);
     free(t->cols[c].similarity_keys);
     for (int v = 0; v < 8; v++)
       if (t->cols[c].views[v]) {
@@ -2028,7 +2028,7 @@ void tt_free(tt_table *t) {
       }
   }
   free(t->cols);
-  free_part(t, t->arena);
+  if (!in_backing(t, t->arena)) bm_free(t->arena);
   if (t->backing) t->backing->release(t->backing);
   free(t);
 }
@@ -2056,12 +2056,12 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   ** never written are never touched, so a large estimate costs nothing. */
   {
     size_t fields = len / 4 + 64;
-    tk.stream = malloc(len + fields + 64);
-    tk.words = malloc(fields * sizeof(uint32_t));
+    tk.stream = bm_alloc(len + fields + 64);
+    tk.words = bm_alloc(fields * sizeof(uint32_t));
     if (!tk.stream || !tk.words) {
-      free(tk.stream);
-      free(tk.words);
-      free(owned);
+      bm_free(tk.stream);
+      bm_free(tk.words);
+      bm_free(owned);
       if (errmsg) *errmsg = tt_msgf("out of memory");
       return TT_ERR_NOMEM;
     }
@@ -2079,7 +2079,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     int done = 0;
     while (!rc && !done) rc = br_feed(&br, &tk, &done, errmsg);
   }
-  free(owned);
+  bm_free(owned);
   owned = NULL;
   data = NULL;
   if (rc) goto fail;
@@ -2142,9 +2142,9 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
             goto nomem;
         } else if (stored && (d != chunk_dt[0] || all_str != was_str)) {
           stored = 0; /* the store changes: every row again below */
-          free(col->data.any);
+          bm_free(col->data.any);
           col->data.any = NULL;
-          free(col->fexp);
+          bm_free(col->fexp);
           col->fexp = NULL;
         }
         if (stored && !direct) {
@@ -2188,7 +2188,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     for (size_t c = 0; c < ncols; c++)
       t->mem_bytes += store_bytes(&t->cols[c], nrows);
   }
-  free(tk.stream);
+  bm_free(tk.stream);
   tk.stream = NULL;
   t->mem_bytes += sizeof *t + ncols * sizeof(tt_column);
   tokenizer_free(&tk);
@@ -2204,14 +2204,14 @@ nomem:
   rc = TT_ERR_NOMEM;
   if (errmsg) *errmsg = tt_msgf("out of memory");
 fail:
-  free(owned);
+  bm_free(owned);
   free(scratch);
   free(chunk_dt);
   if (t) {
     t->arena = NULL;
     tt_free(t);
   }
-  free(tk.stream);
+  bm_free(tk.stream);
   tokenizer_free(&tk);
   return rc;
 }
@@ -2306,18 +2306,18 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
   }
   /* read until EOF: the size is a hint (pipes, files growing meanwhile) */
   size_t cap = (size_t)st.st_size + 1, len = 0;
-  char *buf = malloc(cap);
+  char *buf = bm_alloc(cap);
   while (buf) {
     if (len == cap) {
       if (cap > TT_MAX_FILE_BYTES) {
-        free(buf);
+        bm_free(buf);
         close(fd);
         if (errmsg) *errmsg = tt_msgf("file '%s' grew past the limit", path);
         return TT_ERR_LIMIT;
       }
-      char *nb = realloc(buf, cap * 2);
+      char *nb = bm_realloc(buf, cap * 2);
       if (!nb) {
-        free(buf);
+        bm_free(buf);
         buf = NULL;
         break;
       }
@@ -2328,7 +2328,7 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
     if (n < 0) {
       if (errno == EINTR) continue;
       int e = errno;
-      free(buf);
+      bm_free(buf);
       close(fd);
       if (errmsg) *errmsg = tt_msgf("[Errno %d] %s: '%s'", e, strerror(e), path);
       return TT_ERR_IO;
@@ -2365,7 +2365,7 @@ tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
   pv_cell *col_cells = malloc((nrows ? nrows : 1) * sizeof(pv_cell));
   if (!t || !col_cells) goto nomem;
   t->cols = calloc(ncols ? ncols : 1, sizeof(tt_column));
-  t->arena = malloc(text);
+  t->arena = bm_alloc(text);
   if (!t->cols || !t->arena) goto nomem;
   t->ncols = (int)ncols;
   t->nrows = (int64_t)nrows;
@@ -2456,7 +2456,7 @@ struct tt_stream {
 };
 
 static void stream_reset_tokenizer(tt_stream *s) {
-  free(s->tk.stream);
+  bm_free(s->tk.stream);
   tokenizer_free(&s->tk);
   memset(&s->tk, 0, sizeof s->tk);
   br_rewind(&s->br);
@@ -2468,7 +2468,7 @@ void tt_stream_close(tt_stream *s) {
   if (!s) return;
   if (s->br.fd >= 0) close(s->br.fd);
   free(s->br.buf);
-  free(s->tk.stream);
+  bm_free(s->tk.stream);
   tokenizer_free(&s->tk);
   if (s->names)
     for (size_t c = 0; c < s->ncols; c++) free(s->names[c]);

@@ -16,4 +16,5 @@ Suite *suite_spider_hardness(void);
 Suite *suite_jsonl_lines(void);
 Suite *suite_bytebuf(void);
 Suite *suite_pyjson(void);
+Suite *suite_bigmem(void);
 #endif
