@@ -420,6 +420,15 @@ enum {
   TK_WORD       /* the is_keyword rule: Keyword or Name by the word */
 };
 
+/* Python's re, not PCRE2, decides these classes (flags IGNORECASE | UNICODE):
+** \s is str.isspace() (also \x1c-\x1f, not U+180E, which PCRE2 counts as
+** a space); a letter class [A-Z...] also takes U+0130 and U+0131, whose
+** simple case mappings are i and I; and each I of a keyword matches them
+** too (lexer_init rewrites every upper-case I of a rule). */
+#define PY_S "(?:(?!\\x{180e})[\\s\\x{1c}-\\x{1f}])"
+#define PY_NOT_S_BEFORE "(?<![^\\s\\x{1c}-\\x{1f}])(?<!\\x{180e})"
+#define PY_AZ "A-Z\xc3\x80-\xc3\x9c\\x{130}\\x{131}"
+
 static const struct {
   const char *re;
   int kind;
@@ -429,49 +438,49 @@ static const struct {
     {"(--|# ).*?(\\r\\n|\\r|\\n|$)", TK_COMMENT1},
     {"/\\*[\\s\\S]*?\\*/", TK_OTHER},
     {"(\\r\\n|\\r|\\n)", TK_NEWLINE},
-    {"\\s+?", TK_WS},
+    {PY_S "+?", TK_WS},
     {":=", TK_OTHER},
     {"::", TK_PUNCT},
     {"\\*", TK_OTHER},
     {"`(``|[^`])*`", TK_OTHER},
     {"\xc2\xb4(\xc2\xb4\xc2\xb4|[^\xc2\xb4])*\xc2\xb4", TK_OTHER},
-    {"((?<!\\S)\\$(?:[_A-Z\xc3\x80-\xc3\x9c]\\w*)?\\$)[\\s\\S]*?\\1", TK_OTHER},
+    {"(" PY_NOT_S_BEFORE "\\$(?:[_" PY_AZ "]\\w*)?\\$)[\\s\\S]*?\\1", TK_OTHER},
     {"\\?", TK_OTHER},
     {"%(\\(\\w+\\))?s", TK_OTHER},
     {"(?<!\\w)[$:?]\\w+", TK_OTHER},
     {"\\\\\\w+", TK_OTHER},
-    {"(NOT\\s+)?(IN)\\b", TK_OTHER},
+    {"(NOT" PY_S "+)?(IN)\\b", TK_OTHER},
     {"(CASE|IN|VALUES|USING|FROM|AS)\\b", TK_KEYWORD},
-    {"(@|##|#)[A-Z\xc3\x80-\xc3\x9c]\\w+", TK_OTHER},
-    {"[A-Z\xc3\x80-\xc3\x9c]\\w*(?=\\s*\\.)", TK_OTHER},
-    {"(?<=\\.)[A-Z\xc3\x80-\xc3\x9c]\\w*", TK_OTHER},
-    {"[A-Z\xc3\x80-\xc3\x9c]\\w*(?=\\()", TK_OTHER},
+    {"(@|##|#)[" PY_AZ "]\\w+", TK_OTHER},
+    {"[" PY_AZ "]\\w*(?=" PY_S "*\\.)", TK_OTHER},
+    {"(?<=\\.)[" PY_AZ "]\\w*", TK_OTHER},
+    {"[" PY_AZ "]\\w*(?=\\()", TK_OTHER},
     {"-?0x[\\dA-F]+", TK_OTHER},
     {"-?\\d+(\\.\\d+)?E-?\\d+", TK_OTHER},
-    {"(?![_A-Z\xc3\x80-\xc3\x9c])-?(\\d+(\\.\\d*)|\\.\\d+)(?![_A-Z\xc3\x80-\xc3\x9c])",
-     TK_OTHER},
-    {"(?![_A-Z\xc3\x80-\xc3\x9c])-?\\d+(?![_A-Z\xc3\x80-\xc3\x9c])", TK_OTHER},
-    {"'(''|\\\\\\\\|\\\\'|[^'])*'", TK_OTHER},
-    {"\"(\"\"|\\\\\\\\|\\\\\"|[^\"])*\"", TK_OTHER},
+    {"(?![_" PY_AZ "])-?(\\d+(\\.\\d*)|\\.\\d+)(?![_" PY_AZ "])", TK_OTHER},
+    {"(?![_" PY_AZ "])-?\\d+(?![_" PY_AZ "])", TK_OTHER},
+    /* sqlparse 0.4.2: a backslash escapes the quote; '\\' is no pair */
+    {"'(''|\\\\'|[^'])*'", TK_OTHER},
+    {"\"(\"\"|\\\\\"|[^\"])*\"", TK_OTHER},
     {"(\"\"|\".*?[^\\\\]\")", TK_OTHER},
     {"(?<![\\w\\])])(\\[[^\\]\\[]+\\])", TK_OTHER},
-    {"((LEFT\\s+|RIGHT\\s+|FULL\\s+)?(INNER\\s+|OUTER\\s+|STRAIGHT\\s+)?"
-     "|(CROSS\\s+|NATURAL\\s+)?)?JOIN\\b",
+    {"((LEFT" PY_S "+|RIGHT" PY_S "+|FULL" PY_S "+)?(INNER" PY_S "+|OUTER" PY_S
+     "+|STRAIGHT" PY_S "+)?|(CROSS" PY_S "+|NATURAL" PY_S "+)?)?JOIN\\b",
      TK_KEYWORD},
-    {"END(\\s+IF|\\s+LOOP|\\s+WHILE)?\\b", TK_KEYWORD},
-    {"NOT\\s+NULL\\b", TK_KEYWORD},
-    {"NULLS\\s+(FIRST|LAST)\\b", TK_KEYWORD},
-    {"UNION\\s+ALL\\b", TK_KEYWORD},
-    {"CREATE(\\s+OR\\s+REPLACE)?\\b", TK_DDL},
-    {"DOUBLE\\s+PRECISION\\b", TK_OTHER},
-    {"GROUP\\s+BY\\b", TK_KEYWORD},
-    {"ORDER\\s+BY\\b", TK_KEYWORD},
-    {"HANDLER\\s+FOR\\b", TK_KEYWORD},
-    {"(LATERAL\\s+VIEW\\s+)(EXPLODE|INLINE|PARSE_URL_TUPLE|POSEXPLODE|STACK)\\b",
+    {"END(" PY_S "+IF|" PY_S "+LOOP|" PY_S "+WHILE)?\\b", TK_KEYWORD},
+    {"NOT" PY_S "+NULL\\b", TK_KEYWORD},
+    {"NULLS" PY_S "+(FIRST|LAST)\\b", TK_KEYWORD},
+    {"UNION" PY_S "+ALL\\b", TK_KEYWORD},
+    {"CREATE(" PY_S "+OR" PY_S "+REPLACE)?\\b", TK_DDL},
+    {"DOUBLE" PY_S "+PRECISION\\b", TK_OTHER},
+    {"GROUP" PY_S "+BY\\b", TK_KEYWORD},
+    {"ORDER" PY_S "+BY\\b", TK_KEYWORD},
+    {"HANDLER" PY_S "+FOR\\b", TK_KEYWORD},
+    {"(LATERAL" PY_S "+VIEW" PY_S "+)(EXPLODE|INLINE|PARSE_URL_TUPLE|POSEXPLODE|STACK)\\b",
      TK_KEYWORD},
-    {"(AT|WITH')\\s+TIME\\s+ZONE\\s+'[^']+'", TK_KEYWORD},
-    {"(NOT\\s+)?(LIKE|ILIKE|RLIKE)\\b", TK_OTHER},
-    {"[0-9_A-Z\xc3\x80-\xc3\x9c][_$#\\w]*", TK_WORD},
+    {"(AT|WITH')" PY_S "+TIME" PY_S "+ZONE" PY_S "+'[^']+'", TK_KEYWORD},
+    {"(NOT" PY_S "+)?(LIKE|ILIKE|RLIKE)\\b", TK_OTHER},
+    {"[0-9_" PY_AZ "][_$#\\w]*", TK_WORD},
     {"[;:()\\[\\],\\.]", TK_PUNCT},
     {"[<>=~!]+", TK_OTHER},
     {"[+/@#%^&|^-]+", TK_OTHER},
@@ -493,11 +502,26 @@ static void lexer_init(void) {
   for (size_t i = 0; i < N_LEXER_RULES; i++) {
     int err;
     PCRE2_SIZE off;
-    lexer_code[i] = pcre2_compile((PCRE2_SPTR)lexer_rules[i].re,
+    /* each keyword letter I also matches U+0130 and U+0131 (Python's
+    ** IGNORECASE); the rules hold no other upper-case I */
+    bb_buf re = {0};
+    for (const char *c = lexer_rules[i].re; *c; c++) {
+      if (*c == 'I')
+        bb_put(&re, "(?:I|\\x{130}|\\x{131})", strlen("(?:I|\\x{130}|\\x{131})"));
+      else
+        bb_put(&re, c, 1);
+    }
+    char *pattern = bb_finish(&re);
+    if (!pattern) {
+      ok = 0;
+      continue;
+    }
+    lexer_code[i] = pcre2_compile((PCRE2_SPTR)pattern,
                                   PCRE2_ZERO_TERMINATED,
                                   PCRE2_CASELESS | PCRE2_UTF | PCRE2_UCP |
                                       PCRE2_NO_UTF_CHECK,
                                   &err, &off, cc);
+    free(pattern);
     if (!lexer_code[i]) {
       ok = 0;
       continue;
@@ -524,18 +548,38 @@ static void lexer_init(void) {
   lexer_ok = ok;
 }
 
+/* value.upper() == w for an ASCII word w, as Python upper-cases: ASCII
+** letters, and U+0131 (dotless i) and U+017F (long s), whose upper case
+** is I and S. */
+static int upper_eq(const char *s, size_t n, const char *w) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  for (; *w; w++) {
+    if (i >= n) return 0;
+    char c;
+    if (u[i] == 0xC4 && i + 1 < n && u[i + 1] == 0xB1) {
+      c = 'I';
+      i += 2;
+    } else if (u[i] == 0xC5 && i + 1 < n && u[i + 1] == 0xBF) {
+      c = 'S';
+      i += 2;
+    } else {
+      c = (char)(u[i] >= 'a' && u[i] <= 'z' ? u[i] - 32 : u[i]);
+      i++;
+    }
+    if (c != *w) return 0;
+  }
+  return i == n;
+}
+
 /* The words whose keyword type steers the splitter (all plain Keyword in
 ** sqlparse's tables); any other word leaves the split level alone. */
 static int split_word(const char *s, size_t n) {
   static const char *const words[] = {"DECLARE", "BEGIN", "END", "IF",
                                       "FOR",     "WHILE", "CASE"};
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-    if (strlen(words[i]) == n && strncasecmp(words[i], s, n) == 0) return 1;
+    if (upper_eq(s, n, words[i])) return 1;
   return 0;
-}
-
-static int upper_eq(const char *s, size_t n, const char *w) {
-  return strlen(w) == n && strncasecmp(s, w, n) == 0;
 }
 
 /* sqlparse's StatementSplitter state. */

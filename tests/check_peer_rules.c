@@ -108,6 +108,19 @@ START_TEST(test_ts_remove_distinct) {
                  "select (case when 1 then 2 end; ");
   check_distinct("SELECT [distinct], `distinct`, x.distinct FROM t",
                  "SELECT [distinct], `distinct`, x. FROM t");
+  /* sqlparse 0.4.2's string rules: a backslash escapes the quote and
+  ** '\\' is no pair, so 'C:\\' runs on to the next quote */
+  check_distinct("SELECT DISTINCT a FROM t WHERE p = 'C:\\\\' OR DISTINCT q = 'x'",
+                 "SELECT  a FROM t WHERE p = 'C:\\\\' OR DISTINCT q = 'x'");
+  /* Python's \s (str.isspace: \x1c-\x1f, not U+180E) after a ';' */
+  check_distinct("SELECT 1;\x1cSELECT 2", "SELECT 1;\x1c");
+  check_distinct("SELECT 1;\xe1\xa0\x8eSELECT 2", "SELECT 1;");
+  /* IGNORECASE: U+0130 and U+0131 are letters of a word, and dotless i
+  ** upper-cases to I (BEGIN opens a level inside CREATE) */
+  check_distinct("SELECT \xc4\xb0" "distinct, \xc4\xb1" "distinct, distinct FROM t",
+                 "SELECT \xc4\xb0" "distinct, \xc4\xb1" "distinct,  FROM t");
+  check_distinct("CREATE PROCEDURE p BEG\xc4\xb1N SELECT 1; END; SELECT 2",
+                 "CREATE PROCEDURE p BEG\xc4\xb1N SELECT 1; END; ");
 }
 END_TEST
 
