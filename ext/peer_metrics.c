@@ -613,16 +613,72 @@ static int strip_distinct(char **sql, const char *side, verdict *v) {
   return 1;
 }
 
+/* py_fetchall's error for a query holding a null character. */
+static int nul_error(char **err) {
+  *err = sqlite3_mprintf("the query contains a null character");
+  return *err ? 1 : -1;
+}
+
+/*
+** A null character in the SQL: upstream's text steps keep it like any
+** other character (sqlparse's first-statement cut may drop it), and only
+** the execution fails ("the query contains a null character"). The steps
+** here work on C strings, so each null character becomes a mark, a
+** private-use character that occurs in neither query and that the steps
+** treat alike (sqlparse lexes both as a one-character Error token). Sets
+** mark (UTF-8, NUL-terminated) and returns the copy, malloc'd.
+*/
+static char *nul_marked(sql_arg q, const char *mark) {
+  size_t nm = strlen(mark);
+  bb_buf b = {0};
+  for (int i = 0; i < q.bytes; i++) {
+    if (q.sql[i])
+      bb_put(&b, q.sql + i, 1);
+    else
+      bb_put(&b, mark, nm);
+  }
+  bb_put(&b, "", 0);
+  return bb_finish(&b);
+}
+
+static void choose_nul_mark(sql_arg a, sql_arg b, char mark[4]) {
+  for (unsigned cp = 0xE000; cp <= 0xF8FF; cp++) {
+    mark[0] = (char)(0xE0 | (cp >> 12));
+    mark[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    mark[2] = (char)(0x80 | (cp & 0x3F));
+    mark[3] = 0;
+    if (!memmem(a.sql, (size_t)a.bytes, mark, 3) &&
+        !memmem(b.sql, (size_t)b.bytes, mark, 3))
+      return;
+  }
+  mark[0] = 0; /* 6,400 private-use characters in use: no mark */
+}
+
 /* test-suite: preprocessing, gold first (its error raises), then pred. */
 static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
                       sql_arg gold, run_limits *lim, verdict *v) {
-  char *pp = NULL, *gp = NULL, *tmp = NULL;
+  char *pp = NULL, *gp = NULL, *tmp = NULL, *pn = NULL, *gn = NULL;
   int res = -1;
   fetched g = {0}, p = {0};
   char *err = NULL;
+  char mark[4] = "";
+  if (memchr(pred.sql, 0, (size_t)pred.bytes) ||
+      memchr(gold.sql, 0, (size_t)gold.bytes)) {
+    choose_nul_mark(pred, gold, mark);
+    if (mark[0]) {
+      pn = nul_marked(pred, mark);
+      gn = nul_marked(gold, mark);
+      if (!pn || !gn) goto done;
+      pred.sql = pn;
+      pred.bytes = (int)strlen(pn);
+      gold.sql = gn;
+      gold.bytes = (int)strlen(gn);
+    }
+  }
   if (r->pipeline) {
-    /* evaluation.py reads 'sql<TAB>db' lines and strips them */
-    if (strpbrk(pred.sql, "\n\t") || strpbrk(gold.sql, "\n\t") ||
+    /* evaluation.py reads 'sql<TAB>db' lines (universal newlines: \r
+    ** ends a line too) and strips them */
+    if (strpbrk(pred.sql, "\n\r\t") || strpbrk(gold.sql, "\n\r\t") ||
         pred.bytes != (int)strlen(pred.sql)) {
       v->has_score = 0;
       set_error(v, sqlite3_mprintf("pipeline: SQL with a newline or tab "
@@ -671,8 +727,9 @@ static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
   free(pp);
   gp = gy;
   pp = py;
-  int rc = py_fetchall(db, gp, (int)strlen(gp), TEXT_IGNORE, -1, lim, &g, &err,
-                       NULL);
+  int rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
+           : py_fetchall(db, gp, (int)strlen(gp), TEXT_IGNORE, -1, lim, &g,
+                         &err, NULL);
   if (rc < 0) goto done;
   if (rc > 0) {
     v->has_score = 0;
@@ -683,8 +740,9 @@ static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
     res = 0;
     goto done;
   }
-  rc = py_fetchall(db, pp, (int)strlen(pp), TEXT_IGNORE, -1, lim, &p, &err,
-                   NULL);
+  rc = mark[0] && strstr(pp, mark) ? nul_error(&err)
+       : py_fetchall(db, pp, (int)strlen(pp), TEXT_IGNORE, -1, lim, &p, &err,
+                     NULL);
   if (rc < 0) goto done;
   if (rc > 0) {
     v->has_score = 1;
@@ -703,6 +761,8 @@ done:
   free(pp);
   free(gp);
   free(tmp);
+  free(pn);
+  free(gn);
   return res;
 }
 

@@ -33,3 +33,11 @@ SELECT 'bird bag', exec_verdict('build/samples/peers.sqlite', 'SELECT dept FROM 
 SELECT 'spider toplevel_order', exec_verdict('build/samples/peers.sqlite', 'SELECT name FROM emp ORDER BY id DESC', 'SELECT name FROM emp WHERE dept IS NOT ''order by''', 'spider toplevel_order') ->> 'score';
 SELECT 'spider nosortkey', exec_verdict('build/samples/peers.sqlite', 'SELECT 1.0, 1.5', 'SELECT 1, 1.5', 'spider nosortkey') ->> 'score';
 SELECT 'livesql empty_ok', exec_verdict('build/samples/peers.sqlite', 'SELECT name FROM emp WHERE 0', 'SELECT name FROM emp WHERE 0', 'livesql empty_ok') ->> 'score';
+-- a null character: test-suite's text steps keep it (the first-statement
+-- cut may drop it), then the execution fails: pred 0, gold raises (null)
+SELECT 'spider null char pred', exec_verdict('build/samples/peers.sqlite', 'SELECT 1' || char(0), 'SELECT 1', 'spider');
+SELECT 'spider null char gold', exec_verdict('build/samples/peers.sqlite', 'SELECT 1', 'SELECT 1' || char(0), 'spider') ->> 'score';
+SELECT 'spider null char cut', exec_verdict('build/samples/peers.sqlite', 'SELECT 1; ' || char(0), 'SELECT 1', 'spider') ->> 'score';
+SELECT 'spider null char keep_distinct', exec_verdict('build/samples/peers.sqlite', 'SELECT 1; ' || char(0), 'SELECT 1', 'spider keep_distinct') ->> 'score';
+SELECT 'spider null char pipeline', exec_verdict('build/samples/peers.sqlite', 'SELECT 1' || char(0), 'SELECT 1', 'spider pipeline') ->> 'score';
+SELECT 'spider pipeline carriage return', exec_verdict('build/samples/peers.sqlite', 'SELECT 1' || char(13), 'SELECT 1', 'spider pipeline') ->> 'score';
