@@ -3,6 +3,7 @@ against spidereval's spider_verdict and focused_match.
 
   /usr/bin/python3 tests/pandas_diff/verdict_diff.py FIRST_SEED COUNT \
       [--ext build/spidereval] [--mirror DIR] [--work DIR] [--keep]
+  (--mirror: a clone of xlang-ai/Spider2; default $SPIDER2_REPO)
   /usr/bin/python3 tests/pandas_diff/verdict_diff.py --check GOLD_DIR PRED_DIR
 
 For each seed, gen_verdict.gen_case(seed) makes a prediction, its gold
@@ -182,13 +183,17 @@ def main():
                     'one *_eval.jsonl) and prediction folder instead')
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument('--ext', default=os.path.join(here, '../../build/spidereval'))
-    ap.add_argument('--mirror', default='/work/.mirror/xlang-ai+Spider2/repo')
+    ap.add_argument('--mirror', default=os.environ.get('SPIDER2_REPO'),
+                    help='a clone of xlang-ai/Spider2 (default: '
+                    '$SPIDER2_REPO)')
     ap.add_argument('--work', default='/tmp/verdict_diff')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--quiet', action='store_true')
     ap.add_argument('--big', action='store_true',
                     help='gen_big_case: wide golds across low_memory chunks')
     a = ap.parse_args()
+    if not a.mirror:
+        ap.error('--mirror or $SPIDER2_REPO is needed')
     off = load_official(a.mirror)
     if a.check:
         return check_dir(a, off)
