@@ -30,7 +30,8 @@
 **   ".parameter set :gold '...'""), no .csv file in the folder (saying so
 **   when it holds .sql files), or no .csv file named after an instance of
 **   the gold. A folder that cannot be read raises submission_files' error.
-**   The shared preamble of evaluate.sql, report.sql and report_html.sql:
+**   The shared preamble of evaluate.sql, report.sql, report_html.sql,
+**   errors.sql and verdict_diff.sql:
 **     SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
 **       'evaluate.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 **   It reads folders, so it is SQLITE_DIRECTONLY (a hostile schema could

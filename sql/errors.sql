@@ -16,8 +16,8 @@
 -- and two example instances each. (sql/taxonomies.sql holds the
 -- categories as a table, temp.taxonomy_categories, for ad-hoc queries.)
 .bail on
-SELECT spidereval_error('errors.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
-SELECT spidereval_error('errors.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
+  'errors.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.error_evidence;
 CREATE TEMP TABLE error_evidence AS
 WITH judged AS MATERIALIZED (

@@ -14,8 +14,8 @@
 --
 -- Optional :flavor (snow, lite, dbt).
 .bail on
-SELECT spidereval_error('verdict_diff.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
-SELECT spidereval_error('verdict_diff.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
+SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
+  'verdict_diff.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.verdict_diff;
 CREATE TEMP TABLE verdict_diff AS
 WITH f(f) AS (SELECT coalesce(:flavor, 'snow')),
