@@ -59,6 +59,12 @@
 **   A limit is a whole number: an integer, a real without a fraction or a
 **   text that reads as one; anything else raises "listing_note: :limit
 **   'abc' is not a whole number (...)", naming :limit.
+**
+** html_escape(text)
+**   text with & < > " written as &amp; &lt; &gt; &quot;, fit for an HTML
+**   element or a double-quoted attribute (what the HTML reports put in
+**   their pages); NULL stays NULL, a number is escaped as its text.
+**     SELECT html_escape('a < b & "c"');  -- a &lt; b &amp; &quot;c&quot;
 */
 #include <string.h>
 
@@ -216,6 +222,42 @@ static void peerInputProblemFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, msg, -1, sqlite3_free);
 }
 
+/* html_escape(text): see the header. Every byte but & < > " is copied as
+** it is (NUL bytes included, as replace() keeps them). */
+static void htmlEscapeFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  (void)argc;
+  const char *t = (const char *)sqlite3_value_text(argv[0]);
+  if (!t) return; /* NULL */
+  int n = sqlite3_value_bytes(argv[0]);
+  sqlite3_str *s = sqlite3_str_new(0);
+  int from = 0; /* the first byte not yet copied */
+  for (int i = 0; i < n; i++) {
+    const char *entity = t[i] == '&'   ? "&amp;"
+                         : t[i] == '<' ? "&lt;"
+                         : t[i] == '>' ? "&gt;"
+                         : t[i] == '"' ? "&quot;"
+                                       : 0;
+    if (!entity) continue;
+    sqlite3_str_append(s, t + from, i - from);
+    sqlite3_str_appendall(s, entity);
+    from = i + 1;
+  }
+  sqlite3_str_append(s, t + from, n - from);
+  int len = sqlite3_str_length(s);
+  if (sqlite3_str_errcode(s)) {
+    sqlite3_free(sqlite3_str_finish(s));
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  char *out = sqlite3_str_finish(s);
+  if (!out) { /* an empty text: sqlite3_str_finish gives NULL */
+    sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+    return;
+  }
+  sqlite3_result_text(ctx, out, len, sqlite3_free);
+}
+
 /* How many rows a listing shows when :limit is NULL. */
 #define LISTING_DEFAULT_LIMIT 50
 
@@ -312,6 +354,11 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
         db, "spidereval_peer_input_problem", 5,
         SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
         peerInputProblemFunc, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(
+        db, "html_escape", 1,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        htmlEscapeFunc, 0, 0);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(
         db, "listing_limit", 1,

@@ -88,9 +88,9 @@ diff_svg AS (
   SELECT '<svg class="chart" width="560" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by difficulty">' ||
          group_concat(
-           '<g class="bar" data-label="' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-total="' || total ||
+           '<g class="bar" data-label="' || html_escape(label) || '" data-total="' || total ||
            '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</text>' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
            '<rect x="110" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM dmax)) || '" fill="#ddd"/>' ||
            '<rect x="110" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM dmax)) || '" fill="#2a7"/>' ||
            '<text x="420" y="15">' || ok || ' / ' || total || '</text></g>', '') || '</svg>' AS s
@@ -99,16 +99,16 @@ cat_svg AS (
   SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by outcome">' ||
          group_concat(
-           '<g class="bar" data-label="' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-total="' || total ||
+           '<g class="bar" data-label="' || html_escape(label) || '" data-total="' || total ||
            '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</text>' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
            '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM cmax)) ||
            '" fill="' || iif(label = 'Correct', '#2a7', '#c44') || '"/>' ||
            '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
   FROM (SELECT * FROM cat ORDER BY ord)),
 dbs AS (
-  SELECT group_concat('<tr data-db="' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-total="' || n || '" data-correct="' || ok ||
-                      '"><td>' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</td><td>' || n || '</td><td>' || ok || '</td><td>' ||
+  SELECT group_concat('<tr data-db="' || html_escape(db_id) || '" data-total="' || n || '" data-correct="' || ok ||
+                      '"><td>' || html_escape(db_id) || '</td><td>' || n || '</td><td>' || ok || '</td><td>' ||
                       printf('%.2f', 100.0 * sx / n) || '</td></tr>', '') AS s
   FROM (SELECT db_id, count(*) AS n, sum(correct) AS ok, sum(x) AS sx FROM v
         GROUP BY db_id ORDER BY db_id)),
@@ -117,7 +117,7 @@ cmp AS (
 <table id="runs"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>answered</th><th>' ||
     (SELECT metric FROM m) || ' x 100</th></tr></thead><tbody>' ||
     (SELECT group_concat('<tr data-run="' || run || '" data-correct="' || ok || '" data-answered="' || answered ||
-                         '"><td>' || rank || '</td><td>' || run || '</td><td>' || replace(replace(replace(replace(name, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+                         '"><td>' || rank || '</td><td>' || run || '</td><td>' || html_escape(name) ||
                          '</td><td>' || ok || '</td><td>' || answered || '</td><td>' ||
                          printf('%.2f', 100.0 * sx / n) || '</td></tr>', '')
      FROM (SELECT rank() OVER (ORDER BY sum(pv.correct) DESC) AS rank, r.run, r.name, r.ord,
@@ -142,17 +142,17 @@ data AS (
 rows AS (
   SELECT group_concat(
            '<tr data-idx="' || idx || '" data-correct="' || correct || '" data-difficulty="' ||
-           replace(replace(replace(replace(coalesce(difficulty, '(none)'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '" data-category="' || replace(replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
-           '" data-db="' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+           html_escape(coalesce(difficulty, '(none)')) || '" data-category="' || html_escape(category) ||
+           '" data-db="' || html_escape(db_id) ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '" data-runs="' ||
              (SELECT CASE WHEN min(o.correct) = max(o.correct) THEN 'agree'
                           WHEN v.correct THEN 'lost' ELSE 'gained' END
               FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) ELSE '' END ||
-           '"><td><a href="#open=' || idx || '">' || idx || '</a></td><td>' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
-           '</td><td>' || replace(replace(replace(replace(coalesce(difficulty, ''), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</td><td>' ||
-           coalesce(score, 'null') || '</td><td>' || replace(replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</td><td>' ||
-           replace(replace(replace(replace(CASE WHEN length(question) > 120 THEN substr(question, 1, 119) || '…'
-                            ELSE coalesce(question, '') END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+           '"><td><a href="#open=' || idx || '">' || idx || '</a></td><td>' || html_escape(db_id) ||
+           '</td><td>' || html_escape(coalesce(difficulty, '')) || '</td><td>' ||
+           coalesce(score, 'null') || '</td><td>' || html_escape(category) || '</td><td>' ||
+           html_escape(CASE WHEN length(question) > 120 THEN substr(question, 1, 119) || '…'
+                            ELSE coalesce(question, '') END) ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '</td><td>' ||
              (SELECT group_concat(run || ':' || iif(correct, 'pass', iif(pred_sql IS NULL, 'missing', 'fail')), ' ')
               FROM (SELECT * FROM temp.peer_verdicts AS o WHERE o.idx = v.idx ORDER BY run))
@@ -160,11 +160,11 @@ rows AS (
            '</td></tr>', char(10)) AS s
   FROM (SELECT * FROM v ORDER BY idx) AS v),
 opts AS (
-  SELECT (SELECT group_concat('<option>' || replace(replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</option>', '')
+  SELECT (SELECT group_concat('<option>' || html_escape(category) || '</option>', '')
           FROM (SELECT DISTINCT category FROM v ORDER BY 1)) AS cats,
-         (SELECT group_concat('<option>' || replace(replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</option>', '')
+         (SELECT group_concat('<option>' || html_escape(label) || '</option>', '')
           FROM (SELECT label FROM diff ORDER BY ord)) AS diffs,
-         (SELECT group_concat('<option>' || replace(replace(replace(replace(db_id, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</option>', '')
+         (SELECT group_concat('<option>' || html_escape(db_id) || '</option>', '')
           FROM (SELECT DISTINCT db_id FROM v ORDER BY 1)) AS dbs)
 SELECT '<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -174,9 +174,9 @@ SELECT '<!DOCTYPE html>
 #questions tr[data-correct="0"] td:nth-child(5) { color: #c44; } #questions tr.open td { background: #eef4ff; }
 </style></head><body>
 <h1>spidereval report: ' || m.benchmark || '</h1>
-<p>predictions: <code>' || replace(replace(replace(replace(:predictions, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code>, questions: <code>' ||
-  replace(replace(replace(replace(coalesce(:gold, :dev), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code>, databases: <code>' || replace(replace(replace(replace(:databases, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
-  '</code>, rules: <code>' || replace(replace(replace(replace(coalesce(:rules, 'bird'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') || '</code></p>
+<p>predictions: <code>' || html_escape(:predictions) || '</code>, questions: <code>' ||
+  html_escape(coalesce(:gold, :dev)) || '</code>, databases: <code>' || html_escape(:databases) ||
+  '</code>, rules: <code>' || html_escape(coalesce(:rules, 'bird')) || '</code></p>
 <p class="score" id="score" data-metric="' || m.metric || '" data-value="' ||
   printf('%.2f', CASE WHEN t.n > 0 THEN 100.0 * t.sx / t.n ELSE 0 END) || '" data-correct="' || t.ok ||
   '" data-questions="' || t.n || '" data-missing="' || t.missing || '" data-unscored="' || t.unscored || '">' ||
@@ -212,7 +212,7 @@ SELECT '<!DOCTYPE html>
 <tbody>
 ' || coalesce((SELECT s FROM rows), '') || '
 </tbody></table>
-<footer id="footer">spidereval ' || spidereval_version() || ', ' || replace(replace(replace(replace(coalesce(:rules, 'bird'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;') ||
+<footer id="footer">spidereval ' || spidereval_version() || ', ' || html_escape(coalesce(:rules, 'bird')) ||
   ' rules, ' || strftime('%Y-%m-%d %H:%M UTC', 'now') || '</footer>
 <script type="application/json" id="data">' || replace((SELECT s FROM data), '</', '<\/') || '</script>
 <script>
