@@ -175,6 +175,20 @@ static const char *after_exception(const char *s) {
   return s;
 }
 
+/* "\n" when pandas' own message ends in a newline (two of its C
+** tokenizer's errors do; spidereval's messages never end in one), which
+** the official print of the exception keeps: a blank line follows. */
+static const char *pandas_newline(const char *msg, size_t len) {
+  static const char *const with_newline[] = {
+      "Error tokenizing data. C error: Expected ",
+      "Error tokenizing data. C error: Buffer overflow caught"};
+  for (size_t i = 0; i < sizeof with_newline / sizeof *with_newline; i++)
+    if (len >= strlen(with_newline[i]) &&
+        !strncmp(msg, with_newline[i], strlen(with_newline[i])))
+      return "\n";
+  return "";
+}
+
 void off_print_judging_line(FILE *f, off_flavor fl, const char *id,
                             const char *error_info, const char *gold_dir,
                             const char *const *files, size_t nfiles,
@@ -183,8 +197,9 @@ void off_print_judging_line(FILE *f, off_flavor fl, const char *id,
   static const char script_prefix[] = "Python Script Error:";
   if (!error_info) return;
   if (!strncmp(error_info, eval_prefix, sizeof eval_prefix - 1)) {
-    fprintf(f, "%s ERROR!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! %s\n", id,
-            after_exception(error_info + sizeof eval_prefix - 1));
+    const char *m = after_exception(error_info + sizeof eval_prefix - 1);
+    fprintf(f, "%s ERROR!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! %s\n%s", id, m,
+            pandas_newline(m, strlen(m)));
     return;
   }
   if (strncmp(error_info, script_prefix, sizeof script_prefix - 1)) return;
@@ -205,8 +220,8 @@ void off_print_judging_line(FILE *f, off_flavor fl, const char *id,
   }
   if (single && nfiles > 0) {
     char *p = gold_path(fl, gold_dir, files[0]);
-    fprintf(f, "%s: compare against %s failed: %.*s\n", id, p ? p : "",
-            (int)len, msg);
+    fprintf(f, "%s: compare against %s failed: %.*s\n%s", id, p ? p : "",
+            (int)len, msg, pandas_newline(msg, len));
     free(p);
     return;
   }
@@ -219,7 +234,7 @@ void off_print_judging_line(FILE *f, off_flavor fl, const char *id,
     if (fl == OFF_LITE) fputc(')', f);
     free(p);
   }
-  fprintf(f, "] failed: %.*s\n", (int)len, msg);
+  fprintf(f, "] failed: %.*s\n%s", (int)len, msg, pandas_newline(msg, len));
 }
 
 void off_print_sql_line(FILE *f, off_flavor fl, const char *id,

@@ -116,9 +116,11 @@ START_TEST(test_judging_lines) {
                    "Evaluation Error:ParserError: Error tokenizing data. C "
                    "error: Expected 7 fields in line 1763, saw 8",
                    "gold", NULL, 0, 0));
+  /* pandas' message ends in a newline: a blank line follows, as in the
+  ** official stdout of that real run */
   ck_assert_str_eq(out, "sf_bq309 ERROR!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! Error "
                         "tokenizing data. C error: Expected 7 fields in line "
-                        "1763, saw 8\n");
+                        "1763, saw 8\n\n");
   free(out);
   CAPTURE(out, off_print_judging_line(
                    f, OFF_SNOW, "sf001",
@@ -147,6 +149,39 @@ START_TEST(test_judging_lines) {
                         "[PosixPath('gold/exec_result/bq060_a.csv'), "
                         "PosixPath('gold/exec_result/bq060_b.csv')] failed: "
                         "boom\n");
+  free(out);
+  /* pandas ends its "Expected N fields" message with a newline, which
+  ** the official print keeps (a blank line); not its other messages */
+  CAPTURE(out, off_print_judging_line(
+                   f, OFF_SNOW, "sf001",
+                   "Python Script Error:ParserError: Error tokenizing data. "
+                   "C error: Expected 2 fields in line 3, saw 3",
+                   "gold", one, 1, 1));
+  ck_assert_str_eq(out, "sf001: compare against gold/exec_result/sf001.csv "
+                        "failed: Error tokenizing data. C error: Expected 2 "
+                        "fields in line 3, saw 3\n\n");
+  free(out);
+  CAPTURE(out, off_print_judging_line(
+                   f, OFF_LITE, "bq060",
+                   "Python Script Error:ParserError: gold variant "
+                   "'gold/exec_result/bq060_a.csv' cannot be read: Error "
+                   "tokenizing data. C error: Expected 1 fields in line 2, "
+                   "saw 2",
+                   "./gold/", two, 2, 0));
+  ck_assert_str_eq(out, "bq060: multi-compare against "
+                        "[PosixPath('gold/exec_result/bq060_a.csv'), "
+                        "PosixPath('gold/exec_result/bq060_b.csv')] failed: "
+                        "Error tokenizing data. C error: Expected 1 fields in "
+                        "line 2, saw 2\n\n");
+  free(out);
+  CAPTURE(out, off_print_judging_line(
+                   f, OFF_SNOW, "sf001",
+                   "Python Script Error:ParserError: Error tokenizing data. "
+                   "C error: EOF inside string starting at row 1",
+                   "gold", one, 1, 1));
+  ck_assert_str_eq(out, "sf001: compare against gold/exec_result/sf001.csv "
+                        "failed: Error tokenizing data. C error: EOF inside "
+                        "string starting at row 1\n");
   free(out);
   CAPTURE(out, off_print_judging_line(f, OFF_SNOW, "sf001", "Result Error",
                                       "gold", one, 1, 1));

@@ -23,11 +23,14 @@ bin=$root/build/spidereval
 work_dir
 
 # ---- official output on every real run ----
-# the official stdout without tqdm's progress-bar text, one line each
+# the official stdout without tqdm's progress-bar text (each update starts
+# with a carriage return; a line left empty by taking them out goes, a
+# blank line the script printed stays: pandas' "Expected N fields"
+# message ends in a newline)
 norm_official() {
-  tr '\r' '\n' <"$1" |
-    sed -E 's/Evaluating Exec Results: *[0-9]+%\|[^|]*\| *[0-9]+\/[0-9]+ \[[^]]*\] ?//g' |
-    grep -v '^[[:space:]]*$'
+  awk '{ bar = index($0, "\r") > 0
+         gsub(/\rEvaluating Exec Results: *[0-9]+%\|[^|]*\| *[0-9]+\/[0-9]+ \[[^]]*\] ?/, "")
+         if (!(bar && $0 == "")) print }' "$1"
 }
 score_lines() { grep -E '^(Final score|Real score|Correct IDs saved to|TOTAL_GB_PROCESSED): '; }
 dict_map() { grep '^{' | tr -d '{}' | sed "s/, '/\n'/g" | sort; }
