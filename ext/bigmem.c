@@ -22,10 +22,15 @@ static bm_head *head_of(const void *p) {
   return (bm_head *)((char *)(uintptr_t)p - sizeof(bm_head));
 }
 
-/* Mapping length for n bytes and the header; 0 when it overflows. */
+/* Mapping length for n bytes and the header; 0 when it overflows. A
+** tail of half a huge page or more is made a whole one (else its pages
+** come 4 KiB a fault); a shorter tail stays small pages, so no block
+** wastes more than half a huge page. */
 static size_t map_len_for(size_t n) {
-  if (n > SIZE_MAX - sizeof(bm_head) - BM_HUGE) return 0;
-  return (n + sizeof(bm_head) + BM_PAGE - 1) & ~(BM_PAGE - 1);
+  if (n > SIZE_MAX - sizeof(bm_head) - 2 * BM_HUGE) return 0;
+  size_t len = (n + sizeof(bm_head) + BM_PAGE - 1) & ~(BM_PAGE - 1);
+  if (len % BM_HUGE >= BM_HUGE / 2) len = (len + BM_HUGE - 1) & ~(BM_HUGE - 1);
+  return len;
 }
 
 /* len bytes mapped from a 2 MiB boundary, marked for huge pages. */

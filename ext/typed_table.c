@@ -101,12 +101,14 @@ char *tt_msgf(const char *fmt, ...) {
 /* Python's strict UTF-8 decoder: returns the offset of the first bad
 ** sequence or (size_t)-1; *why gets the reason in Python's words and
 ** *bad_len the bytes it covers (the valid start of a sequence cut by a bad
-** byte or by the end). */
+** byte or by the end). *cont gets the continuation bytes of the valid
+** characters before that offset (or in all n bytes), so that those bytes
+** hold that many fewer characters. */
 static size_t utf8_first_error(const unsigned char *s, size_t n,
                                const char **why, size_t *bad_len,
-                               int *all_ascii) {
+                               size_t *cont) {
   size_t i = 0;
-  *all_ascii = 1;
+  *cont = 0;
   while (i < n) {
     /* Fast path over ASCII, sixteen then eight bytes at a time. */
 #ifdef __SSE2__
@@ -126,7 +128,6 @@ static size_t utf8_first_error(const unsigned char *s, size_t n,
       i++;
       continue;
     }
-    *all_ascii = 0;
     int need;
     unsigned char lo = 0x80, hi = 0xBF;
     if (c >= 0xC2 && c <= 0xDF) need = 1;
@@ -168,6 +169,7 @@ static size_t utf8_first_error(const unsigned char *s, size_t n,
       }
     }
     i += (size_t)need + 1;
+    *cont += (size_t)need;
   }
   return (size_t)-1;
 }
@@ -365,7 +367,7 @@ static void pd_make_space(tokenizer *t, size_t nbytes);
 ** line after a chunk boundary is never checked for too many fields, just
 ** as the first data line is not. A short line is padded with empty fields
 ** after make_stream_space grows the buffers for them. */
-static int end_line(tokenizer *t) {
+static int end_line_slow(tokenizer *t) {
   int64_t fields = t->line_fields[t->lines];
   int64_t ex_fields = -1;
   /* the line before is always kept, also by a streaming read */
@@ -397,6 +399,25 @@ static int end_line(tokenizer *t) {
   t->line_start[t->lines] = t->line_start[t->lines - 1] + (size_t)fields;
   t->line_fields[t->lines] = 0;
   return 0;
+}
+
+/* end_line for a line as wide as the one before (neither too many fields
+** nor padding) while the line arrays and pandas' line capacity have room:
+** nearly every line; end_line_slow otherwise. */
+static inline int end_line(tokenizer *t) {
+  size_t l = t->lines;
+  int64_t fields = t->line_fields[l];
+  if (__builtin_expect(l > 0 && fields == t->line_fields[l - 1] &&
+                           l + 1 < t->lines_cap &&
+                           l + 1 - t->pd_lines_base < t->pd_lines_cap,
+                       1)) {
+    t->file_lines++;
+    t->lines = l + 1;
+    t->line_start[l + 1] = t->line_start[l] + (size_t)fields;
+    t->line_fields[l + 1] = 0;
+    return 0;
+  }
+  return end_line_slow(t);
 }
 
 /* Keep the stream length at this line limit (see nul_lost). */
@@ -577,6 +598,15 @@ static inline uint64_t plain_run_end(const char *data, uint64_t j,
 
 #undef ONES
 #undef LOWS
+
+/* Whether byte c, read next after a delimiter (line_start 0) or after a
+** line end (1), starts a field of ordinary characters as START_FIELD (and
+** START_RECORD) would: not a delimiter, line end or quote, and at a
+** line's start not a blank either (a line of blanks is skipped). */
+static inline int starts_plain_field(char c, int line_start) {
+  return c != ',' && c != '\n' && c != '\r' && c != '"' &&
+         (!line_start || (c != ' ' && c != '\t'));
+}
 
 /*
 ** Tokenize one buffer of pandas': the bytes at file offsets [off, off + n),
@@ -806,13 +836,10 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
                 state = START_FIELD;
                 /* an ordinary byte next starts the next field's run here,
                 ** as START_FIELD would */
-                if (j < len) {
-                  char c2 = data[j];
-                  if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"') {
-                    i = j;
-                    state = IN_FIELD;
-                    continue;
-                  }
+                if (j < len && starts_plain_field(data[j], 0)) {
+                  i = j;
+                  state = IN_FIELD;
+                  continue;
                 }
                 FAST_FLUSH();
                 next = j;
@@ -824,15 +851,11 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
               END_LINE();
               /* an ordinary byte next starts the next line's first field
               ** here, as START_RECORD and START_FIELD would */
-              if (j < len) {
-                char c2 = data[j];
-                if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"' &&
-                    c2 != ' ' && c2 != '\t') {
-                  i = j;
-                  state = IN_FIELD;
-                  FAST_LOAD();
-                  continue;
-                }
+              if (j < len && starts_plain_field(data[j], 1)) {
+                i = j;
+                state = IN_FIELD;
+                FAST_LOAD();
+                continue;
               }
               next = j;
               break;
@@ -847,14 +870,11 @@ static int tk_feed(tokenizer *t, const char *blk, uint64_t off, size_t n) {
               END_FIELD();
               state = START_FIELD;
               j++;
-              if (j < len) {
-                char c2 = data[j];
-                if (c2 != ',' && c2 != '\n' && c2 != '\r' && c2 != '"') {
-                  i = j;
-                  state = IN_FIELD;
-                  FAST_LOAD();
-                  continue;
-                }
+              if (j < len && starts_plain_field(data[j], 0)) {
+                i = j;
+                state = IN_FIELD;
+                FAST_LOAD();
+                continue;
               }
             }
             next = j;
@@ -1857,9 +1877,9 @@ int tt_utf8_check(const void *s, size_t n, char **msg) {
   const unsigned char *u = s;
   const char *why = NULL;
   size_t bad_len = 0;
-  int all_ascii;
+  size_t cont;
   *msg = NULL;
-  size_t bad = utf8_first_error(u, n, &why, &bad_len, &all_ascii);
+  size_t bad = utf8_first_error(u, n, &why, &bad_len, &cont);
   if (bad == (size_t)-1) return 0;
   if (bad + bad_len == n) utf8_final(u, bad, &why, &bad_len); /* one decode */
   *msg = utf8_message(u, bad, bad_len, why);
@@ -1928,8 +1948,8 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
     }
     const char *why = NULL;
     size_t bad_len = 0, whole = un;
-    int all_ascii;
-    size_t bad = utf8_first_error(u, un, &why, &bad_len, &all_ascii);
+    size_t cont;
+    size_t bad = utf8_first_error(u, un, &why, &bad_len, &cont);
     if (bad != (size_t)-1) {
       if (why[0] == 'u' && bad + bad_len == un) {
         whole = bad; /* waits for the next chunk */
@@ -1938,8 +1958,8 @@ static tt_error br_next(block_reader *r, const char **blk, uint64_t *off,
         return TT_ERR_UNICODE;
       }
     }
-    /* a character a byte when none is beyond ASCII */
-    uint64_t nchars = all_ascii ? whole : utf8_chars(u, whole);
+    /* the characters of the whole ones: their bytes less continuations */
+    uint64_t nchars = whole - cont;
     /* the chunk's text: a '\r' held back before it, none at its end */
     uint64_t text = 0;
     if (nchars) {
