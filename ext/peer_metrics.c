@@ -27,7 +27,10 @@
 **     steps             the reward from SQLite's VM step counts of gold
 **                       and pred instead of wall time: the same on any
 **                       machine
-**   spider            test-suite EX (exec_eval.py eval_exec_match)
+**   spider            test-suite EX (exec_eval.py eval_exec_match); db as
+**                     <db_id>/<db_id>.sqlite: on every database of its
+**                     folder whose name contains ".sqlite" (the test
+**                     suite's databases), as upstream
 **     keep_distinct     upstream's --keep_distinct
 **     pipeline          evaluation.py's line step first ('value' -> '1')
 **     order / noorder   force whether row order matters (rows_verdict:
@@ -60,6 +63,7 @@
 **
 ** exec_verdict reads database files: SQLITE_DIRECTONLY.
 */
+#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -654,9 +658,72 @@ static void choose_nul_mark(sql_arg a, sql_arg b, char mark[4]) {
   mark[0] = 0; /* 6,400 private-use characters in use: no mark */
 }
 
+/*
+** test-suite's databases: eval_exec_match judges the prediction on every
+** database "in the same directory as db", every entry of db's folder
+** whose name contains ".sqlite" (the test suite's databases beside
+** <db_id>.sqlite), in os.listdir's (readdir's) order. evaluation.py only
+** ever passes <db_id>/<db_id>.sqlite, so the folder is scanned in that
+** layout only; any other path (a flat folder of unrelated databases) is
+** judged alone. Our own index files (*.spidereval-index) are no part of
+** the suite. Returns the count and *out (each path and the array
+** malloc'd), -1 on OOM.
+*/
+static int suite_paths(const char *path, char ***out) {
+  *out = NULL;
+  char **v = malloc(sizeof(char *) * 8);
+  if (!v) return -1;
+  int n = 0, cap = 8, oom = 0;
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  const char *dbase = NULL;
+  size_t dlen = 0;
+  if (slash && slash > path) {
+    dbase = slash - 1;
+    while (dbase > path && dbase[-1] != '/') dbase--;
+    dlen = (size_t)(slash - dbase);
+  }
+  int layout = dbase && strlen(base) == dlen + 7 &&
+               strncmp(base, dbase, dlen) == 0 && !strcmp(base + dlen, ".sqlite");
+  char *dir = layout ? strndup(path, (size_t)(slash - path)) : NULL;
+  DIR *d = dir ? opendir(dir) : NULL;
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+    size_t nl = strlen(e->d_name);
+    if (!strstr(e->d_name, ".sqlite") ||
+        (nl >= 17 && !strcmp(e->d_name + nl - 17, ".spidereval-index")))
+      continue;
+    if (n == cap) {
+      char **w = realloc(v, sizeof(char *) * (size_t)(cap *= 2));
+      if (!w) {
+        oom = 1;
+        break;
+      }
+      v = w;
+    }
+    size_t len = strlen(dir) + nl + 2; /* os.path.join(db_dir, basename) */
+    if (!(v[n] = malloc(len))) {
+      oom = 1;
+      break;
+    }
+    snprintf(v[n++], len, "%s/%s", dir, e->d_name);
+  }
+  if (d) closedir(d);
+  free(dir);
+  if (!oom && n == 0) /* another layout, or the folder cannot be read */
+    if (!(v[n++] = strdup(path))) oom = 1;
+  if (oom) {
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+    return -1;
+  }
+  *out = v;
+  return n;
+}
+
 /* test-suite: preprocessing, gold first (its error raises), then pred. */
-static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
-                      sql_arg gold, run_limits *lim, verdict *v) {
+static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
+                      sql_arg pred, sql_arg gold, run_limits *lim,
+                      verdict *v) {
   char *pp = NULL, *gp = NULL, *tmp = NULL, *pn = NULL, *gn = NULL;
   int res = -1;
   fetched g = {0}, p = {0};
@@ -727,34 +794,72 @@ static int run_spider(sb_conn *db, const pm_rules *r, sql_arg pred,
   free(pp);
   gp = gy;
   pp = py;
-  int rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
-           : py_fetchall(db, gp, (int)strlen(gp), TEXT_IGNORE, -1, lim, &g,
+  char **paths = NULL;
+  int npaths = suite_paths(path, &paths);
+  if (npaths < 0) goto done;
+  int ok = 1, rc = 0;
+  for (int k = 0; k < npaths && ok == 1; k++) {
+    /* the gold first, on each database; a gold error raises */
+    sb_conn *c = db;
+    char *oerr = NULL;
+    const char *where = npaths > 1 ? paths[k] : NULL;
+    if (npaths > 1 && strcmp(paths[k], path) != 0 &&
+        sb_open(paths[k], &c, &oerr) != SQLITE_OK) {
+      c = NULL;
+      err = sqlite3_mprintf("%s", oerr ? oerr : "cannot open");
+      sqlite3_free(oerr);
+      rc = err ? 1 : -1;
+    } else
+      rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
+           : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, lim, &g,
                          &err, NULL);
-  if (rc < 0) goto done;
-  if (rc > 0) {
-    v->has_score = 0;
-    set_error(v, sqlite3_mprintf("upstream raises AssertionError: gold query "
-                                 "has error: %s",
-                                 err));
-    sqlite3_free(err);
-    res = 0;
-    goto done;
+    if (rc == 0)
+      rc = mark[0] && strstr(pp, mark) ? nul_error(&err)
+           : py_fetchall(c, pp, (int)strlen(pp), TEXT_IGNORE, -1, lim, &p,
+                         &err, NULL);
+    else if (rc > 0) { /* the gold failed */
+      v->has_score = 0;
+      set_error(v, where ? sqlite3_mprintf("upstream raises AssertionError: "
+                                           "gold query has error on database "
+                                           "file %s: %s", where, err)
+                         : sqlite3_mprintf("upstream raises AssertionError: "
+                                           "gold query has error: %s", err));
+      sqlite3_free(err);
+      err = NULL;
+      rc = 2;
+    }
+    if (rc == 1) { /* the prediction failed */
+      v->has_score = 1;
+      v->score = 0;
+      set_error(v, where ? sqlite3_mprintf("pred: on database file %s: %s",
+                                           where, err)
+                         : sqlite3_mprintf("pred: %s", err));
+      sqlite3_free(err);
+      err = NULL;
+    }
+    if (rc == 0) {
+      ok = pr_ts_result_eq_opt(&g.t, &p.t, order_matters, !r->nosortkey);
+      if (ok == 0)
+        set_error(v, where ? sqlite3_mprintf("result mismatch on database "
+                                             "file %s", where)
+                           : sqlite3_mprintf("result mismatch"));
+    }
+    fetched_free(&g);
+    fetched_free(&p);
+    if (c != db) sb_close(c);
+    if (rc != 0) ok = rc < 0 ? -1 : 0;
   }
-  rc = mark[0] && strstr(pp, mark) ? nul_error(&err)
-       : py_fetchall(db, pp, (int)strlen(pp), TEXT_IGNORE, -1, lim, &p, &err,
-                     NULL);
-  if (rc < 0) goto done;
-  if (rc > 0) {
+  for (int k = 0; k < npaths; k++) free(paths[k]);
+  free(paths);
+  if (ok < 0 || rc < 0) goto done;
+  if (rc != 2) {
     v->has_score = 1;
-    v->score = 0;
-    set_error(v, sqlite3_mprintf("pred: %s", err));
-    sqlite3_free(err);
+    if (rc == 0) v->score = ok;
     sqlite3_str_appendf(extra(v), ",\"order_matters\":%s",
                         order_matters ? "true" : "false");
-    res = 0;
-    goto done;
   }
-  res = judge_rows(r, &p.t, &g.t, order_matters, v);
+  if (npaths > 1) sqlite3_str_appendf(extra(v), ",\"databases\":%d", npaths);
+  res = 0;
 done:
   fetched_free(&g);
   fetched_free(&p);
@@ -881,7 +986,7 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
     case PM_BIRD:
     case PM_BIRD_F1: rc = run_bird(db, &r, pred, gold, &lim, &v); break;
     case PM_BIRD_VES: rc = run_bird_ves(db, &r, pred, gold, &lim, &v); break;
-    case PM_SPIDER: rc = run_spider(db, &r, pred, gold, &lim, &v); break;
+    case PM_SPIDER: rc = run_spider(db, path, &r, pred, gold, &lim, &v); break;
     case PM_LIVESQL: rc = run_livesql(db, &r, pred, gold, &lim, &v); break;
   }
   sb_close(db);

@@ -118,6 +118,39 @@ grep -v '^peers: ' "$work/out.txt"
 passed=$(sed -nE 's/^peers: ([0-9]+) passed.*/\1/p' "$work/out.txt")
 failed=$(sed -nE 's/^peers: [0-9]+ passed, ([0-9]+) failed/\1/p' "$work/out.txt")
 
+# 3b. test-suite judges every database of the folder whose name contains
+# '.sqlite' (eval_exec_match's os.listdir) in evaluation.py's layout,
+# <db_id>/<db_id>.sqlite; these verdicts do not depend on the listing order
+# (checked against upstream's own code by hand)
+S3=$work/suite
+mkdir -p "$S3/same" "$S3/differ" "$S3/no_table" "$S3/flat"
+mkemp() { sqlite3 "$1" "CREATE TABLE emp(id, name); INSERT INTO emp VALUES $2;"; }
+mkemp "$S3/same/same.sqlite" "(1, 'a'), (2, 'b')"
+mkemp "$S3/same/b.sqlite" "(1, 'a'), (2, 'b')"
+mkemp "$S3/same/c.sqlite" "(2, 'b'), (1, 'a')"
+echo "not a database" >"$S3/same/notes.txt"
+sqlite3 "$S3/same/same.sqlite.spidereval-index" "CREATE TABLE other(x)"
+mkemp "$S3/differ/differ.sqlite" "(1, 'a'), (2, 'b')"
+mkemp "$S3/differ/b.sqlite" "(1, 'a'), (2, 'c')"
+mkemp "$S3/no_table/no_table.sqlite" "(1, 'a')"
+sqlite3 "$S3/no_table/b.sqlite" "CREATE TABLE other(x)"
+mkemp "$S3/flat/x.sqlite" "(1, 'a')"
+mkemp "$S3/flat/y.sqlite" "(1, 'b')"
+suite() { # file pred gold [rules [field]]: field|databases
+  sqlite3 :memory: -cmd ".load $ext" -cmd ".parameter set @p \"$2\"" -cmd ".parameter set @g \"$3\"" \
+    "SELECT exec_verdict('$S3/$1', @p, @g, '${4:-spider}') ->> '\$.${5:-score}',
+            exec_verdict('$S3/$1', @p, @g, '${4:-spider}') ->> '\$.databases'" 2>&1
+}
+check "spider suite: equal on all three databases (our index file is none)" \
+  "$(suite same/same.sqlite 'SELECT name FROM emp' 'SELECT name FROM emp')" "1|3"
+check "spider suite: order matters on each" "$(suite same/same.sqlite 'SELECT name FROM emp ORDER BY id' 'SELECT name FROM emp ORDER BY rowid')" "0|3"
+check "spider suite: one database tells them apart" "$(suite differ/differ.sqlite "SELECT name FROM emp WHERE id < 2 OR name = 'b'" 'SELECT name FROM emp')" "0|2"
+check "spider suite: the mismatch names the file" "$(suite differ/differ.sqlite "SELECT name FROM emp WHERE id < 2 OR name = 'b'" 'SELECT name FROM emp' spider error_info)" \
+  "result mismatch on database file $S3/differ/b.sqlite|2"
+check "spider suite: the gold fails on one database" "$(suite no_table/no_table.sqlite 'SELECT name FROM emp' 'SELECT name FROM emp')" "|2"
+check "spider suite: keep_distinct too" "$(suite same/same.sqlite 'SELECT name FROM emp' 'SELECT DISTINCT name FROM emp' 'spider keep_distinct')" "1|3"
+check "spider suite: another layout, the file alone" "$(suite flat/x.sqlite "SELECT 'a'" 'SELECT name FROM emp')" "1|"
+
 # 4. sql/evaluate_peer.sql on BIRD- and Spider-style inputs (our fixtures,
 # the databases in the <db_id>/<db_id>.sqlite layout)
 F=tests/fixtures/peers
