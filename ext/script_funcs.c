@@ -47,6 +47,16 @@
 **       'report_peer.sql', :predictions, :dev, :gold, :databases) AS p)
 **     WHERE p IS NOT NULL;
 **
+** spidereval_choice_problem(script, parameter, value, choices)
+**   NULL when value is NULL (the script's default) or one of the words of
+**   choices, else the script's message naming the parameter:
+**   "evaluate.sql: :instances 'Spider2E': expected all or spider2e". So a
+**   misspelt choice stops the script instead of quietly meaning the
+**   default:
+**     SELECT spidereval_error(p) FROM (SELECT spidereval_choice_problem(
+**       'evaluate.sql', ':instances', :instances, 'all spider2e') AS p)
+**     WHERE p IS NOT NULL;
+**
 ** listing_note(limit, n) and listing_limit(limit)
 **   The scripts' listings (report.sql's failures, compare_stats.sql's
 **   gained and lost instances, ...) show at most :limit rows: 50 when
@@ -192,6 +202,53 @@ static void inputProblemFunc(sqlite3_context *ctx, int argc,
   return;
 sql_error:
   sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
+}
+
+/* spidereval_choice_problem(script, parameter, value, choices): see the
+** header. */
+static void choiceProblemFunc(sqlite3_context *ctx, int argc,
+                              sqlite3_value **argv) {
+  (void)argc;
+  const char *script = (const char *)sqlite3_value_text(argv[0]);
+  const char *param = (const char *)sqlite3_value_text(argv[1]);
+  const char *choices = (const char *)sqlite3_value_text(argv[3]);
+  if (sqlite3_value_type(argv[2]) == SQLITE_NULL) return; /* the default */
+  const char *value = (const char *)sqlite3_value_text(argv[2]);
+  if (!value || !choices) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  size_t n = strlen(value);
+  for (const char *w = choices; *w;) {
+    while (*w == ' ') w++;
+    size_t len = strcspn(w, " ");
+    if (len && len == n && !memcmp(w, value, n)) return; /* NULL: fine */
+    w += len;
+  }
+  /* "a b c" as "a, b or c" */
+  sqlite3_str *list = sqlite3_str_new(0);
+  int words = 0;
+  for (const char *w = choices; *w;) {
+    while (*w == ' ') w++;
+    size_t len = strcspn(w, " ");
+    if (!len) break;
+    const char *next = w + len;
+    while (*next == ' ') next++;
+    if (words++) sqlite3_str_appendall(list, *next ? ", " : " or ");
+    sqlite3_str_append(list, w, (int)len);
+    w += len;
+  }
+  char *l = sqlite3_str_finish(list);
+  char *msg = l ? sqlite3_mprintf("%s: %s '%s': expected %s",
+                                  script ? script : "spidereval_choice_problem",
+                                  param ? param : "?", value, l)
+                : NULL;
+  sqlite3_free(l);
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, msg, -1, sqlite3_free);
 }
 
 /* spidereval_peer_input_problem(script, predictions, dev, gold,
@@ -354,6 +411,11 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
         db, "spidereval_peer_input_problem", 5,
         SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
         peerInputProblemFunc, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(
+        db, "spidereval_choice_problem", 4,
+        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+        choiceProblemFunc, 0, 0);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(
         db, "html_escape", 1,

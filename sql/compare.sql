@@ -37,6 +37,11 @@
 SELECT spidereval_error('compare.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 SELECT spidereval_error('compare.sql: missing parameters :run_a and :run_b (two submission folders) or :runs (a JSON array of them)')
 WHERE :runs IS NULL AND (:run_a IS NULL OR :run_b IS NULL);
+-- a misspelt :flavor or :instances stops the script (not the default)
+SELECT spidereval_error(p) FROM (SELECT coalesce(
+  spidereval_choice_problem('compare.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('compare.sql', ':instances', :instances, 'all spider2e')) AS p)
+WHERE p IS NOT NULL;
 SELECT spidereval_error('compare.sql: cannot read sql/compare_stats.sql from the working directory: run it from the repository root, or run build/sql/compare.sql (its parts inlined) from anywhere') WHERE readfile('sql/compare_stats.sql') IS NULL; -- repository only
 DROP TABLE IF EXISTS temp.spider2e_excluded;
 CREATE TEMP TABLE spider2e_excluded AS

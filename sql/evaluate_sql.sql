@@ -38,6 +38,11 @@
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :databases (the folder of SQLite databases): -cmd ".parameter set :databases ''...''"') WHERE :databases IS NULL;
+-- a misspelt :flavor or :instances stops the script (not the default)
+SELECT spidereval_error(p) FROM (SELECT coalesce(
+  spidereval_choice_problem('evaluate_sql.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('evaluate_sql.sql', ':instances', :instances, 'all spider2e')) AS p)
+WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
 CREATE TEMP TABLE spider2e_excluded AS
 SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason

@@ -31,6 +31,11 @@
 -- a folder without .csv files or with none named after a gold instance
 SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
   'report.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
+-- a misspelt :flavor or :instances stops the script (not the default)
+SELECT spidereval_error(p) FROM (SELECT coalesce(
+  spidereval_choice_problem('report.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('report.sql', ':instances', :instances, 'all spider2e')) AS p)
+WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
 CREATE TEMP TABLE spider2e_excluded AS
 SELECT value ->> 'instance_id' AS instance_id, value ->> 'reason' AS reason
