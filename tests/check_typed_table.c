@@ -469,6 +469,77 @@ START_TEST(test_stream_equals_read) {
 }
 END_TEST
 
+/* Read data from a file and check it gives what tt_parse gives from
+** memory: the same error and message, or the same names, dtypes and cells. */
+static void expect_file_equal(const char *data, size_t n, const char *label) {
+  char path[] = "/tmp/check_tt_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+  close(fd);
+  tt_table *t1 = NULL, *t2 = NULL;
+  char *e1 = NULL, *e2 = NULL;
+  tt_error r1 = tt_parse(data, n, &t1, &e1);
+  tt_error r2 = tt_read_file(path, &t2, &e2);
+  unlink(path);
+  ck_assert_msg(r1 == r2, "%s: %s vs %s", label, tt_error_name(r1),
+                tt_error_name(r2));
+  if (r1) {
+    ck_assert_msg(!strcmp(e1, e2), "%s: %s vs %s", label, e1, e2);
+  } else {
+    ck_assert_int_eq(t1->ncols, t2->ncols);
+    ck_assert_int_eq(t1->nrows, t2->nrows);
+    for (int c = 0; c < t1->ncols; c++) {
+      ck_assert_str_eq(t1->cols[c].name, t2->cols[c].name);
+      ck_assert_int_eq(t1->cols[c].dtype, t2->cols[c].dtype);
+    }
+    for (int c = 0; c < t1->ncols; c++)
+      for (int64_t r = 0; r < t1->nrows; r++)
+        ck_assert_msg(pv_cell_identical(tt_cell(&t1->cols[c], r),
+                                        tt_cell(&t2->cols[c], r)),
+                      "%s: row %lld col %d", label, (long long)r, c);
+  }
+  free(e1);
+  free(e2);
+  tt_free(t1);
+  tt_free(t2);
+}
+
+/* A file read by tt_read_file gives what its bytes give from memory: every
+** read case and error, with tokenizer buffers of 5 to 64 bytes, and an
+** input of several 262144-byte blocks (blank-led lines, CRLF, BOM,
+** non-ASCII) with and without a bad byte in the third block. */
+START_TEST(test_file_equals_parse) {
+  size_t blocks[] = {0, 5, 7, 64};
+  for (size_t b = 0; b < 4; b++) {
+    tt_test_block_size = blocks[b];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      char label[80];
+      snprintf(label, sizeof label, "case %zu block %zu", i, blocks[b]);
+      expect_file_equal(cases[i].csv, cases[i].len, label);
+    }
+  }
+  tt_test_block_size = 0;
+  size_t cap = 3 * BLK, n = 0;
+  char *big = malloc(cap + 64);
+  n += (size_t)sprintf(big, "\xef\xbb\xbfi,f,s\r\n");
+  for (unsigned r = 0; n < cap; r++) {
+    if (r % 997 == 0) n += (size_t)sprintf(big + n, "   \r\n");
+    else if (r % 991 == 0) n += (size_t)sprintf(big + n, "  %u,1.5,\"q\r\n\"\r\n", r);
+    else if (r % 13 == 0) n += (size_t)sprintf(big + n, "%u,,x\xc3\xa9\r\n", r);
+    else n += (size_t)sprintf(big + n, "%u,%u.25,%s\r\n", r, r % 7, r > 40000 ? "True" : "7");
+  }
+  for (size_t k = 0; k < 3; k++) {
+    tt_test_chunk_lines = k ? 1000 * k : 0;
+    expect_file_equal(big, n, "blocks");
+  }
+  tt_test_chunk_lines = 0;
+  big[2 * BLK + 100] = (char)0xff;
+  expect_file_equal(big, n, "bad byte in block 3");
+  free(big);
+}
+END_TEST
+
 /* A column's cells of one chunk in one manner: ints, ints with NA, floats
 ** (plain and not), floats with NA, uint64-sized ints, bools, strs. */
 static size_t random_cell(uint64_t *x, int manner, char *o) {
@@ -749,6 +820,7 @@ Suite *suite_typed_table(void) {
   tcase_add_test(tc, test_huge_field);
   tcase_add_test(tc, test_utf8_blocks);
   tcase_add_test(tc, test_stream_equals_read);
+  tcase_add_test(tc, test_file_equals_parse);
   tcase_add_test(tc, test_stream_changed);
   tcase_add_test(tc, test_text_buffers);
   tcase_add_test(tc, test_pandas_limits);
