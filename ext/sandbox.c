@@ -281,8 +281,15 @@ static int cmp_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* 1 when the library is built with SQLITE_LIKE_DOESNT_MATCH_BLOBS
+** (Debian's is, and so is Python's sqlite3 there): LIKE and GLOB answer 0
+** for a BLOB operand. Taken once per process with the names below. */
+static int like_blobs_never_match;
+
 static void load_function_names(void) {
   wd_start();
+  like_blobs_never_match =
+      sqlite3_compileoption_used("LIKE_DOESNT_MATCH_BLOBS");
   /* FTS3/FTS5 auxiliary functions and MATCH are registered as extension
   ** functions but only read their own tables */
   static const char *extra[] = {"bm25", "highlight", "snippet", "match",
@@ -452,6 +459,12 @@ static void stopped(sqlite3_context *ctx) {
 static void like_or_glob(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                          int glob) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
+  /* as the library's own LIKE: a BLOB never matches, before any check */
+  if (like_blobs_never_match && (sqlite3_value_type(argv[0]) == SQLITE_BLOB ||
+                                 sqlite3_value_type(argv[1]) == SQLITE_BLOB)) {
+    sqlite3_result_int(ctx, 0);
+    return;
+  }
   const unsigned char *pat = sqlite3_value_text(argv[0]);
   const unsigned char *str = sqlite3_value_text(argv[1]);
   if (sqlite3_value_bytes(argv[0]) >

@@ -141,7 +141,9 @@ funcs="SELECT count(*), sum(a.p LIKE b.p), sum(a.p GLOB b.p), sum(instr(a.p, b.p
   sum(length(ltrim(a.p, b.p))), sum(length(rtrim(a.p, b.p))),
   sum(instr(CAST(a.p AS BLOB), CAST(b.p AS BLOB))),
   sum(a.p LIKE b.p ESCAPE '\'), sum(a.p LIKE b.p ESCAPE '%'), sum(a.p LIKE b.p ESCAPE '_'),
-  sum(a.p LIKE b.p ESCAPE 'é'), group_concat(hex(replace(a.p, b.p, '')), '') IS NOT NULL
+  sum(a.p LIKE b.p ESCAPE 'é'), group_concat(hex(replace(a.p, b.p, '')), '') IS NOT NULL,
+  sum(CAST(a.p AS BLOB) LIKE b.p), sum(a.p LIKE CAST(b.p AS BLOB)),
+  sum(CAST(a.p AS BLOB) GLOB b.p), sum(a.p LIKE b.p ESCAPE x'5c')
   FROM c a, c b"
 funcs_one=$(printf '%s' "$funcs" | tr '\n' ' ')
 want=$(sqlite3 "$work/cases.db" "$funcs_one" 2>&1)
