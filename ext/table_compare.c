@@ -33,6 +33,8 @@
 */
 #include "table_compare.h"
 
+#include "bigmem.h"
+
 #include <float.h>
 #include <jansson.h>
 #include <math.h>
@@ -767,16 +769,17 @@ static int settle_scratch_init(settle_scratch *s, int64_t n) {
   s->nslots = 16;
   while (s->nslots < (size_t)n * 2) s->nslots *= 2;
   size_t nh = (size_t)(n ? n : 1);
-  s->gold_hash = malloc(nh * sizeof *s->gold_hash);
-  s->pred_hash = malloc(nh * sizeof *s->pred_hash);
-  s->slots = malloc(s->nslots * sizeof *s->slots);
+  /* bigmem: a large table's arrays on huge pages (few page faults) */
+  s->gold_hash = bm_alloc(nh * sizeof *s->gold_hash);
+  s->pred_hash = bm_alloc(nh * sizeof *s->pred_hash);
+  s->slots = bm_alloc(s->nslots * sizeof *s->slots);
   return s->gold_hash && s->pred_hash && s->slots ? 0 : -1;
 }
 
 static void settle_scratch_free(settle_scratch *s) {
-  free(s->gold_hash);
-  free(s->pred_hash);
-  free(s->slots);
+  bm_free(s->gold_hash);
+  bm_free(s->pred_hash);
+  bm_free(s->slots);
   memset(s, 0, sizeof *s);
 }
 
