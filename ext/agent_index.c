@@ -1,8 +1,9 @@
 /*
 ** agent_index.c: the index the search tools read (agent_search.c):
 ** columns with statistics and samples, distinct text values (FTS5), join
-** edges. Built once per database into a companion file
-** '<db>.spidereval-index' (rebuilt when the database's size or mtime
+** edges. Built once per database into a companion file beside it,
+** '<db>.spidereval-index' with every ".sqlite" of the name written
+** "_sqlite" (at_companion_path; rebuilt when the database's size or mtime
 ** changes; kept in memory when the companion cannot be written), or
 ** inside the database itself. Building reads the untrusted database on a
 ** connection that writes the index: DEFENSIVE, trusted_schema off, the
@@ -622,6 +623,27 @@ static sqlite3 *open_companion(const char *comp, const tool_db *d) {
   return NULL;
 }
 
+/* The companion of "dir/emp.sqlite" is "dir/emp_sqlite.spidereval-index":
+** no ".sqlite" in its name, because test-suite's evaluator (Spider 1.0)
+** runs every query on each file of the database's folder whose name holds
+** ".sqlite", and would run them on the index too. */
+char *at_companion_path(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  sqlite3_str *s = sqlite3_str_new(0);
+  sqlite3_str_append(s, path, (int)(base - path));
+  for (const char *p = base; *p;) {
+    if (!strncmp(p, ".sqlite", 7)) {
+      sqlite3_str_appendall(s, "_sqlite");
+      p += 7;
+    } else {
+      sqlite3_str_appendchar(s, 1, *p++);
+    }
+  }
+  sqlite3_str_appendall(s, INDEX_SUFFIX);
+  return sqlite3_str_finish(s);
+}
+
 /* Make sure d has an index: inside the database, the companion file (built
 ** when missing, stale or not exactly ours), or in memory. */
 int at_ensure_index(tool_db *d, const char *fn, char **err) {
@@ -630,7 +652,7 @@ int at_ensure_index(tool_db *d, const char *fn, char **err) {
     d->index = d->data;
     return SQLITE_OK;
   }
-  char *comp = sqlite3_mprintf("%s" INDEX_SUFFIX, d->path);
+  char *comp = at_companion_path(d->path);
   if (!comp) {
     *err = at_msgf("%s: out of memory", fn);
     return SQLITE_NOMEM;
@@ -699,7 +721,7 @@ void agentIndexFunc(sqlite3_context *ctx, int argc,
     else e = at_msgf("%s", sqlite3_errmsg(ix));
   } else if (!strcmp(where, "companion") || !strcmp(where, "memory")) {
     char *comp = !strcmp(where, "companion")
-                     ? sqlite3_mprintf("%s" INDEX_SUFFIX, d->path)
+                     ? at_companion_path(d->path)
                      : NULL;
     if (comp) unlink(comp);
     rc = open_index_conn(d, comp, &ix, &e);

@@ -14,7 +14,8 @@
 ** The db argument is a database file path, or the name of a database of
 ** this connection ('main', an ATTACHed schema) that has a file. Every tool
 ** opens it read-only. The searches use an index built once per database
-** and kept in a companion file '<db>.spidereval-index' (rebuilt when the
+** and kept in a companion file '<db>.spidereval-index' (no ".sqlite" in
+** its name: emp.sqlite has emp_sqlite.spidereval-index; rebuilt when the
 ** database's size or mtime changes; kept in memory for this connection when
 ** the companion cannot be written), or inside the database itself after
 ** agent_index(db, 'inside').

@@ -87,6 +87,9 @@ tool_db *at_get_db(tools_ctx *t, sqlite3 *caller, const char *arg,
                    const char *fn, char **err);
 /* Make sure d has an index (agent_index.c). */
 int at_ensure_index(tool_db *d, const char *fn, char **err);
+/* The companion index file of the database at path (agent_index.c),
+** sqlite3_malloc'd, NULL on out of memory. */
+char *at_companion_path(const char *path);
 
 /* ------------------------------------------------------------ helpers */
 

@@ -480,7 +480,7 @@ void spider2DatabaseFunc(sqlite3_context *ctx, int argc,
     struct stat st;
     if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
       unlink(out);
-      char *comp = sqlite3_mprintf("%s" INDEX_SUFFIX, out);
+      char *comp = at_companion_path(out);
       if (comp) unlink(comp);
       sqlite3_free(comp);
     }

@@ -86,7 +86,7 @@ echo "agent: $ndb Spider 2.0 schema folders built and searched"
 bad=0
 for db in "$work"/*.sqlite; do
   got=$(sqlite3 -bail :memory: -cmd ".load $ext" "
-    ATTACH '$db.spidereval-index' AS ix;
+    ATTACH '${db%.sqlite}_sqlite.spidereval-index' AS ix;
     SELECT count(*), sum((SELECT match FROM search_value('$db', v.value,
       v.table_name, v.column_name, 1)) = 'exact')
     FROM ix._spidereval_values v" 2>&1)
@@ -96,6 +96,12 @@ for db in "$work"/*.sqlite; do
   esac
 done
 check_status "search_value exact hits" $bad ""
+# the companions hold no ".sqlite" in their names: test-suite's evaluator
+# runs the queries on every file of a database's folder whose name does
+check "companions named without .sqlite" \
+  "$(cd "$work" && ls | grep -F .sqlite | grep -v '\.sqlite$')" ""
+check "a companion per searched database" \
+  "$(cd "$work" && ls *_sqlite.spidereval-index | wc -l)" "$(cd "$work" && ls *.sqlite | wc -l)"
 
 # 2. a 50-table chain t0 <- t1 <- ... <- t49 (t_i references t_{i-1})
 {
