@@ -51,11 +51,12 @@ static void *map_aligned(size_t len) {
 
 void *bm_alloc(size_t n) {
   bm_head *h;
-  if (n >= BM_MAP_MIN) {
+  if (BM_MAPS && n >= BM_MAP_MIN) {
     size_t len = map_len_for(n);
     if (!len || !(h = map_aligned(len))) return NULL;
     h->map_len = len;
   } else {
+    if (n > SIZE_MAX - sizeof *h) return NULL;
     h = malloc(sizeof *h + n);
     if (!h) return NULL;
     h->map_len = 0;
@@ -83,7 +84,8 @@ void *bm_realloc(void *p, size_t n) {
     nh->size = n;
     return nh + 1;
   }
-  if (n < BM_MAP_MIN) {
+  if (!BM_MAPS || n < BM_MAP_MIN) {
+    if (n > SIZE_MAX - sizeof *h) return NULL;
     bm_head *nh = realloc(h, sizeof *h + n);
     if (!nh) return NULL;
     nh->size = n;

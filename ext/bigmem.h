@@ -21,6 +21,20 @@
 /* Blocks of at least this many bytes are mapped with huge pages. */
 #define BM_MAP_MIN ((size_t)4 << 20)
 
+/* 0 under AddressSanitizer: every block then comes from malloc, so that
+** reads and writes past a block's end are caught (a mapping is rounded up
+** to whole pages and never checked). */
+#if defined(__SANITIZE_ADDRESS__)
+#define BM_MAPS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BM_MAPS 0
+#endif
+#endif
+#ifndef BM_MAPS
+#define BM_MAPS 1
+#endif
+
 /* n bytes (uninitialised, aligned to 16), or NULL when they cannot be had.
 ** bm_alloc(0) gives a valid block. */
 void *bm_alloc(size_t n);

@@ -26,7 +26,7 @@ START_TEST(test_kinds) {
     unsigned char *p = bm_alloc(sizes[k]);
     ck_assert_ptr_nonnull(p);
     ck_assert_uint_eq((uintptr_t)p % 16, 0);
-    ck_assert_int_eq(bm_is_mapped(p), sizes[k] >= BM_MAP_MIN);
+    ck_assert_int_eq(bm_is_mapped(p), BM_MAPS && sizes[k] >= BM_MAP_MIN);
     fill(p, sizes[k], (unsigned)k);
     ck_assert(same(p, sizes[k], (unsigned)k));
     bm_free(p);
