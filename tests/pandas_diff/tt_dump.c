@@ -4,7 +4,7 @@
 ** (developer tool, not built by make; see README.md):
 **
 **   cc -O2 -D_GNU_SOURCE -Iext -o build/tt_dump tests/pandas_diff/tt_dump.c \
-**      ext/typed_table.c ext/pynum.c -lm
+**      ext/typed_table.c ext/pynum.c ext/bigmem.c -lm
 **   build/tt_dump [-v] FILE...
 **
 ** One line a file: "FILE<TAB>OK<TAB>ncols<TAB>nrows<TAB>dtypes<TAB>digest"
