@@ -129,6 +129,12 @@ static void errorFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_error(ctx, msg ? msg : "spidereval_error", -1);
 }
 
+/* msg (sqlite3_malloc'd, NULL when it could not be made) as the result. */
+static void resultMessage(sqlite3_context *ctx, char *msg) {
+  if (msg) sqlite3_result_text(ctx, msg, -1, sqlite3_free);
+  else sqlite3_result_error_nomem(ctx);
+}
+
 /* 1 when the query `sql` (?1, ?2 bound to a and b) returns a row, 0 when
 ** it returns none, -1 on an error (left in db's error message). */
 static int queryHasRow(sqlite3 *db, const char *sql, const char *a,
@@ -194,11 +200,7 @@ static void inputProblemFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_null(ctx);
     return;
   }
-  if (!msg) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, msg, -1, sqlite3_free);
+  resultMessage(ctx, msg);
   return;
 sql_error:
   sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
@@ -218,20 +220,18 @@ static void choiceProblemFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_error_nomem(ctx);
     return;
   }
+  /* one pass over the words: a match, or the list "a, b or c" */
   size_t n = strlen(value);
-  for (const char *w = choices; *w;) {
-    while (*w == ' ') w++;
-    size_t len = strcspn(w, " ");
-    if (len && len == n && !memcmp(w, value, n)) return; /* NULL: fine */
-    w += len;
-  }
-  /* "a b c" as "a, b or c" */
   sqlite3_str *list = sqlite3_str_new(0);
   int words = 0;
   for (const char *w = choices; *w;) {
     while (*w == ' ') w++;
     size_t len = strcspn(w, " ");
     if (!len) break;
+    if (len == n && !memcmp(w, value, n)) { /* NULL: fine */
+      sqlite3_free(sqlite3_str_finish(list));
+      return;
+    }
     const char *next = w + len;
     while (*next == ' ') next++;
     if (words++) sqlite3_str_appendall(list, *next ? ", " : " or ");
@@ -244,11 +244,7 @@ static void choiceProblemFunc(sqlite3_context *ctx, int argc,
                                   param ? param : "?", value, l)
                 : NULL;
   sqlite3_free(l);
-  if (!msg) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, msg, -1, sqlite3_free);
+  resultMessage(ctx, msg);
 }
 
 /* spidereval_peer_input_problem(script, predictions, dev, gold,
@@ -272,11 +268,7 @@ static void peerInputProblemFunc(sqlite3_context *ctx, int argc,
         ":databases");
   else
     return; /* NULL: nothing missing */
-  if (!msg) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, msg, -1, sqlite3_free);
+  resultMessage(ctx, msg);
 }
 
 /* html_escape(text): see the header. Every byte but & < > " is copied as
@@ -384,52 +376,30 @@ static void listingNoteFunc(sqlite3_context *ctx, int argc,
           : sqlite3_mprintf(
                 "showing %lld of %lld; .parameter set :limit 0 for all",
                 limit, n);
-  if (!note) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, note, -1, sqlite3_free);
+  resultMessage(ctx, note);
 }
 
 int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
-  int rc = sqlite3_create_function(
-      db, "spider2e_excluded", 0,
-      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-      spider2eExcludedFunc, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "spidereval_error", 1,
-                                 SQLITE_UTF8 | SQLITE_INNOCUOUS, 0, errorFunc,
-                                 0, 0);
-  /* DIRECTONLY: it lists folders (see the header) */
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "spidereval_input_problem", 3,
-                                 SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                 inputProblemFunc, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, "spidereval_peer_input_problem", 5,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        peerInputProblemFunc, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, "spidereval_choice_problem", 4,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        choiceProblemFunc, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, "html_escape", 1,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        htmlEscapeFunc, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, "listing_limit", 1,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        listingLimitFunc, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, "listing_note", 2,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        listingNoteFunc, 0, 0);
+  enum { PURE = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS };
+  static const struct {
+    const char *name;
+    int nargs, flags;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  } fns[] = {
+      {"spider2e_excluded", 0, PURE, spider2eExcludedFunc},
+      {"spidereval_error", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, errorFunc},
+      /* DIRECTONLY: it lists folders (see the header) */
+      {"spidereval_input_problem", 3, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+       inputProblemFunc},
+      {"spidereval_peer_input_problem", 5, PURE, peerInputProblemFunc},
+      {"spidereval_choice_problem", 4, PURE, choiceProblemFunc},
+      {"html_escape", 1, PURE, htmlEscapeFunc},
+      {"listing_limit", 1, PURE, listingLimitFunc},
+      {"listing_note", 2, PURE, listingNoteFunc}};
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++)
+    rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,
+                                 0, fns[i].fn, 0, 0);
   return rc;
 }
