@@ -26,12 +26,20 @@ trap 'rm -rf "$work"' EXIT
 # gold snapshots only where a row says so
 export SPIDEREVAL_SNAPSHOT_DIR=
 now() { date +%s.%N; }
-# cpu_of FILE CMD...: runs CMD, adds its user+sys CPU seconds to FILE
+# cpu_of FILE CMD...: runs CMD (a command or a function), adds its
+# user+sys CPU seconds to FILE in millisecond steps (bash's own accounting
+# of the child; /usr/bin/time truncates to 10 ms steps, which took ~10 ms
+# off every process of the per-folder loops)
 cpu_of() {
-  local f=$1
+  local f=$1 TIMEFORMAT='%3U %3S'
   shift
-  /usr/bin/time -f "%U %S %M" -o "$work/t" "$@"
-  awk '{ print $1 + $2 }' "$work/t" >>"$f"
+  { time "$@" 2>&3; } 3>&2 2>"$work/t_ms"
+  awk '{ print $1 + $2 }' "$work/t_ms" >>"$f"
+}
+# peak_kb CMD...: runs CMD, prints its peak resident memory in KB
+peak_kb() {
+  /usr/bin/time -f "%M" -o "$work/t" "$@" >/dev/null
+  cat "$work/t"
 }
 sum_of() { awk '{ s += $1 } END { printf "%.3f", s }' "$1"; }
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -149,15 +157,6 @@ gen_table() { # rows seed > csv
         int(rand() * 50), (rand() - 0.5) * 10 ^ int(rand() * 9 - 3)
   }'
 }
-# cpu_ms FILE CMD...: runs CMD, adds its user+sys CPU seconds to FILE with
-# millisecond resolution (bash's own accounting of the child; the 100k
-# case takes about 0.1 s, where /usr/bin/time's 10 ms steps are 10%)
-cpu_ms() {
-  local f=$1 TIMEFORMAT='%3U %3S'
-  shift
-  { time "$@" >"$work/out" 2>&1; } 2>"$work/t_ms"
-  awk '{ print $1 + $2 }' "$work/t_ms" >>"$f"
-}
 make_case() { # rows: the gold table, its shuffled copy, the query
   local n=$1
   gen_table "$n" 7 >"$work/gold_$n.csv"
@@ -170,11 +169,8 @@ report_case() { # rows official_cpu_s runs
   local n=$1 runs=$3
   median "$work/cpu_runs_$n" >"$work/cpu_big_$n"
   out=$(big_run "$n")
-  cpu_of "$work/cpu_mem_$n" sqlite3 -bail :memory: -cmd ".load $ext" <"$work/big_$n.sql" >/dev/null
-  rss_kb=$(awk '{ print $3 }' "$work/t")
-  : >"$work/cpu_base"
-  cpu_of "$work/cpu_base" sqlite3 -bail :memory: -cmd ".load $ext" "SELECT 1" >/dev/null
-  base_kb=$(awk '{ print $3 }' "$work/t")
+  rss_kb=$(peak_kb sqlite3 -bail :memory: -cmd ".load $ext" <"$work/big_$n.sql")
+  base_kb=$(peak_kb sqlite3 -bail :memory: -cmd ".load $ext" "SELECT 1")
   bytes=$(($(stat -c %s "$work/gold_$n.csv") + $(stat -c %s "$work/pred_$n.csv")))
   awk -v s="$(sum_of "$work/cpu_big_$n")" -v o="$2" -v n="$n" -v out="$out" -v b="$bytes" \
       -v rss="$rss_kb" -v base="$base_kb" -v runs="$runs" 'BEGIN {
@@ -190,8 +186,8 @@ make_case 100000
 make_case 1000000
 : >"$work/growth"
 for run in 1 2 3 4 5 6 7; do
-  cpu_ms "$work/cpu_runs_100000" big_run 100000
-  cpu_ms "$work/cpu_runs_1000000" big_run 1000000
+  cpu_of "$work/cpu_runs_100000" big_run 100000 >/dev/null
+  cpu_of "$work/cpu_runs_1000000" big_run 1000000 >/dev/null
   paste -d' ' <(tail -1 "$work/cpu_runs_100000") <(tail -1 "$work/cpu_runs_1000000") |
     awk '{ print $2 / $1 }' >>"$work/growth"
 done
