@@ -4,7 +4,8 @@
 ** edges. Built once per database into a companion file beside it,
 ** '<db>.spidereval-index' with every ".sqlite" of the name written
 ** "_sqlite" (at_companion_path; rebuilt when the database's size or mtime
-** changes; kept in memory when the companion cannot be written), or
+** changes; kept in memory when the companion cannot be written; one
+** named the old way, "emp.sqlite.spidereval-index", is removed), or
 ** inside the database itself. Building reads the untrusted database on a
 ** connection that writes the index: DEFENSIVE, trusted_schema off, the
 ** FTS3 tokenizer off, and a time limit. A companion file is untrusted too:
@@ -597,7 +598,10 @@ static char *index_schema_wanted(void) {
 ** and used only when its schema is exactly the one build_index makes
 ** (no view, trigger or other object whose reading could run code or
 ** never end) and its _spidereval_meta matches d's file. */
-static sqlite3 *open_companion(const char *comp, const tool_db *d) {
+/* comp opened read-only as untrusted input (DEFENSIVE, trusted_schema,
+** the FTS3 tokenizer and extensions off), when its schema is exactly the
+** one build_index makes: else NULL. */
+static sqlite3 *open_index_file(const char *comp) {
   sqlite3 *c = NULL;
   char *want = NULL, *have = NULL;
   int ok = sqlite3_open_v2(comp, &c, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK;
@@ -614,13 +618,22 @@ static sqlite3 *open_companion(const char *comp, const tool_db *d) {
     sqlite3_limit(c, SQLITE_LIMIT_ATTACHED, 0);
     want = index_schema_wanted();
     have = schema_text(c);
-    ok = want && have && !strcmp(want, have) && index_current(c, d, 1);
+    ok = want && have && !strcmp(want, have);
   }
   sqlite3_free(want);
   sqlite3_free(have);
   if (ok) return c;
   sqlite3_close(c);
   return NULL;
+}
+
+static sqlite3 *open_companion(const char *comp, const tool_db *d) {
+  sqlite3 *c = open_index_file(comp);
+  if (c && !index_current(c, d, 1)) {
+    sqlite3_close(c);
+    c = NULL;
+  }
+  return c;
 }
 
 /* The companion of "dir/emp.sqlite" is "dir/emp_sqlite.spidereval-index":
@@ -644,6 +657,25 @@ char *at_companion_path(const char *path) {
   return sqlite3_str_finish(s);
 }
 
+/* Versions before 2026-11-23 named the companion of "emp.sqlite"
+** "emp.sqlite.spidereval-index", a name test-suite's evaluator takes for a
+** database of the folder. Such a file beside the database (a regular
+** file, not a link, holding exactly an index's schema: one of ours) is
+** removed when the companion of today's name is in place. */
+static void remove_old_companion(const char *path, const char *comp) {
+  char *old = sqlite3_mprintf("%s%s", path, INDEX_SUFFIX);
+  struct stat st;
+  if (old && strcmp(old, comp) && lstat(old, &st) == 0 &&
+      S_ISREG(st.st_mode)) {
+    sqlite3 *c = open_index_file(old);
+    if (c) {
+      sqlite3_close(c);
+      unlink(old);
+    }
+  }
+  sqlite3_free(old);
+}
+
 /* Make sure d has an index: inside the database, the companion file (built
 ** when missing, stale or not exactly ours), or in memory. */
 int at_ensure_index(tool_db *d, const char *fn, char **err) {
@@ -664,6 +696,7 @@ int at_ensure_index(tool_db *d, const char *fn, char **err) {
     sqlite3 *c = open_companion(comp, d);
     if (c) {
       d->index = c;
+      remove_old_companion(d->path, comp);
       sqlite3_free(comp);
       return SQLITE_OK;
     }
@@ -682,6 +715,8 @@ int at_ensure_index(tool_db *d, const char *fn, char **err) {
     e = NULL;
     rc = open_index_conn(d, NULL, &ix, &e);
     if (rc == SQLITE_OK) rc = build_index(ix, "src", d->path, d, &e);
+  } else {
+    remove_old_companion(d->path, comp);
   }
   sqlite3_free(comp);
   if (rc != SQLITE_OK) {
@@ -726,6 +761,7 @@ void agentIndexFunc(sqlite3_context *ctx, int argc,
     if (comp) unlink(comp);
     rc = open_index_conn(d, comp, &ix, &e);
     if (rc == SQLITE_OK) rc = build_index(ix, "src", d->path, d, &e);
+    if (rc == SQLITE_OK && comp) remove_old_companion(d->path, comp);
     sqlite3_free(comp);
   } else {
     err = at_msgf("%s: where must be 'companion', 'inside' or 'memory', not '%s'",

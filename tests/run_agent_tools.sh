@@ -102,6 +102,29 @@ check "companions named without .sqlite" \
   "$(cd "$work" && ls | grep -F .sqlite | grep -v '\.sqlite$')" ""
 check "a companion per searched database" \
   "$(cd "$work" && ls *_sqlite.spidereval-index | wc -l)" "$(cd "$work" && ls *.sqlite | wc -l)"
+# a companion named the old way (emp.sqlite.spidereval-index) is removed
+# once the new one is in place, whether the new one is reused or built;
+# a file of that name that is no index of ours, or a link, stays
+one=$(cd "$work" && ls *.sqlite | head -1)
+two=$(cd "$work" && ls *.sqlite | sed -n 2p)
+three=$(cd "$work" && ls *.sqlite | sed -n 3p)
+cp "$work/${one%.sqlite}_sqlite.spidereval-index" "$work/$one.spidereval-index"
+cp "$work/${two%.sqlite}_sqlite.spidereval-index" "$work/$two.spidereval-index"
+rm "$work/${two%.sqlite}_sqlite.spidereval-index"
+echo "not an index" >"$work/$three.spidereval-index"
+for db in "$one" "$two" "$three"; do
+  sqlite3 -bail :memory: -cmd ".load $ext" \
+    "SELECT count(*) >= 0 FROM search_column('$work/$db', 'id', 1)" >/dev/null 2>&1
+done
+check "old-named companions removed (reused new, rebuilt new)" \
+  "$([ -e "$work/$one.spidereval-index" ]; echo $?) $([ -e "$work/$two.spidereval-index" ]; echo $?)" "1 1"
+check "an old-named file that is no index stays" "$(cat "$work/$three.spidereval-index")" "not an index"
+rm "$work/$three.spidereval-index"
+ln -s "$work/${one%.sqlite}_sqlite.spidereval-index" "$work/$one.spidereval-index"
+sqlite3 -bail :memory: -cmd ".load $ext" \
+  "SELECT count(*) >= 0 FROM search_column('$work/$one', 'id', 1)" >/dev/null 2>&1
+check "an old-named link stays" "$([ -L "$work/$one.spidereval-index" ]; echo $?)" "0"
+rm "$work/$one.spidereval-index"
 
 # 2. a 50-table chain t0 <- t1 <- ... <- t49 (t_i references t_{i-1})
 {
