@@ -128,6 +128,7 @@ static void gold_index_free(gold_index *g) {
   free(g->lazy);
   free(g->dir);
   free(g->eval_path);
+  ts_pack_release(g->pack);
   free(g);
 }
 
@@ -257,6 +258,17 @@ tc_read se_cache_read_gold(se_cache *c, const char *path) {
   return cache_read(c, path, 1, NULL);
 }
 
+/* path's table from the pack of a gold index in the cache, when one
+** holds it as the file st describes; else NULL. */
+static tt_table *pack_table_of(se_cache *c, const char *path,
+                               const struct stat *st) {
+  for (gold_entry *ge = c->golds; ge; ge = ge->next) {
+    tt_table *t = ts_pack_table(ge->g->pack, path, st);
+    if (t) return t;
+  }
+  return NULL;
+}
+
 /* known: path's stat() taken just now by the caller, or NULL */
 static tc_read cache_read(se_cache *c, const char *path, int gold,
                           const struct stat *known) {
@@ -318,10 +330,14 @@ static tc_read cache_read(se_cache *c, const char *path, int gold,
   e->size = size;
   e->mtime_ns = mtime;
   e->epoch = c->epoch;
-  e->error = gold ? ts_read_file_stat(c->snapshot_dir, path,
-                                      have_stat ? &st : NULL, &e->table,
-                                      &e->message)
-               : tt_read_file(path, &e->table, &e->message);
+  e->table = gold && have_stat ? pack_table_of(c, path, &st) : NULL;
+  if (e->table)
+    e->error = TT_OK;
+  else
+    e->error = gold ? ts_read_file_stat(c->snapshot_dir, path,
+                                        have_stat ? &st : NULL, &e->table,
+                                        &e->message)
+                    : tt_read_file(path, &e->table, &e->message);
   e->bytes = e->table ? (int64_t)e->table->mem_bytes : 64;
   c->bytes += e->bytes;
   e->last_use = ++c->clock;
@@ -913,6 +929,44 @@ bad:
   return NULL;
 }
 
+/* The small gold tables travel in one pack beside the kept index (see
+** ts_pack_save): a process then opens one file, not one snapshot per
+** table. The pack is kept under the index's stamp (the folders'
+** identity and times), so a file added, removed or renamed makes it
+** again; a table changed in place is served from its own snapshot or
+** parsed (ts_pack_table checks each file) until then. Made by the first
+** process that finds none, from every variant of the index. */
+static char *gold_pack_key(const char *dir) {
+  return join3(dir, "\n", "gold tables");
+}
+
+static void gold_pack_attach(const char *snapdir, const char *dir,
+                             gold_index *g) {
+  gold_keep_stamp stamp;
+  gold_keep_stamp_of(dir, &stamp);
+  char *key = gold_pack_key(dir);
+  if (!key || !stamp.format) {
+    free(key);
+    return;
+  }
+  g->pack = ts_pack_load(snapdir, key, &stamp, sizeof stamp);
+  if (!g->pack) {
+    size_t n = 0;
+    for (int i = 0; i < g->ninstances; i++) n += (size_t)g->inst[i].nvariants;
+    const char **paths = malloc((n ? n : 1) * sizeof *paths);
+    if (paths) {
+      n = 0;
+      for (int i = 0; i < g->ninstances; i++)
+        for (int v = 0; v < g->inst[i].nvariants; v++)
+          paths[n++] = g->inst[i].variant_paths[v];
+      ts_pack_save(snapdir, key, &stamp, sizeof stamp, paths, n);
+      free(paths);
+      g->pack = ts_pack_load(snapdir, key, &stamp, sizeof stamp);
+    }
+  }
+  free(key);
+}
+
 const gold_index *se_cache_gold(se_cache *c, const char *dir, char **err) {
   *err = NULL;
   for (gold_entry **pe = &c->golds; *pe; pe = &(*pe)->next) {
@@ -946,6 +1000,7 @@ const gold_index *se_cache_gold(se_cache *c, const char *dir, char **err) {
       gold_keep_save(c->snapshot_dir, dir, g, &before, &eval_id);
   }
   g->stamp = gold_stamp(dir, g->eval_path);
+  if (c->snapshot_dir) gold_pack_attach(c->snapshot_dir, dir, g);
   gold_entry *ne = malloc(sizeof *ne);
   if (!ne) {
     gold_index_free(g);

@@ -68,6 +68,7 @@ typedef struct {
   gold_instance *inst;  /* sorted by instance_id */
   gold_lazy *lazy;      /* ninstances: each instance's lazy part */
   int64_t stamp;        /* mtimes of the directory parts when read */
+  struct ts_pack *pack; /* the small gold tables' snapshots, or NULL */
 } gold_index;
 
 typedef struct se_cache se_cache;

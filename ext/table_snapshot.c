@@ -45,6 +45,13 @@
 ** cp onto it) while a process holds it mapped; the snapshot directory is
 ** a cache owned by spidereval, to be deleted, never edited.
 **
+** Packs (ts_pack_save, ts_pack_load, ts_pack_table) hold the snapshots of
+** many small tables in one blob, each exactly as its own file would hold
+** it (header with the CSV's stamp, path, payload), so that a process
+** reads one file where it would open one per table; the tables point into
+** the pack's buffer, which a reference count keeps until the last table
+** and the caller's reference are gone.
+**
 ** Blobs (ts_blob_save, ts_blob_load) keep other parsed things in the same
 ** directory, the gold index of table_cache.c: "SETBLOB1", the key's,
 ** stamp's and payload's lengths, the payload's hash, then the key, the
@@ -455,6 +462,25 @@ static int write_all(int fd, const void *p, size_t n) {
   return 0;
 }
 
+/* The header of a snapshot of path (plen bytes) made from the file st
+** describes, its payload len bytes at payload. */
+static ts_header header_of(const struct stat *st, size_t plen,
+                           const char *payload, size_t len) {
+  ts_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, TS_MAGIC, 8);
+  h.version = TS_VERSION;
+  h.path_len = (uint32_t)plen;
+  h.dev = (uint64_t)st->st_dev;
+  h.ino = (uint64_t)st->st_ino;
+  h.size = (int64_t)st->st_size;
+  h.mtime_ns = mtime_ns(st);
+  h.ctime_ns = ctime_ns(st);
+  h.payload_len = len;
+  h.payload_hash = payload_hash(payload, len, 3);
+  return h;
+}
+
 /* Best effort: the snapshot of t, made from the file st describes. */
 static void save(const char *dir, const char *snap, const char *path,
                  const struct stat *st, const tt_table *t) {
@@ -469,18 +495,7 @@ static void save(const char *dir, const char *snap, const char *path,
   if (!tmp) goto out;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) goto out;
-  ts_header h;
-  memset(&h, 0, sizeof h);
-  memcpy(h.magic, TS_MAGIC, 8);
-  h.version = TS_VERSION;
-  h.path_len = (uint32_t)plen;
-  h.dev = (uint64_t)st->st_dev;
-  h.ino = (uint64_t)st->st_ino;
-  h.size = (int64_t)st->st_size;
-  h.mtime_ns = mtime_ns(st);
-  h.ctime_ns = ctime_ns(st);
-  h.payload_len = len;
-  h.payload_hash = payload_hash(payload, len, 3);
+  ts_header h = header_of(st, plen, payload, len);
   static const char zeros[8] = {0};
   int bad = write_all(fd, &h, sizeof h) || write_all(fd, path, plen) ||
             write_all(fd, zeros, ((plen + 7) & ~(size_t)7) - plen) ||
@@ -572,6 +587,182 @@ void ts_blob_save(const char *dir, const char *key, const void *stamp,
   }
   free(tmp);
   free(snap);
+}
+
+/* ------------------------------------------------------------ packs */
+
+/*
+** A pack is a blob (key, the caller's stamp) whose payload is:
+**   zero bytes so that what follows starts 8-aligned in the loaded
+**   buffer (the blob's payload follows its header, key and stamp
+**   unpadded), the number of tables (uint64), then per table what its
+**   snapshot file holds: header, path padded to 8 bytes, payload (its
+**   parts padded to 8). The blob's hash covers all of it.
+*/
+typedef struct {
+  uint64_t hash; /* path_hash(path, 1) */
+  size_t off;    /* of the table's header in data */
+} pack_entry;
+
+struct ts_pack {
+  char *buf;          /* the blob as read (ts_blob_load) */
+  const char *data;   /* the first table's header */
+  size_t len;         /* bytes from data on */
+  pack_entry *entry;  /* sorted by hash */
+  size_t n;
+  atomic_int refs;    /* the caller's reference and one per table */
+};
+
+/* A table's hold on its pack: released with the table (tt_free). */
+typedef struct {
+  tt_backing b;
+  ts_pack *pack;
+} pack_backing;
+
+static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static int cmp_entry(const void *a, const void *b) {
+  uint64_t x = ((const pack_entry *)a)->hash, y = ((const pack_entry *)b)->hash;
+  return x < y ? -1 : x > y;
+}
+
+void ts_pack_release(ts_pack *p) {
+  if (!p || atomic_fetch_sub(&p->refs, 1) != 1) return;
+  free(p->entry);
+  free(p->buf);
+  free(p);
+}
+
+size_t ts_pack_count(const ts_pack *p) { return p ? p->n : 0; }
+
+static void release_pack_table(tt_backing *b) {
+  ts_pack_release(((pack_backing *)b)->pack);
+  free(b);
+}
+
+/* Where the blob's payload starts in the loaded buffer (ts_blob_load). */
+static size_t blob_data_offset(const char *key, size_t stamp_len) {
+  return sizeof(ts_blob_header) + strlen(key) + stamp_len;
+}
+
+ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
+                      size_t stamp_len) {
+  const char *data;
+  size_t len;
+  char *buf = ts_blob_load(dir, key, stamp, stamp_len, &data, &len);
+  if (!buf) return NULL;
+  ts_pack *p = calloc(1, sizeof *p);
+  if (!p) goto bad;
+  p->buf = buf;
+  size_t lead = (8 - blob_data_offset(key, stamp_len) % 8) % 8;
+  uint64_t count;
+  if (len < lead + sizeof count) goto bad;
+  data += lead;
+  len -= lead;
+  if ((uintptr_t)data % 8) goto bad; /* malloc's blocks are 8-aligned */
+  memcpy(&count, data, sizeof count);
+  if (count > len / sizeof(ts_header)) goto bad;
+  p->entry = malloc((size_t)(count ? count : 1) * sizeof *p->entry);
+  if (!p->entry) goto bad;
+  size_t off = sizeof count;
+  for (uint64_t i = 0; i < count; i++) {
+    ts_header h;
+    if (len - off < sizeof h) goto bad;
+    memcpy(&h, data + off, sizeof h);
+    if (memcmp(h.magic, TS_MAGIC, 8) || h.version != TS_VERSION ||
+        h.path_len > len || h.payload_len > len)
+      goto bad;
+    size_t need = sizeof h + pad8(h.path_len) + (size_t)h.payload_len;
+    if (len - off < need) goto bad;
+    p->entry[i].hash = path_hash(data + off + sizeof h, h.path_len, 1);
+    p->entry[i].off = off;
+    off += need;
+  }
+  if (off != len) goto bad;
+  qsort(p->entry, (size_t)count, sizeof *p->entry, cmp_entry);
+  p->data = data;
+  p->len = len;
+  p->n = (size_t)count;
+  atomic_init(&p->refs, 1);
+  return p;
+bad:
+  if (p) free(p->entry);
+  free(p);
+  free(buf);
+  return NULL;
+}
+
+tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st) {
+  if (!p || !st) return NULL;
+  size_t plen = strlen(path);
+  uint64_t hash = path_hash(path, plen, 1);
+  size_t lo = 0, hi = p->n;
+  while (lo < hi) { /* the first entry of this hash */
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->entry[mid].hash < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  for (; lo < p->n && p->entry[lo].hash == hash; lo++) {
+    const char *at = p->data + p->entry[lo].off;
+    ts_header h;
+    memcpy(&h, at, sizeof h);
+    if (h.path_len != plen || memcmp(at + sizeof h, path, plen)) continue;
+    if (!same_file(&h, st)) return NULL; /* changed since: not this one */
+    pack_backing *pb = malloc(sizeof *pb);
+    if (!pb) return NULL;
+    const char *payload = at + sizeof h + pad8(plen);
+    pb->b.base = payload;
+    pb->b.len = (size_t)h.payload_len;
+    pb->b.release = release_pack_table;
+    pb->pack = p;
+    atomic_fetch_add(&p->refs, 1);
+    /* unpack_table releases the backing when the payload is bad */
+    return unpack_table(&pb->b, payload, (size_t)h.payload_len);
+  }
+  return NULL;
+}
+
+/* Bytes a pack may hold: past this, tables stay in their own snapshots. */
+#define TS_PACK_MAX_BYTES ((size_t)64 << 20)
+
+void ts_pack_save(const char *dir, const char *key, const void *stamp,
+                  size_t stamp_len, const char *const *paths, size_t n) {
+  if (!dir || !*dir || make_dirs(dir) || access(dir, W_OK)) return;
+  bb_buf o = {0};
+  static const char zeros[8] = {0};
+  uint64_t count = 0;
+  bb_put(&o, zeros, (8 - blob_data_offset(key, stamp_len) % 8) % 8);
+  size_t count_at = o.n;
+  bb_put(&o, &count, sizeof count);
+  for (size_t i = 0; i < n && !o.nomem && o.n < TS_PACK_MAX_BYTES; i++) {
+    struct stat st, after;
+    tt_table *t = NULL;
+    if (stat(paths[i], &st) || !S_ISREG(st.st_mode) ||
+        st.st_size > TS_PACK_FILE_BYTES ||
+        tt_read_file(paths[i], &t, NULL) != TT_OK)
+      continue;
+    size_t len = 0, plen = strlen(paths[i]);
+    char *payload = pack_table(t, &len);
+    tt_free(t);
+    /* kept only when the file did not change while it was read */
+    if (payload && !stat(paths[i], &after) && after.st_dev == st.st_dev &&
+        after.st_ino == st.st_ino && after.st_size == st.st_size &&
+        mtime_ns(&after) == mtime_ns(&st) &&
+        ctime_ns(&after) == ctime_ns(&st)) {
+      ts_header h = header_of(&st, plen, payload, len);
+      bb_put(&o, &h, sizeof h);
+      bb_put(&o, paths[i], plen);
+      bb_put(&o, zeros, pad8(plen) - plen);
+      bb_put(&o, payload, len);
+      count++;
+    }
+    free(payload);
+  }
+  if (!o.nomem) {
+    memcpy(o.s + count_at, &count, sizeof count);
+    ts_blob_save(dir, key, stamp, stamp_len, o.s, o.n);
+  }
+  free(o.s);
 }
 
 tt_error ts_read_file(const char *dir, const char *path, tt_table **out,

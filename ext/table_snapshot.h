@@ -48,6 +48,33 @@ char *ts_blob_load(const char *dir, const char *key, const void *stamp,
 void ts_blob_save(const char *dir, const char *key, const void *stamp,
                   size_t stamp_len, const void *data, size_t len);
 
+/*
+** Packs: the snapshots of many small tables (CSV files of at most
+** TS_PACK_FILE_BYTES) in one blob, so that a process reads one file
+** instead of opening one snapshot per table (a gold folder of 1,500 small
+** tables: 1,500 x 4 system calls a process). ts_pack_save parses the
+** regular files among paths that are small enough and keeps those pandas
+** reads, each with its stamp as a snapshot file has it (only when the
+** directory can be written: nothing is parsed for nothing), under key and
+** the caller's stamp as a blob. ts_pack_load gives it back when key,
+** stamp and hash agree (else NULL); ts_pack_table serves one table when
+** the pack holds path and path is still the file st describes (same
+** device, inode, size, modification and change times), else NULL. The
+** tables point into the pack, which lives until the last of them and the
+** caller's reference (ts_pack_release) are gone; tables of a pack may be
+** freed from any thread.
+*/
+#define TS_PACK_FILE_BYTES ((int64_t)16 << 10)
+typedef struct ts_pack ts_pack;
+ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
+                      size_t stamp_len);
+void ts_pack_save(const char *dir, const char *key, const void *stamp,
+                  size_t stamp_len, const char *const *paths, size_t n);
+tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st);
+void ts_pack_release(ts_pack *p);
+/* Tables the pack holds (tests). */
+size_t ts_pack_count(const ts_pack *p);
+
 /* The snapshot file of path in dir (malloc'd), for tests and tools. */
 char *ts_snapshot_path(const char *dir, const char *path);
 

@@ -273,6 +273,90 @@ START_TEST(test_snapshot_blob) {
 }
 END_TEST
 
+/* packs: every small table of the list served as a plain read gives it,
+** a big one, a missing one and one pandas cannot read left out; a table
+** outlives the caller's reference; a file changed in place is not served;
+** another key or stamp, and every flipped byte, are misses */
+START_TEST(test_snapshot_pack) {
+  char small2[128], big[128], bad[128], missing[128];
+  snprintf(small2, sizeof small2, "%s/p2.csv", dir);
+  snprintf(big, sizeof big, "%s/big.csv", dir);
+  snprintf(bad, sizeof bad, "%s/bad.csv", dir);
+  snprintf(missing, sizeof missing, "%s/none.csv", dir);
+  write_file(small2, "a,b\n1,x\n2,y\n");
+  write_file(bad, "a\n1\n2,3\n"); /* Expected 1 fields in line 3, saw 2 */
+  FILE *f = fopen(big, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("n\n", f);
+  for (int i = 0; i < 5000; i++) fprintf(f, "%d\n", i); /* > 16 KiB */
+  fclose(f);
+  const char *paths[] = {csv, small2, big, bad, missing};
+  const char key[] = "/gold\ngold tables";
+  uint64_t stamp = 7, other = 8;
+  ck_assert_ptr_null(ts_pack_load(dir, key, &stamp, sizeof stamp));
+  ts_pack_save(dir, key, &stamp, sizeof stamp, paths, 5);
+  ts_pack *p = ts_pack_load(dir, key, &stamp, sizeof stamp);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_uint_eq(ts_pack_count(p), 2);
+  struct stat st;
+  tt_table *plain = NULL, *got = NULL;
+  for (int k = 0; k < 2; k++) {
+    ck_assert_int_eq(stat(paths[k], &st), 0);
+    ck_assert_int_eq(tt_read_file(paths[k], &plain, NULL), TT_OK);
+    got = ts_pack_table(p, paths[k], &st);
+    ck_assert_ptr_nonnull(got);
+    assert_same(plain, got);
+    tt_free(plain);
+    if (k == 0) tt_free(got);
+  }
+  ck_assert_int_eq(stat(big, &st), 0);
+  ck_assert_ptr_null(ts_pack_table(p, big, &st));
+  ck_assert_ptr_null(ts_pack_table(p, "/nowhere.csv", &st));
+  /* the table keeps the pack alive after the caller's release */
+  ts_pack_release(p);
+  ck_assert_int_eq(tt_read_file(small2, &plain, NULL), TT_OK);
+  assert_same(plain, got);
+  tt_free(plain);
+  tt_free(got);
+  /* rewritten in place (another size): not served */
+  p = ts_pack_load(dir, key, &stamp, sizeof stamp);
+  ck_assert_ptr_nonnull(p);
+  write_file(small2, "a,b\n1,x\n2,yy\n");
+  ck_assert_int_eq(stat(small2, &st), 0);
+  ck_assert_ptr_null(ts_pack_table(p, small2, &st));
+  ts_pack_release(p);
+  ck_assert_ptr_null(ts_pack_load(dir, key, &other, sizeof other));
+  ck_assert_ptr_null(ts_pack_load(dir, "/gold2\ngold tables", &stamp,
+                                  sizeof stamp));
+  /* every flipped byte is a miss */
+  char *snap = ts_snapshot_path(dir, key);
+  ck_assert_int_eq(stat(snap, &st), 0);
+  f = fopen(snap, "rb");
+  char *good = malloc((size_t)st.st_size);
+  ck_assert_int_eq(fread(good, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+  fclose(f);
+  for (off_t i = 0; i < st.st_size; i += 7) {
+    f = fopen(snap, "wb");
+    good[i] ^= 0x10;
+    fwrite(good, 1, (size_t)st.st_size, f);
+    good[i] ^= 0x10;
+    fclose(f);
+    p = ts_pack_load(dir, key, &stamp, sizeof stamp);
+    ck_assert_msg(p == NULL, "damage at byte %lld was served", (long long)i);
+  }
+  /* a directory that cannot be written: nothing made */
+  unlink(snap);
+  ts_pack_save("/proc/no_such_dir", key, &stamp, sizeof stamp, paths, 5);
+  ck_assert_ptr_null(ts_pack_load("/proc/no_such_dir", key, &stamp,
+                                  sizeof stamp));
+  free(snap);
+  free(good);
+  unlink(small2);
+  unlink(big);
+  unlink(bad);
+}
+END_TEST
+
 Suite *suite_table_snapshot(void) {
   Suite *s = suite_create("table_snapshot");
   TCase *tc = tcase_create("core");
@@ -281,6 +365,7 @@ Suite *suite_table_snapshot(void) {
   tcase_add_test(tc, test_snapshot_never_trusted_blindly);
   tcase_add_test(tc, test_snapshot_mapped);
   tcase_add_test(tc, test_snapshot_blob);
+  tcase_add_test(tc, test_snapshot_pack);
   tcase_add_test(tc, test_snapshot_off_and_errors);
   suite_add_tcase(s, tc);
   return s;

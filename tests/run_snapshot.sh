@@ -4,7 +4,9 @@
 # snapshot directory (the first process parses and writes, the others
 # read), again with every snapshot in place, and after damaging each
 # snapshot (a flipped byte, a cut file): all four outputs must be
-# byte-identical, and the damaged snapshots must have been rewritten.
+# byte-identical, and the damaged snapshots must have been rewritten. The
+# small gold tables travel in one pack beside the gold index; the big ones
+# have a snapshot each.
 set -u
 shared=${1:-../shared}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,5 +98,18 @@ got=$(verdicts "$isnaps")
 check "snapshot: kept gold index after a gold file was added" "$got" \
   "$(verdicts "")"
 case "$got" in *"demo004,1"*) ok ;; *) bad "snapshot: the added variant was not seen" ;; esac
+# a small gold table rewritten in place: its folder's times stay, so the
+# pack of small gold tables is kept, but the table's own stamp changed:
+# served from a fresh read, not from the pack
+cp samples/submission/demo001.csv "$work/demo001_gold"
+printf 'x\n1\n' >"$g/exec_result/demo001.csv"
+got=$(verdicts "$isnaps")
+check "snapshot: kept pack after a gold table was rewritten in place" "$got" \
+  "$(verdicts "")"
+case "$got" in *"demo001,0"*) ok ;; *) bad "snapshot: the rewritten gold table was not seen" ;; esac
+cat "$work/demo001_gold" >"$g/exec_result/demo001.csv"
+case "$(verdicts "$isnaps")" in *"demo001,1"*) ok ;; *) bad "snapshot: the restored gold table was not seen" ;; esac
+pack_file() { grep -l "gold tables" "$isnaps"/*.tts 2>/dev/null; }
+check "snapshot: one pack of small gold tables" "$(pack_file | wc -l)" "1"
 echo "snapshot: $(ls "$root" | wc -l) folders, $n snapshots (gold tables, the gold index); verdicts identical without, cold, warm and damaged"
 finish snapshot
