@@ -245,7 +245,7 @@ static char *pack_table(const tt_table *t, size_t *len) {
         p.nomem = 1;
         break;
       }
-      memcpy(cells, col->data.cells, bytes);
+      if (bytes) memcpy(cells, col->data.cells, bytes);
       for (int64_t r = 0; r < t->nrows; r++)
         if (cells[r].kind == PV_STR)
           cells[r].v.u = (uint64_t)(cells[r].v.s - t->arena);
