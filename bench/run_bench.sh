@@ -276,7 +276,8 @@ SQL
     END { printf "dialect_doc: load %.2f s; search %.2f ms, lookup by name %.3f ms per query (target < 5 ms)\n", t[1], t[2] * 10, t[3] * 10 }'
 fi
 
-# 6. result_diff over the parity corpus (each file against its first gold variant)
+# 6. result_diff over the parity corpus (each file against its first gold variant;
+# the time includes reading the CSVs)
 if [ -d "$shared/parity/submissions" ]; then
   {
     echo "CREATE TEMP TABLE g AS SELECT instance_id, path, columns, ignore_order FROM gold_variants('$shared/spider2/snow/gold') WHERE variant_index = 0 AND columns_error IS NULL;"

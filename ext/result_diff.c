@@ -1,12 +1,23 @@
 /*
 ** result_diff.c: the evidence of a failed comparison (see result_diff.h).
 ** Pure C; the JSON is built with jansson.
+**
+** The search for a normalisation under which a prediction column equals a
+** gold column tries (level, prediction column[, scale]) pairs in a fixed
+** order for each gold column. Each column's normalised texts at a level
+** and scale are summed into a 64-bit signature once per diagnosis, so a
+** pair costs a comparison of two numbers; only a pair whose signatures are
+** equal is compared text by text (agree()), which decides. Numbers are
+** written without snprintf (rd_format_number).
 */
 #include "result_diff.h"
+
+#include "hash64.h"
 
 #include <ctype.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +33,85 @@ static const char *level_names[LV_COUNT] = {
     "case_or_spaces", "number_as_text", "thousands_separator",
     "percent_vs_fraction", "date_format", "null_vs_zero"};
 
-static void fmt_num(double v, char *out, size_t cap) {
+__extension__ typedef unsigned __int128 u128;
+
+/* |v| as hundredths, as snprintf's "%.2f" rounds it (half to even on the
+** exact binary value), in *whole and *frac (0-99); 0 when v is not finite
+** or |v| >= 2^127. */
+static int split_hundredths(double v, u128 *whole, unsigned *frac) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  int bexp = (int)((bits >> 52) & 0x7ff);
+  uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+  if (bexp == 0x7ff) return 0; /* inf, nan */
+  if (bexp) m |= UINT64_C(1) << 52;
+  else bexp = 1; /* subnormal */
+  int e = bexp - 1075; /* |v| = m * 2^e, m < 2^53 */
+  if (e >= 0) {        /* an integer */
+    if (e > 74) return 0;
+    *whole = (u128)m << e;
+    *frac = 0;
+    return 1;
+  }
+  uint64_t p = m * 100, q = 0; /* p < 2^60: exact */
+  int k = -e;
+  if (k <= 63) { /* else p / 2^k < 1/16: rounds to 0 */
+    uint64_t r = p & ((UINT64_C(1) << k) - 1), half = UINT64_C(1) << (k - 1);
+    q = p >> k;
+    if (r > half || (r == half && (q & 1))) q++;
+  }
+  *whole = q / 100;
+  *frac = (unsigned)(q % 100);
+  return 1;
+}
+
+/* u in decimal at p, zero-padded to width digits; returns the end. */
+static char *put_decimal(char *p, uint64_t u, int width) {
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233"
+      "34353637383940414243444546474849505152535455565758596061626364656667"
+      "6869707172737475767778798081828384858687888990919293949596979899";
+  char d[20];
+  int n = 20;
+  while (u >= 100) {
+    unsigned k = (unsigned)(u % 100) * 2;
+    u /= 100;
+    d[--n] = pairs[k + 1];
+    d[--n] = pairs[k];
+  }
+  if (u >= 10) {
+    d[--n] = pairs[u * 2 + 1];
+    d[--n] = pairs[u * 2];
+  } else {
+    d[--n] = (char)('0' + u);
+  }
+  while (20 - n < width) d[--n] = '0';
+  memcpy(p, d + n, (size_t)(20 - n));
+  return p + (20 - n);
+}
+
+size_t rd_format_number(double v, char *out, size_t cap) {
   if (fabs(v) < 5e-3) v = 0; /* no "-0.00" */
-  snprintf(out, cap, "#%.2f", v);
+  u128 whole;
+  unsigned frac;
+  if (cap >= 48 && split_hundredths(v, &whole, &frac)) {
+    char *p = out;
+    *p++ = '#';
+    if (v < 0) *p++ = '-';
+    const uint64_t e19 = UINT64_C(10000000000000000000);
+    if (whole >> 64) { /* < 2^127: the part above 10^19 fits 64 bits */
+      p = put_decimal(p, (uint64_t)(whole / e19), 1);
+      p = put_decimal(p, (uint64_t)(whole % e19), 19);
+    } else {
+      p = put_decimal(p, (uint64_t)whole, 1);
+    }
+    *p++ = '.';
+    p = put_decimal(p, frac, 2);
+    *p = 0;
+    return (size_t)(p - out);
+  }
+  int r = snprintf(out, cap, "#%.2f", v);
+  return r < 0 ? 0 : (size_t)r < cap ? (size_t)r : cap - 1;
 }
 
 /* A number in text at this level (NULL end: not a number). */
@@ -41,7 +128,8 @@ static int text_number(const char *s, int level, double *v, int *percent) {
     buf[n++] = *p;
   }
   buf[n] = 0;
-  if (!n) return 0;
+  /* no finite number starts with a letter (strtod's words are inf, nan) */
+  if (!n || ((unsigned)buf[0] | 0x20) - 'a' < 26) return 0;
   char *end;
   *v = strtod(buf, &end);
   return *end == 0 && isfinite(*v);
@@ -58,9 +146,14 @@ static int date_rest_ok(const char *rest) {
 }
 
 /* A date written another way, as @YYYY-MM-DD (0 when not a date). */
-static int date_text(const char *s, char *out) {
+static int date_text(const char *s, size_t len, char *out) {
   static const char *forms[] = {"%4d-%2d-%2d%n", "%4d/%2d/%2d%n",
                                 "%2d/%2d/%4d%n"};
+  /* every form needs 8 characters and starts with a number, which %d
+  ** reads after spaces and a sign */
+  if (len < 8 || !(isdigit((unsigned char)s[0]) || s[0] == '+' ||
+                   s[0] == '-' || isspace((unsigned char)s[0])))
+    return 0;
   for (int f = 0; f < 3; f++) {
     int a, b, c, k = -1;
     if (sscanf(s, forms[f], &a, &b, &c, &k) != 3 || k < 8) continue;
@@ -73,22 +166,26 @@ static int date_text(const char *s, char *out) {
   return 0;
 }
 
-/* The normalised text of a cell (scale: a factor applied to numbers). */
-static void canon(const pv_cell *c, int level, double scale, char *out,
-                  size_t cap) {
+/* Room for any normalised text: canon writes at most CANON_CAP - 1 bytes. */
+#define CANON_CAP 300
+
+/* The normalised text of a cell (scale: a factor applied to numbers) in
+** out (CANON_CAP bytes); returns its length. */
+static size_t canon(const pv_cell *c, int level, double scale, char *out) {
   if (c->kind == PV_NAN) {
-    if (level == LV_NULLZERO) fmt_num(0, out, cap);
-    else snprintf(out, cap, "~");
-    return;
+    if (level == LV_NULLZERO) return rd_format_number(0, out, CANON_CAP);
+    memcpy(out, "~", 2);
+    return 1;
   }
   if (level == LV_NULLZERO && c->kind == PV_STR) {
-    snprintf(out, cap, "=%.*s", (int)(c->len < 250 ? c->len : 250), c->v.s);
-    return;
+    size_t n = c->len < 250 ? c->len : 250;
+    out[0] = '=';
+    memcpy(out + 1, c->v.s, n);
+    out[n + 1] = 0;
+    return strlen(out); /* as "%.*s": up to a NUL inside */
   }
-  if (c->kind != PV_STR) {
-    fmt_num(pv_cell_num(c) * scale, out, cap);
-    return;
-  }
+  if (c->kind != PV_STR)
+    return rd_format_number(pv_cell_num(c) * scale, out, CANON_CAP);
   /* trimmed, lower-cased */
   size_t a = 0, b = c->len;
   while (a < b && isspace((unsigned char)c->v.s[a])) a++;
@@ -98,52 +195,162 @@ static void canon(const pv_cell *c, int level, double scale, char *out,
   for (size_t i = 0; i < n; i++)
     tmp[i] = (char)tolower((unsigned char)c->v.s[a + i]);
   tmp[n] = 0;
+  n = strlen(tmp); /* as "%s": up to a NUL inside */
   if (level >= LV_NUMTEXT) {
     double v;
     int pct;
-    if (text_number(tmp, level, &v, &pct)) {
-      fmt_num(pct ? v / 100 : v * scale, out, cap);
-      return;
-    }
+    if (text_number(tmp, level, &v, &pct))
+      return rd_format_number(pct ? v / 100 : v * scale, out, CANON_CAP);
   }
-  if (level >= LV_DATE && date_text(tmp, out)) return;
-  snprintf(out, cap, "=%s", tmp);
+  if (level >= LV_DATE && date_text(tmp, n, out)) return strlen(out);
+  out[0] = '=';
+  memcpy(out + 1, tmp, n + 1);
+  return n + 1;
 }
+
+/* A 64-bit hash of n bytes. */
+static uint64_t text_hash(const char *s, size_t n) {
+  uint64_t h = mix64(n + UINT64_C(0x9e3779b97f4a7c15));
+  for (; n >= 8; s += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = mix64(h ^ w);
+  }
+  uint64_t w = 0;
+  memcpy(&w, s, n);
+  return mix64(h ^ w ^ UINT64_C(0xc2b2ae3d27d4eb4f));
+}
+
+/* The signature of a column's normalised texts: a sum of their hashes,
+** each with its row number unless ignore_order. Equal texts (as a
+** multiset under ignore_order) have equal signatures; unequal ones almost
+** never do, and agree() decides those. */
+static uint64_t signature(const tt_column *col, int64_t n, int level,
+                          double scale, int ignore_order) {
+  uint64_t sum = 0;
+  char text[CANON_CAP];
+  for (int64_t i = 0; i < n; i++) {
+    pv_cell c = tt_cell(col, i);
+    uint64_t h = text_hash(text, canon(&c, level, scale, text));
+    sum += ignore_order ? h : mix64(h + (uint64_t)i * 0x9e3779b97f4a7c15u);
+  }
+  return sum;
+}
+
+/* The normalised texts of a column in one buffer, sorted. */
+typedef struct {
+  char *buf;    /* the texts, each NUL-terminated */
+  size_t used, cap;
+  char **text;  /* n pointers into buf, sorted */
+} text_list;
 
 static int cmp_strp(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Fill t with the column's texts, sorted. 0, or -1 on out of memory. */
+static int sorted_texts(const tt_column *col, int64_t n, int level,
+                        double scale, text_list *t) {
+  size_t *off = malloc((size_t)(n ? n : 1) * sizeof *off);
+  if (!off) return -1;
+  char text[CANON_CAP];
+  for (int64_t i = 0; i < n; i++) {
+    pv_cell c = tt_cell(col, i);
+    size_t len = canon(&c, level, scale, text) + 1;
+    if (t->used + len > t->cap) {
+      size_t cap = t->cap ? t->cap * 2 : 4096;
+      while (cap < t->used + len) cap *= 2;
+      char *b = realloc(t->buf, cap);
+      if (!b) {
+        free(off);
+        return -1;
+      }
+      t->buf = b;
+      t->cap = cap;
+    }
+    memcpy(t->buf + t->used, text, len);
+    off[i] = t->used;
+    t->used += len;
+  }
+  t->text = malloc((size_t)(n ? n : 1) * sizeof *t->text);
+  if (!t->text) {
+    free(off);
+    return -1;
+  }
+  for (int64_t i = 0; i < n; i++) t->text[i] = t->buf + off[i];
+  free(off);
+  qsort(t->text, (size_t)n, sizeof *t->text, cmp_strp);
+  return 0;
 }
 
 /* Do the columns agree once normalised at this level (pred numbers times
 ** scale)? 1, 0 or -1 (memory). */
 static int agree(const tt_column *g, const tt_column *p, int64_t n, int level,
                  double scale, int ignore_order) {
-  char **gs = calloc((size_t)(n ? n : 1), sizeof *gs);
-  char **ps = calloc((size_t)(n ? n : 1), sizeof *ps);
-  int r = 1;
-  if (!gs || !ps) r = -1;
-  for (int64_t i = 0; r == 1 && i < n; i++) {
-    char a[300], b[300];
-    pv_cell gc = tt_cell(g, i), pc = tt_cell(p, i);
-    canon(&gc, level, 1.0, a, sizeof a);
-    canon(&pc, level, scale, b, sizeof b);
-    gs[i] = strdup(a);
-    ps[i] = strdup(b);
-    if (!gs[i] || !ps[i]) r = -1;
+  if (!ignore_order) {
+    char a[CANON_CAP], b[CANON_CAP];
+    for (int64_t i = 0; i < n; i++) {
+      pv_cell gc = tt_cell(g, i), pc = tt_cell(p, i);
+      size_t la = canon(&gc, level, 1.0, a), lb = canon(&pc, level, scale, b);
+      if (la != lb || memcmp(a, b, la)) return 0;
+    }
+    return 1;
   }
-  if (r == 1 && ignore_order) {
-    qsort(gs, (size_t)n, sizeof *gs, cmp_strp);
-    qsort(ps, (size_t)n, sizeof *ps, cmp_strp);
+  text_list gs = {0}, ps = {0};
+  int r = -1;
+  if (!sorted_texts(g, n, level, 1.0, &gs) &&
+      !sorted_texts(p, n, level, scale, &ps)) {
+    r = 1;
+    for (int64_t i = 0; r == 1 && i < n; i++)
+      if (strcmp(gs.text[i], ps.text[i])) r = 0;
   }
-  for (int64_t i = 0; r == 1 && i < n; i++)
-    if (strcmp(gs[i], ps[i])) r = 0;
-  for (int64_t i = 0; gs && ps && i < n; i++) {
-    free(gs[i]);
-    free(ps[i]);
-  }
-  free(gs);
-  free(ps);
+  free(gs.buf);
+  free(gs.text);
+  free(ps.buf);
+  free(ps.text);
   return r;
+}
+
+/* Prediction scales tried at LV_PERCENT (1.0 first, as at other levels). */
+static const double scales[3] = {1.0, 0.01, 100.0};
+
+/* The signatures of one diagnosis, each computed when first asked for:
+** gold columns at scale 1, prediction columns at each scale. */
+typedef struct {
+  const tt_table *gold, *pred;
+  int64_t n;
+  int ignore_order;
+  uint64_t *gsig, *psig; /* [col][level] and [col][level][scale] */
+  uint8_t *ghave, *phave;
+} sig_cache;
+
+/* The level whose normalised texts of column c equal those at level: a
+** column without str cells reads the same at every level before
+** LV_NULLZERO (its numbers, and "~" for NaN). */
+static int same_level(const tt_table *t, int c, int level) {
+  return t->cols[c].dtype != TT_OBJECT && level < LV_NULLZERO ? LV_CASE
+                                                             : level;
+}
+
+/* Does prediction column pc (times scales[s]) agree with gold column gc at
+** this level? 1, 0 or -1 (memory). */
+static int columns_agree(sig_cache *sc, int gc, int pc, int level, int s) {
+  size_t gi = (size_t)gc * LV_COUNT + (size_t)same_level(sc->gold, gc, level);
+  size_t pi = ((size_t)pc * LV_COUNT + (size_t)same_level(sc->pred, pc, level)) * 3 +
+              (size_t)s;
+  if (!sc->ghave[gi]) {
+    sc->gsig[gi] = signature(&sc->gold->cols[gc], sc->n, level, 1.0,
+                             sc->ignore_order);
+    sc->ghave[gi] = 1;
+  }
+  if (!sc->phave[pi]) {
+    sc->psig[pi] = signature(&sc->pred->cols[pc], sc->n, level, scales[s],
+                             sc->ignore_order);
+    sc->phave[pi] = 1;
+  }
+  if (sc->gsig[gi] != sc->psig[pi]) return 0;
+  return agree(&sc->gold->cols[gc], &sc->pred->cols[pc], sc->n, level,
+               scales[s], sc->ignore_order);
 }
 
 static int add_finding(json_t *arr, const char *f) {
@@ -156,7 +363,16 @@ char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
                   int ignore_order, const tc_options *o) {
   json_t *res = json_object(), *findings = json_array(), *cols = json_array();
   char *out = NULL;
-  if (!res || !findings || !cols) goto done;
+  sig_cache sc = {gold, pred, gold->nrows, ignore_order, NULL, NULL, NULL,
+                  NULL};
+  size_t ng = (size_t)gold->ncols * LV_COUNT, np = (size_t)pred->ncols * LV_COUNT * 3;
+  sc.gsig = malloc((ng ? ng : 1) * sizeof *sc.gsig);
+  sc.psig = malloc((np ? np : 1) * sizeof *sc.psig);
+  sc.ghave = calloc(ng ? ng : 1, 1);
+  sc.phave = calloc(np ? np : 1, 1);
+  if (!res || !findings || !cols || !sc.gsig || !sc.psig || !sc.ghave ||
+      !sc.phave)
+    goto done;
   int score = tc_compare(pred, gold, spec, ignore_order, o, NULL);
   if (score < 0) goto done;
   if ((pred->nrows == 0 || pred->ncols == 0) && gold->nrows > 0)
@@ -233,13 +449,15 @@ char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
               continue;
             int a = numeric && lv == LV_PERCENT
                         ? 0
-                        : agree(&gold->cols[gc], &pred->cols[pc], gold->nrows,
-                                lv, 1.0, ignore_order);
-            if (a == 0 && lv == LV_PERCENT)
-              a = agree(&gold->cols[gc], &pred->cols[pc], gold->nrows, lv,
-                        0.01, ignore_order) ||
-                  agree(&gold->cols[gc], &pred->cols[pc], gold->nrows, lv,
-                        100.0, ignore_order);
+                        : columns_agree(&sc, gc, pc, lv, 0);
+            if (a == 0 && lv == LV_PERCENT) {
+              a = columns_agree(&sc, gc, pc, lv, 1);
+              if (a == 0) a = columns_agree(&sc, gc, pc, lv, 2);
+            }
+            if (a < 0) {
+              json_decref(c);
+              goto done;
+            }
             if (a == 1) {
               found_level = lv;
               found_col = pc;
@@ -278,6 +496,10 @@ done:
   json_decref(res);
   json_decref(findings);
   json_decref(cols);
+  free(sc.gsig);
+  free(sc.psig);
+  free(sc.ghave);
+  free(sc.phave);
   return out;
 }
 

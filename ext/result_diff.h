@@ -51,4 +51,15 @@ char *rd_diagnose(tt_table *pred, tt_table *gold, const cc_spec *spec,
 const char *rd_category(const char *taxonomy, const char *error_info,
                         const char *diff, int missing_tables, int *known);
 
+/*
+** How rd_diagnose writes a number when it normalises values: "#" then
+** snprintf's "%.2f" of v, byte for byte (round half to even on the exact
+** binary value, "inf", "nan"), except that |v| < 5e-3 is written as 0
+** (no "-0.00"). Writes at most cap - 1 bytes and a NUL into out; returns
+** the length written. Without snprintf for every finite |v| < 2^127 when
+** cap >= 48 (exposed for its Check test).
+*/
+#include <stddef.h>
+size_t rd_format_number(double v, char *out, size_t cap);
+
 #endif

@@ -17,4 +17,5 @@ Suite *suite_jsonl_lines(void);
 Suite *suite_bytebuf(void);
 Suite *suite_pyjson(void);
 Suite *suite_bigmem(void);
+Suite *suite_result_diff(void);
 #endif
