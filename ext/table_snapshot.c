@@ -48,9 +48,10 @@
 ** Packs (ts_pack_save, ts_pack_load, ts_pack_table) hold the snapshots of
 ** many small tables in one blob, each exactly as its own file would hold
 ** it (header with the CSV's stamp, path, payload), so that a process
-** reads one file where it would open one per table; the tables point into
-** the pack's buffer, which a reference count keeps until the last table
-** and the caller's reference are gone.
+** maps one file where it would open one per table; the tables point into
+** the mapping, which a reference count keeps until the last table and the
+** caller's reference are gone; each table's payload is checked against
+** its own hash when it is served.
 **
 ** Blobs (ts_blob_save, ts_blob_load) keep other parsed things in the same
 ** directory, the gold index of table_cache.c: "SETBLOB1", the key's,
@@ -592,12 +593,13 @@ void ts_blob_save(const char *dir, const char *key, const void *stamp,
 /* ------------------------------------------------------------ packs */
 
 /*
-** A pack is a blob (key, the caller's stamp) whose payload is:
+** A pack is a blob file (key, the caller's stamp) whose payload is:
 **   zero bytes so that what follows starts 8-aligned in the loaded
 **   buffer (the blob's payload follows its header, key and stamp
 **   unpadded), the number of tables (uint64), then per table what its
 **   snapshot file holds: header, path padded to 8 bytes, payload (its
-**   parts padded to 8). The blob's hash covers all of it.
+**   parts padded to 8). The blob's hash covers all of it, but a pack is
+**   checked table by table as it serves them (ts_pack_table).
 */
 typedef struct {
   uint64_t hash; /* path_hash(path, 1) */
@@ -605,7 +607,10 @@ typedef struct {
 } pack_entry;
 
 struct ts_pack {
-  char *buf;          /* the blob as read (ts_blob_load) */
+  char *file;         /* the blob's file name */
+  atomic_int damaged; /* a table failed its hash: the file was removed */
+  void *map;          /* the blob's file, mapped read-only */
+  size_t map_len;
   const char *data;   /* the first table's header */
   size_t len;         /* bytes from data on */
   pack_entry *entry;  /* sorted by hash */
@@ -629,7 +634,8 @@ static int cmp_entry(const void *a, const void *b) {
 void ts_pack_release(ts_pack *p) {
   if (!p || atomic_fetch_sub(&p->refs, 1) != 1) return;
   free(p->entry);
-  free(p->buf);
+  free(p->file);
+  munmap(p->map, p->map_len);
   free(p);
 }
 
@@ -645,40 +651,72 @@ static size_t blob_data_offset(const char *key, size_t stamp_len) {
   return sizeof(ts_blob_header) + strlen(key) + stamp_len;
 }
 
+/* The pack's file is mapped, not read: a process touches the pages of
+** the tables it serves, and each table's payload is checked against its
+** own hash when it is served (ts_pack_table), not the whole blob at
+** load. Mapping is safe as for snapshots (see above): a pack is only
+** ever renamed into place, never written once it has its name. */
 ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
                       size_t stamp_len) {
-  const char *data;
-  size_t len;
-  char *buf = ts_blob_load(dir, key, stamp, stamp_len, &data, &len);
-  if (!buf) return NULL;
+  if (!dir || !*dir) return NULL;
+  char *snap = ts_snapshot_path(dir, key);
+  if (!snap) return NULL;
+  int fd = open(snap, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    free(snap);
+    return NULL;
+  }
+  struct stat sst;
+  size_t off = blob_data_offset(key, stamp_len), klen = strlen(key);
+  void *m = MAP_FAILED;
+  if (!fstat(fd, &sst) && S_ISREG(sst.st_mode) &&
+      (uint64_t)sst.st_size >= off && (uint64_t)sst.st_size <= SIZE_MAX / 2)
+    m = mmap(NULL, (size_t)sst.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) {
+    free(snap);
+    return NULL;
+  }
+  size_t size = (size_t)sst.st_size;
   ts_pack *p = calloc(1, sizeof *p);
   if (!p) goto bad;
-  p->buf = buf;
-  size_t lead = (8 - blob_data_offset(key, stamp_len) % 8) % 8;
+  p->file = snap;
+  snap = NULL;
+  p->map = m;
+  p->map_len = size;
+  ts_blob_header bh;
+  memcpy(&bh, m, sizeof bh);
+  const char *base = m;
+  if (memcmp(bh.magic, TS_BLOB_MAGIC, 8) || bh.key_len != klen ||
+      bh.stamp_len != stamp_len || bh.payload_len != size - off ||
+      memcmp(base + sizeof bh, key, klen) ||
+      memcmp(base + sizeof bh + klen, stamp, stamp_len))
+    goto bad;
+  size_t lead = (8 - off % 8) % 8, len = size - off;
+  const char *data = base + off;
   uint64_t count;
   if (len < lead + sizeof count) goto bad;
   data += lead;
   len -= lead;
-  if ((uintptr_t)data % 8) goto bad; /* malloc's blocks are 8-aligned */
   memcpy(&count, data, sizeof count);
   if (count > len / sizeof(ts_header)) goto bad;
   p->entry = malloc((size_t)(count ? count : 1) * sizeof *p->entry);
   if (!p->entry) goto bad;
-  size_t off = sizeof count;
+  size_t at = sizeof count;
   for (uint64_t i = 0; i < count; i++) {
     ts_header h;
-    if (len - off < sizeof h) goto bad;
-    memcpy(&h, data + off, sizeof h);
+    if (len - at < sizeof h) goto bad;
+    memcpy(&h, data + at, sizeof h);
     if (memcmp(h.magic, TS_MAGIC, 8) || h.version != TS_VERSION ||
         h.path_len > len || h.payload_len > len)
       goto bad;
     size_t need = sizeof h + pad8(h.path_len) + (size_t)h.payload_len;
-    if (len - off < need) goto bad;
-    p->entry[i].hash = path_hash(data + off + sizeof h, h.path_len, 1);
-    p->entry[i].off = off;
-    off += need;
+    if (len - at < need) goto bad;
+    p->entry[i].hash = path_hash(data + at + sizeof h, h.path_len, 1);
+    p->entry[i].off = at;
+    at += need;
   }
-  if (off != len) goto bad;
+  if (at != len) goto bad;
   qsort(p->entry, (size_t)count, sizeof *p->entry, cmp_entry);
   p->data = data;
   p->len = len;
@@ -686,9 +724,13 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
   atomic_init(&p->refs, 1);
   return p;
 bad:
-  if (p) free(p->entry);
+  if (p) {
+    free(p->entry);
+    free(p->file);
+  }
   free(p);
-  free(buf);
+  free(snap);
+  munmap(m, size);
   return NULL;
 }
 
@@ -707,10 +749,16 @@ tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st) {
     ts_header h;
     memcpy(&h, at, sizeof h);
     if (h.path_len != plen || memcmp(at + sizeof h, path, plen)) continue;
+    const char *payload = at + sizeof h + pad8(plen);
     if (!same_file(&h, st)) return NULL; /* changed since: not this one */
+    if (payload_hash(payload, h.payload_len, 3) != h.payload_hash) {
+      /* damaged: the next process makes the pack again (this one keeps
+      ** its mapping; the name alone goes) */
+      if (!atomic_exchange(&p->damaged, 1)) unlink(p->file);
+      return NULL;
+    }
     pack_backing *pb = malloc(sizeof *pb);
     if (!pb) return NULL;
-    const char *payload = at + sizeof h + pad8(plen);
     pb->b.base = payload;
     pb->b.len = (size_t)h.payload_len;
     pb->b.release = release_pack_table;

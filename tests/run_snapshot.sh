@@ -60,8 +60,12 @@ done
 sum_damaged=$(cat "$snaps"/*.tts | md5sum)
 run damaged "$snaps"
 same_as_off "every snapshot damaged" damaged
+# (a pack with a damaged table is removed when that table is asked for,
+# the table read afresh and snapshotted on its own, the pack made again
+# by the next process: a few files more, none left half-written)
 if [ "$(cat "$snaps"/*.tts | md5sum)" != "$sum_damaged" ] &&
-   [ "$(ls "$snaps" | wc -l)" -eq "$n" ]; then
+   [ "$(ls "$snaps" | wc -l)" -ge "$n" ] &&
+   [ -z "$(ls "$snaps" | grep -v '\.tts$')" ]; then
   ok
 else
   bad "snapshot: damaged snapshots were not rewritten"
