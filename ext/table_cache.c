@@ -330,7 +330,9 @@ static tc_read cache_read(se_cache *c, const char *path, int gold,
   e->size = size;
   e->mtime_ns = mtime;
   e->epoch = c->epoch;
-  e->table = gold && have_stat ? pack_table_of(c, path, &st) : NULL;
+  e->table = gold && have_stat && c->snapshot_dir
+                 ? pack_table_of(c, path, &st)
+                 : NULL; /* snapshots turned off: no pack either */
   if (e->table)
     e->error = TT_OK;
   else
