@@ -1,5 +1,6 @@
 /* Concurrency: several threads, each with its own connection and cache,
-** evaluate the same submission and the parity-style samples at once, and
+** evaluate the same submission and the parity-style samples at once (gold
+** snapshots made and read by all of them in one directory), and
 ** one thread rewrites a file between reads to check that the cache sees
 ** the change. Built with the extension compiled in (SQLITE_CORE) and run
 ** under ThreadSanitizer by `make tsan`. Prints "threads: N passed, N
@@ -60,6 +61,14 @@ static void *worker(void *arg) {
     sqlite3_close(db);
     return NULL;
   }
+  /* every thread's connection keeps gold snapshots in one new directory:
+  ** the gold index, the pack of small gold tables and the snapshots are
+  ** made by the threads at once (each writes a temporary file renamed into
+  ** place) and read by all */
+  char *snap = one_text(db, "SELECT spidereval_snapshot_dir("
+                            "'build/threads_snapshots')");
+  if (!snap) fail("snapshot directory");
+  free(snap);
   char path[64];
   snprintf(path, sizeof path, "build/threads_%d.csv", id);
   for (int r = 0; r < ROUNDS; r++) {
@@ -87,6 +96,7 @@ static void *worker(void *arg) {
 
 int main(void) {
   pthread_t th[THREADS];
+  if (system("rm -rf build/threads_snapshots")) return 1;
   for (long i = 0; i < THREADS; i++)
     pthread_create(&th[i], NULL, worker, (void *)i);
   for (int i = 0; i < THREADS; i++) pthread_join(th[i], NULL);
