@@ -3,6 +3,8 @@
 */
 #include "sql_scan.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -403,6 +405,145 @@ long sq_functions(const char *sql, const sq_tokens *t, sq_ref **refs) {
     i = e - 1;
   }
   return n;
+}
+
+/* The CTE whose name starts at token i: *open the body's '(' (0 when i
+** does not start one). */
+static size_t cte_body_at(const char *sql, const sq_tokens *t, size_t i) {
+  if (!(t->tok[i].kind == SQ_WORD || t->tok[i].kind == SQ_QUOTED_ID)) return 0;
+  const sq_token *p = i > 0 ? &t->tok[i - 1] : NULL;
+  if (!p || !(sq_is_word(sql, p, "with") || sq_is_word(sql, p, "recursive") ||
+              is_punct(sql, p, ',')))
+    return 0;
+  size_t j = i + 1;
+  if (j < t->n && is_punct(sql, &t->tok[j], '(')) { /* column list */
+    int d = t->tok[j].depth;
+    for (j++; j < t->n && !(t->tok[j].depth == d && is_punct(sql, &t->tok[j], ')'));
+         j++) {
+    }
+    j++;
+  }
+  if (j >= t->n || !sq_is_word(sql, &t->tok[j], "as")) return 0;
+  for (j++; j < t->n && (sq_is_word(sql, &t->tok[j], "not") ||
+                         sq_is_word(sql, &t->tok[j], "materialized"));
+       j++) {
+  }
+  return j < t->n && is_punct(sql, &t->tok[j], '(') ? j : 0;
+}
+
+static long long sat_add(long long a, long long b, long long cap) {
+  return a >= cap - b ? cap : a + b;
+}
+
+/* Lower-cased name of token x without its quotes (malloc'd). */
+static char *cte_name(const char *sql, const sq_token *x) {
+  char *w = sq_unquote_name(sql + x->start, x->len);
+  if (w)
+    for (char *q = w; *q; q++) *q = (char)tolower((unsigned char)*q);
+  return w;
+}
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap) {
+  typedef struct {
+    char *name;
+    size_t at, open, close; /* the name's token, the body's parentheses */
+    long long copies;       /* of the body, its own expansions included */
+    long long outer;        /* the CTE whose body holds this one, or -1 */
+  } cte;
+  size_t n = 0, nslots = 0;
+  long long total = 0;
+  cte *c = NULL;
+  long long *slot = NULL; /* name -> the last CTE of that name passed */
+  for (size_t i = 0; i < t->n; i++)
+    if (cte_body_at(sql, t, i)) n++;
+  if (n == 0) return 0;
+  c = malloc(n * sizeof *c);
+  for (nslots = 16; nslots < 2 * n; nslots *= 2) {
+  }
+  slot = malloc(nslots * sizeof *slot);
+  if (!c || !slot) {
+    free(c);
+    free(slot);
+    return -1;
+  }
+  for (size_t k = 0; k < nslots; k++) slot[k] = -1;
+  n = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    size_t open = cte_body_at(sql, t, i);
+    if (!open) continue;
+    size_t close = open + 1;
+    while (close < t->n && !(t->tok[close].depth == t->tok[open].depth &&
+                             is_punct(sql, &t->tok[close], ')')))
+      close++;
+    c[n].name = cte_name(sql, &t->tok[i]);
+    if (!c[n].name) {
+      total = -1;
+      goto done;
+    }
+    c[n].at = i;
+    c[n].open = open;
+    c[n].close = close;
+    c[n].copies = 1;
+    c[n].outer = -1;
+    for (long long o = (long long)n - 1; o >= 0; o = c[o].outer)
+      if (c[o].open < i && i < c[o].close) {
+        c[n].outer = o;
+        break;
+      }
+    n++;
+  }
+  /* in token order: a word naming a CTE passed before it (not one whose
+  ** body holds the word: a recursive reference) is a copy of that CTE's
+  ** body where it stands, counted in the innermost body holding it; a
+  ** body's count goes to the body holding it when it closes */
+  size_t next_def = 0;
+  long long inner = -1; /* innermost open body */
+  for (size_t i = 0; i < t->n && total >= 0 && total < cap; i++) {
+    while (inner >= 0 && i >= c[inner].close) { /* bodies that closed */
+      long long o = c[inner].outer;
+      if (o >= 0) c[o].copies = sat_add(c[o].copies, c[inner].copies - 1, cap);
+      inner = o;
+    }
+    if (next_def < n && c[next_def].at == i) { /* a definition's name */
+      size_t h = (size_t)name_hash(c[next_def].name) & (nslots - 1);
+      while (slot[h] >= 0 && strcmp(c[slot[h]].name, c[next_def].name))
+        h = (h + 1) & (nslots - 1);
+      slot[h] = (long long)next_def;
+      next_def++;
+      continue;
+    }
+    if (next_def > 0 && c[next_def - 1].open == i)
+      inner = (long long)next_def - 1; /* a body opens (inside inner) */
+    const sq_token *x = &t->tok[i];
+    if (x->kind != SQ_WORD && x->kind != SQ_QUOTED_ID) continue;
+    char *w = cte_name(sql, x);
+    if (!w) {
+      total = -1;
+      break;
+    }
+    size_t h = (size_t)name_hash(w) & (nslots - 1);
+    while (slot[h] >= 0 && strcmp(c[slot[h]].name, w)) h = (h + 1) & (nslots - 1);
+    free(w);
+    long long k = slot[h];
+    if (k < 0) continue;
+    int recursive = 0;
+    for (long long o = inner; o >= 0 && !recursive; o = c[o].outer)
+      recursive = o == k;
+    if (recursive) continue;
+    total = sat_add(total, c[k].copies, cap);
+    if (inner >= 0) c[inner].copies = sat_add(c[inner].copies, c[k].copies, cap);
+  }
+done:
+  for (size_t j = 0; j < n; j++) free(c[j].name);
+  free(c);
+  free(slot);
+  return total;
 }
 
 char *sq_unquote_name(const char *s, size_t len) {

@@ -67,5 +67,16 @@ long sq_tables(const char *sql, const sq_tokens *t, sq_ref **refs);
 ** directly followed by '(' that is not a keyword such as IN or VALUES. */
 long sq_functions(const char *sql, const sq_tokens *t, sq_ref **refs);
 
+/*
+** An upper bound on the copies of common table expressions SQLite makes
+** while it prepares the query: each reference to a CTE in a FROM clause
+** is a copy of its body, and the references in that body are expanded
+** again, before any callback runs (40 CTEs each naming the one before
+** twice make 2^40 copies). Counts every word that names a CTE defined
+** before it (a recursive CTE's reference to itself is not expanded);
+** saturates at cap. 0 for a query without CTEs; -1 on out of memory.
+*/
+long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap);
+
 /* A name without its quotes (`, ", [ ]), into a malloc'd string. */
 char *sq_unquote_name(const char *s, size_t len);

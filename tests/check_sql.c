@@ -134,6 +134,45 @@ END_TEST
 
 /* Regression (found by fuzz_sql): several FROM clauses sharing the same
 ** commas overflowed the list of table starts. */
+static long long copies(const char *sql) {
+  sq_tokens t = {0};
+  ck_assert_int_eq(sq_scan(sql, strlen(sql), &t), 0);
+  long long n = sq_cte_copies(sql, &t, 1000000);
+  sq_free(&t);
+  return n;
+}
+
+/* an upper bound on the CTE copies of a prepare: exact for a chain, at
+** least SQLite's count where references sit inside bodies, saturated */
+START_TEST(test_cte_copies) {
+  ck_assert_int_eq(copies("SELECT 1"), 0);
+  ck_assert_int_eq(copies("WITH a AS (SELECT 1) SELECT * FROM a"), 1);
+  ck_assert_int_eq(copies("with \"A\" as (select 1) select * from a, A"), 2);
+  /* SQLite makes 2 copies of b, each with 2 of a: 6 */
+  ck_assert_int_ge(copies("WITH a AS (SELECT 1), b AS (SELECT * FROM a, a AS x)"
+                          " SELECT * FROM b, b"), 6);
+  ck_assert_int_le(copies("WITH a AS (SELECT 1), b AS (SELECT * FROM a, a AS x)"
+                          " SELECT * FROM b, b"), 8);
+  /* a recursive CTE's reference to itself is no copy */
+  ck_assert_int_eq(copies("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT "
+                          "n + 1 FROM r WHERE n < 9) SELECT * FROM r"), 1);
+  /* a CTE inside a CTE's body */
+  ck_assert_int_ge(copies("WITH o AS (WITH i AS (SELECT 1) SELECT * FROM i, i)"
+                          " SELECT * FROM o, o, o"), 9);
+  /* 40 CTEs, each naming the one before twice: 2^40, saturated */
+  char sql[4096];
+  int n = snprintf(sql, sizeof sql, "WITH t0 AS (SELECT 1 AS x)");
+  for (int k = 1; k < 40; k++)
+    n += snprintf(sql + n, sizeof sql - (size_t)n,
+                  ", t%d AS (SELECT a.x FROM t%d a, t%d b)", k, k - 1, k - 1);
+  snprintf(sql + n, sizeof sql - (size_t)n, " SELECT * FROM t39");
+  ck_assert_int_eq(copies(sql), 1000000);
+  /* words that only look like CTE names before any is defined */
+  ck_assert_int_eq(copies("SELECT a FROM a WHERE a IN (WITH a AS (SELECT 1) "
+                          "SELECT * FROM a)"), 1);
+}
+END_TEST
+
 START_TEST(test_tables_regression) {
   FILE *f = fopen("tests/fuzz/corpus_sql/regress_from_commas.sql", "rb");
   ck_assert_ptr_nonnull(f);
@@ -160,6 +199,7 @@ Suite *suite_sql(void) {
   Suite *s = suite_create("sql");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_scan);
+  tcase_add_test(tc, test_cte_copies);
   tcase_add_test(tc, test_normalize);
   tcase_add_test(tc, test_flags);
   tcase_add_test(tc, test_tables_regression);
