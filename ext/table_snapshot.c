@@ -58,7 +58,7 @@
 ** stamp's and payload's lengths, the payload's hash, then the key, the
 ** caller's stamp and the payload, unpadded; served only when the key and
 ** the stamp are the caller's and the payload hashes right, read whole
-** into memory (never mapped).
+** into memory (a pack is a blob too, but mapped: see ts_pack_load).
 **
 ** A snapshot is written after a successful parse when the CSV did not
 ** change during it, to a temporary file renamed into place, so readers
@@ -707,11 +707,16 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
     ts_header h;
     if (len - at < sizeof h) goto bad;
     memcpy(&h, data + at, sizeof h);
+    /* each part within what is left (no sum that could wrap on 32 bits),
+    ** and the payload a multiple of 8 (as pack_table pads it), so that
+    ** the next table's rows start 8-aligned */
+    size_t left = len - at - sizeof h;
     if (memcmp(h.magic, TS_MAGIC, 8) || h.version != TS_VERSION ||
-        h.path_len > len || h.payload_len > len)
+        h.path_len > left || pad8(h.path_len) > left ||
+        h.payload_len > left - pad8(h.path_len) ||
+        h.payload_len % 8)
       goto bad;
     size_t need = sizeof h + pad8(h.path_len) + (size_t)h.payload_len;
-    if (len - at < need) goto bad;
     p->entry[i].hash = path_hash(data + at + sizeof h, h.path_len, 1);
     p->entry[i].off = at;
     at += need;
