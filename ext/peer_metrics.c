@@ -247,7 +247,7 @@ static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
   /* Python's view of the text first: a blank statement gives no rows.
   ** Then the sandbox prepares it as Python's sqlite3 would (one
   ** statement, no parameters) for the run. */
-  int rc = sqlite3_prepare_v2(db, sql, sql_bytes + 1, &st, &tail);
+  int rc = sb_prepare_plain(c, sql, sql_bytes + 1, &st, &tail);
   int blank = rc == SQLITE_OK && !st;
   sqlite3_finalize(st);
   st = NULL;

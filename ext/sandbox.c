@@ -22,11 +22,13 @@
 **     at prepare time, with the reason kept for the message. A statement
 **     must also be sqlite3_stmt_readonly (VACUUM INTO is not authorized
 **     by an action code of its own).
-**   - The bound: a progress handler every SB_PROGRESS_OPS opcodes checks
-**     the deadline and SQLite's memory use against the baseline; the
-**     slow built-in functions are replaced by deadline-aware ones
-**     (bounded_text.h); prepare is bounded by the limits and its time
-**     counted; callers call sb_check during their own post-processing.
+**   - The bound: a watchdog thread interrupts at the deadline and past
+**     the memory cap (and holds SQLite's heap where an interrupt is not
+**     seen: "watchdog" below); a progress handler every SB_PROGRESS_OPS
+**     opcodes checks the deadline and SQLite's memory use against the
+**     baseline too; the slow built-in functions are replaced by
+**     deadline-aware ones (bounded_text.h); callers call sb_check during
+**     their own post-processing.
 */
 #include "sandbox.h"
 
@@ -49,6 +51,7 @@ struct sb_conn;
 #define SB_CACHE_MAX 16     /* idle connections kept */
 #define SB_PROGRESS_OPS 1000 /* opcodes between deadline checks */
 #define SB_FMT_CACHED 8 /* printf statements kept, by argument count */
+enum { WD_TIME = 1, WD_MEMORY = 2 }; /* why the watchdog interrupted */
 
 struct sb_conn {
   char *path;
@@ -67,8 +70,11 @@ struct sb_conn {
   char *msg;     /* sqlite3_malloc'd */
   char *refused; /* what the authorizer refused last (sqlite3_malloc'd) */
   bt_clock clock; /* for the deadline-aware functions */
-  struct sb_conn *wd_next; /* in the watchdog's list while preparing */
-  int wd_fired;            /* the watchdog interrupted this prepare */
+  struct sb_conn *wd_next; /* in the watchdog's list (wd_watched) */
+  int wd_watched;          /* from sb_start to sb_close */
+  int wd_fired;            /* what the watchdog found: WD_TIME, WD_MEMORY */
+  int in_sqlite;           /* inside sqlite3_prepare or sqlite3_step */
+  struct timespec wd_fired_at;
   sqlite3 *fmt_db;         /* runs SQLite's own printf (see printfFunc) */
   sqlite3_stmt *fmt_st[SB_FMT_CACHED + 1]; /* printf(?1..?n), by n */
 };
@@ -120,8 +126,15 @@ static void set_msg(sb_conn *c, sb_status s, const char *fmt, ...) {
   c->status = c->msg ? s : SB_NOMEM;
 }
 
-sb_status sb_failed(const sb_conn *c) { return c->status; }
-const char *sb_errmsg(const sb_conn *c) {
+/* (both tell what the watchdog found, for callers that step statements
+** of their own on sb_db) */
+static int watchdog_fired(sb_conn *c);
+sb_status sb_failed(sb_conn *c) {
+  if (c->status == SB_OK) watchdog_fired(c);
+  return c->status;
+}
+const char *sb_errmsg(sb_conn *c) {
+  if (c->status == SB_OK) watchdog_fired(c);
   if (c->status == SB_NOMEM) return "out of memory";
   return c->status == SB_OK ? NULL : c->msg;
 }
@@ -140,9 +153,28 @@ static void fail_timeout(sb_conn *c) {
   set_msg(c, SB_TIMEOUT, "timeout after %g s", c->lim.timeout);
 }
 
+static void fail_memory(sb_conn *c) {
+  set_msg(c, SB_CAP, "memory limit of %lld bytes exceeded",
+          (long long)c->lim.max_memory);
+}
+
+static int over_memory(const sb_conn *c) {
+  return c->lim.max_memory > 0 &&
+         sqlite3_memory_used() - c->mem_base > c->lim.max_memory;
+}
+
+/* What the watchdog found (WD_TIME, WD_MEMORY; 0: nothing), told as the
+** failure of the bound. Returns it. */
+static int watchdog_fired(sb_conn *c) {
+  int why = __atomic_load_n(&c->wd_fired, __ATOMIC_ACQUIRE);
+  if (why == WD_TIME) fail_timeout(c);
+  else if (why == WD_MEMORY) fail_memory(c);
+  return why;
+}
+
 static int deadline_passed(void *p) {
   sb_conn *c = p;
-  if (c->status == SB_TIMEOUT) return 1;
+  if (c->status == SB_TIMEOUT || watchdog_fired(c)) return 1;
   if (!time_is_up(c)) return 0;
   fail_timeout(c);
   return 1;
@@ -151,81 +183,182 @@ static int deadline_passed(void *p) {
 /* Progress handler: nonzero interrupts the statement. */
 static int sb_progress(void *p) {
   sb_conn *c = p;
-  if (c->status != SB_OK) return 1;
+  if (c->status != SB_OK || watchdog_fired(c)) return 1;
   if (time_is_up(c)) {
     fail_timeout(c);
     return 1;
   }
-  if (c->lim.max_memory > 0 &&
-      sqlite3_memory_used() - c->mem_base > c->lim.max_memory) {
-    set_msg(c, SB_CAP, "memory limit of %lld bytes exceeded",
-            (long long)c->lim.max_memory);
+  if (over_memory(c)) {
+    fail_memory(c);
     return 1;
   }
   return 0;
 }
 
+static void wd_arm(sb_conn *c, const sb_limits *l, sqlite3_int64 mem_base,
+                   const struct timespec *deadline);
+static void wd_disarm(sb_conn *c);
+static void sqlite_call_begin(sb_conn *c);
+static void sqlite_call_end(sb_conn *c);
+
 void sb_start(sb_conn *c, const sb_limits *l) {
-  c->lim = *l;
   c->rows = c->bytes = 0;
   c->status = SB_OK;
   sqlite3_free(c->msg);
   c->msg = NULL;
   sqlite3_free(c->refused);
   c->refused = NULL;
-  c->mem_base = sqlite3_memory_used();
-  clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+  struct timespec deadline;
+  clock_gettime(CLOCK_MONOTONIC, &deadline);
   double t = l->timeout > 0 ? l->timeout : 86400;
   double whole = (double)(long long)t;
-  c->deadline.tv_sec += (time_t)whole;
-  c->deadline.tv_nsec += (long)((t - whole) * 1e9);
-  if (c->deadline.tv_nsec >= 1000000000L) {
-    c->deadline.tv_sec++;
-    c->deadline.tv_nsec -= 1000000000L;
+  deadline.tv_sec += (time_t)whole;
+  deadline.tv_nsec += (long)((t - whole) * 1e9);
+  if (deadline.tv_nsec >= 1000000000L) {
+    deadline.tv_sec++;
+    deadline.tv_nsec -= 1000000000L;
   }
+  wd_arm(c, l, sqlite3_memory_used(), &deadline);
   c->clock.n = 0;
   c->clock.expired = deadline_passed;
   c->clock.arg = c;
 }
 
 int sb_check(sb_conn *c) {
-  if (c->status == SB_OK && time_is_up(c)) fail_timeout(c);
+  if (c->status == SB_OK && !watchdog_fired(c) && time_is_up(c))
+    fail_timeout(c);
   return c->status == SB_OK ? SQLITE_OK : SQLITE_INTERRUPT;
 }
 
 /* ----------------------------------------------------------- watchdog */
 
-/* The progress handler does not run while a statement is prepared; one
-** thread per process interrupts prepares that pass their deadline (the
-** parser checks sqlite3_interrupt between tokens). The library pins itself
-** in memory (RTLD_NODELETE) so that the thread's code stays mapped when
-** the connection that loaded the extension is closed. */
+/* The progress handler runs only at the VM's jumps once SB_PROGRESS_OPS
+** opcodes have passed, and not at all while a statement is prepared. Both
+** leave room: a thousand opcodes that each copy a 60 MB value take
+** seconds and gigabytes (a recursive CTE sorting 60 MB blobs ran 16 s
+** under a 2 s bound and held 3.3 GB under a 1 GiB cap), and a prepare
+** can expand a WITH clause whose tables each name the one before twice
+** to 2^k copies before any callback runs (40 of them: 4 GB and 10 s in
+** the prepare). So one thread per process watches every bound from
+** sb_start to sb_close:
+**   - at the deadline it calls sqlite3_interrupt, which the VM checks at
+**     every jump (not every thousand opcodes) and the parser between
+**     tokens; the authorizer, called while names are resolved and code
+**     is generated, refuses from then on;
+**   - every SB_WATCH_MS it compares SQLite's memory with the bound's
+**     baseline; past the cap it interrupts, and while the connection is
+**     inside sqlite3_prepare or sqlite3_step (sqlite_call_begin/end) it
+**     holds SQLite's process-wide hard heap limit at the memory in use,
+**     so that the next allocation fails (nothing else stops the copying
+**     of a prepare), and gives the limit back as soon as that connection
+**     has left the call or is back under its cap (other threads'
+**     SQLite allocations fail meanwhile: docs/security.md).
+** The library pins itself in memory (RTLD_NODELETE) so that the thread's
+** code stays mapped when the connection that loaded the extension is
+** closed. */
+#define SB_WATCH_MS 2
+
 static pthread_mutex_t wd_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wd_cond;
-static sb_conn *wd_armed;
+static sb_conn *wd_armed;     /* bounds being watched */
 static int wd_running;
+static int wd_idle;           /* waiting with nothing to watch */
+static struct timespec wd_wake; /* when it wakes next, when not idle */
+static int wd_squeezed;       /* the heap limit is held */
+static sqlite3_int64 wd_saved_hard, wd_saved_soft;
 
 static int before(const struct timespec *a, const struct timespec *b) {
   return a->tv_sec < b->tv_sec ||
          (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
+/* Hold SQLite's heap at its size now, or give the caller's limits back
+** (wd_mutex held). */
+static void squeeze(int on) {
+  if (on == wd_squeezed) return;
+  if (on) {
+    wd_saved_hard = sqlite3_hard_heap_limit64(-1);
+    wd_saved_soft = sqlite3_soft_heap_limit64(-1);
+    sqlite3_int64 used = sqlite3_memory_used();
+    sqlite3_hard_heap_limit64(wd_saved_hard > 0 && wd_saved_hard < used
+                                  ? wd_saved_hard
+                                  : (used > 0 ? used : 1));
+  } else {
+    sqlite3_hard_heap_limit64(wd_saved_hard);
+    sqlite3_soft_heap_limit64(wd_saved_soft);
+  }
+  __atomic_store_n(&wd_squeezed, on, __ATOMIC_RELEASE);
+}
+
+/* A connection the watchdog stopped that is still inside SQLite: past
+** its memory cap, or still there SB_STUCK_MS after the interrupt (a
+** prepare does not see it). The heap limit is held while there is one
+** (wd_mutex held); returns 1 when there is. */
+#define SB_STUCK_MS 100
+static int update_squeeze(const struct timespec *now) {
+  int stopped = 0, need = 0;
+  for (sb_conn *c = wd_armed; c && !need; c = c->wd_next) {
+    if (!__atomic_load_n(&c->wd_fired, __ATOMIC_ACQUIRE) ||
+        !__atomic_load_n(&c->in_sqlite, __ATOMIC_ACQUIRE))
+      continue;
+    stopped = 1;
+    double ms = (double)(now->tv_sec - c->wd_fired_at.tv_sec) * 1e3 +
+                (double)(now->tv_nsec - c->wd_fired_at.tv_nsec) / 1e6;
+    need = over_memory(c) || ms >= SB_STUCK_MS;
+  }
+  squeeze(need);
+  return stopped;
+}
+
+static void update_squeeze_now(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  update_squeeze(&now);
+}
+
+static void fire(sb_conn *c, int why, const struct timespec *now) {
+  c->wd_fired_at = *now;
+  __atomic_store_n(&c->wd_fired, why, __ATOMIC_RELEASE);
+  sqlite3_interrupt(c->db);
+}
+
 static void *wd_main(void *arg) {
   (void)arg;
   pthread_mutex_lock(&wd_mutex);
   for (;;) {
-    sb_conn *first = NULL;
-    for (sb_conn *c = wd_armed; c; c = c->wd_next)
-      if (!c->wd_fired && (!first || before(&c->deadline, &first->deadline)))
-        first = c;
-    if (!first) {
-      pthread_cond_wait(&wd_cond, &wd_mutex);
-    } else if (time_is_up(first)) {
-      first->wd_fired = 1;
-      sqlite3_interrupt(first->db);
-    } else {
-      pthread_cond_timedwait(&wd_cond, &wd_mutex, &first->deadline);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const struct timespec *first = NULL;
+    int poll = 0;
+    for (sb_conn *c = wd_armed; c; c = c->wd_next) {
+      if (c->wd_fired) continue;
+      if (!before(&now, &c->deadline)) {
+        fire(c, WD_TIME, &now);
+      } else if (over_memory(c)) {
+        fire(c, WD_MEMORY, &now);
+      } else {
+        if (c->lim.max_memory > 0) poll = 1;
+        if (!first || before(&c->deadline, first)) first = &c->deadline;
+      }
     }
+    if (update_squeeze(&now)) poll = 1;
+    if (!first && !poll) {
+      wd_idle = 1;
+      pthread_cond_wait(&wd_cond, &wd_mutex);
+      wd_idle = 0;
+      continue;
+    }
+    struct timespec wake = now;
+    if (poll) {
+      wake.tv_nsec += SB_WATCH_MS * 1000000L;
+      if (wake.tv_nsec >= 1000000000L) {
+        wake.tv_sec++;
+        wake.tv_nsec -= 1000000000L;
+      }
+    }
+    if (first && (!poll || before(first, &wake))) wake = *first;
+    wd_wake = wake;
+    pthread_cond_timedwait(&wd_cond, &wd_mutex, &wake);
   }
   return NULL;
 }
@@ -248,25 +381,53 @@ static void wd_start(void) {
   pthread_attr_destroy(&a);
 }
 
-static void wd_arm(sb_conn *c) {
-  if (!wd_running) return;
-  pthread_mutex_lock(&wd_mutex);
-  c->wd_fired = 0;
-  c->wd_next = wd_armed;
-  wd_armed = c;
-  pthread_cond_signal(&wd_cond);
-  pthread_mutex_unlock(&wd_mutex);
+/* The bound's figures, read by the watchdog, are set under its mutex; a
+** connection is watched until wd_disarm (sb_close, conn_free). */
+static void wd_arm(sb_conn *c, const sb_limits *l, sqlite3_int64 mem_base,
+                   const struct timespec *deadline) {
+  if (wd_running) pthread_mutex_lock(&wd_mutex);
+  c->lim = *l;
+  c->mem_base = mem_base;
+  c->deadline = *deadline;
+  __atomic_store_n(&c->wd_fired, 0, __ATOMIC_RELEASE);
+  if (wd_running) {
+    if (!c->wd_watched) {
+      c->wd_watched = 1;
+      c->wd_next = wd_armed;
+      wd_armed = c;
+    }
+    if (wd_idle || before(deadline, &wd_wake)) pthread_cond_signal(&wd_cond);
+    pthread_mutex_unlock(&wd_mutex);
+  }
 }
 
 static void wd_disarm(sb_conn *c) {
-  if (!wd_running) return;
+  if (!wd_running || !c->wd_watched) return;
   pthread_mutex_lock(&wd_mutex);
   for (sb_conn **pp = &wd_armed; *pp; pp = &(*pp)->wd_next)
     if (*pp == c) {
       *pp = c->wd_next;
       break;
     }
+  c->wd_watched = 0;
+  __atomic_store_n(&c->in_sqlite, 0, __ATOMIC_RELEASE);
+  if (wd_squeezed) update_squeeze_now();
   pthread_mutex_unlock(&wd_mutex);
+}
+
+/* Around each call into SQLite that runs untrusted work (prepare, step). */
+static void sqlite_call_begin(sb_conn *c) {
+  __atomic_store_n(&c->in_sqlite, 1, __ATOMIC_RELEASE);
+}
+
+static void sqlite_call_end(sb_conn *c) {
+  __atomic_store_n(&c->in_sqlite, 0, __ATOMIC_RELEASE);
+  if (__atomic_load_n(&wd_squeezed, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&c->wd_fired, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&wd_mutex);
+    if (wd_squeezed) update_squeeze_now();
+    pthread_mutex_unlock(&wd_mutex);
+  }
 }
 
 /* --------------------------------------------------------- authorizer */
@@ -380,6 +541,9 @@ static int sb_authorize(void *p, int code, const char *a3, const char *a4,
   (void)dbname;
   (void)trigger;
   sb_conn *c = p;
+  /* past the deadline or the memory cap while names are resolved or code
+  ** generated (the watchdog's interrupt is not checked there) */
+  if (watchdog_fired(c)) return SQLITE_DENY;
   char *why = NULL;
   switch (code) {
     case SQLITE_SELECT:
@@ -420,6 +584,7 @@ static sb_conn *pool; /* most recently used first */
 
 static void conn_free(sb_conn *c) {
   if (!c) return;
+  wd_disarm(c);
   for (int i = 0; i <= SB_FMT_CACHED; i++) sqlite3_finalize(c->fmt_st[i]);
   sqlite3_close(c->fmt_db);
   sqlite3_close(c->db);
@@ -819,11 +984,15 @@ int sb_open(const char *path, sb_conn **out, char **err) {
     sb_limits l;
     sb_limits_init(&l, 60);
     sb_start(c, &l);
+    sqlite_call_begin(c);
     rc = sqlite3_exec(c->db, "SELECT count(*) FROM sqlite_schema", 0, 0, 0);
+    sqlite_call_end(c);
+    watchdog_fired(c);
   }
   if (rc != SQLITE_OK) {
     *err = sqlite3_mprintf("cannot open database '%s': %s", path,
                            c->status == SB_TIMEOUT ? "timeout reading the schema"
+                           : c->status == SB_CAP    ? sb_errmsg(c)
                            : c->db                  ? sqlite3_errmsg(c->db)
                                                     : sqlite3_errstr(rc));
     conn_free(c);
@@ -848,6 +1017,7 @@ void sb_close(sb_conn *c) {
   sqlite3_free(c->refused);
   c->refused = NULL;
   c->status = SB_OK;
+  wd_disarm(c);
   if (!sqlite3_get_autocommit(c->db)) {
     conn_free(c); /* cannot happen through the authorizer; never reused */
     return;
@@ -914,6 +1084,14 @@ const char *sb_sql_rest(const char *p) {
   return NULL;
 }
 
+int sb_prepare_plain(sb_conn *c, const char *sql, int n, sqlite3_stmt **st,
+                     const char **tail) {
+  sqlite_call_begin(c);
+  int rc = sqlite3_prepare_v2(c->db, sql, n, st, tail);
+  sqlite_call_end(c);
+  return rc;
+}
+
 int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st) {
   return sb_prepare_len(c, sql, strlen(sql), st);
 }
@@ -933,12 +1111,12 @@ int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st) {
             (long long)n, SB_LIMIT_SQL_LENGTH);
     return SQLITE_TOOBIG;
   }
-  wd_arm(c);
+  sqlite_call_begin(c);
   int rc = sqlite3_prepare_v2(c->db, sql, (int)n, st, &tail);
-  wd_disarm(c);
+  sqlite_call_end(c);
   /* Python's sqlite3 refuses anything but spaces and comments after it */
   int second = rc == SQLITE_OK && *st && tail && sb_sql_rest(tail);
-  if (c->wd_fired) fail_timeout(c);
+  watchdog_fired(c);
   if (rc == SQLITE_OK && sb_check(c) != SQLITE_OK) rc = SQLITE_INTERRUPT;
   if (rc != SQLITE_OK) {
     sqlite3_finalize(*st);
@@ -980,7 +1158,9 @@ int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st) {
 
 int sb_step(sb_conn *c, sqlite3_stmt *st) {
   if (c->status != SB_OK) return SQLITE_ERROR;
+  sqlite_call_begin(c);
   int rc = sqlite3_step(st);
+  sqlite_call_end(c);
   if (rc == SQLITE_ROW) {
     if (c->lim.max_rows > 0 && ++c->rows > c->lim.max_rows) {
       set_msg(c, SB_CAP, "result larger than %lld rows",
@@ -1005,6 +1185,7 @@ int sb_step(sb_conn *c, sqlite3_stmt *st) {
     return SQLITE_ROW;
   }
   if (rc == SQLITE_DONE) return rc;
+  watchdog_fired(c);
   sql_failed(c, rc);
   return rc;
 }

@@ -110,6 +110,13 @@ int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st);
 ** character"), where a C string would silently end there. */
 int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st);
 
+/* sqlite3_prepare_v2 on the connection, with none of sb_prepare's checks
+** but under the bound's memory watch (a prepare can grow past any cap
+** before a callback runs: sandbox.c, "watchdog"). For callers that must
+** see the text as SQLite does first (peer_metrics: a blank statement). */
+int sb_prepare_plain(sb_conn *c, const char *sql, int n, sqlite3_stmt **st,
+                     const char **tail);
+
 /* What follows the first statement for Python's one-statement test
 ** (CPython 3.11 Modules/_sqlite/statement.c lstrip_sql): tail with the
 ** spaces (' ' \t \n \f \r), -- and block comments skipped; NULL when
@@ -129,8 +136,8 @@ int sb_check(sb_conn *c);
 ** "timeout after N s"; "result larger than N rows"; "result larger than N
 ** bytes"; "memory limit of N bytes exceeded"; "not allowed in the
 ** sandbox: ...". */
-sb_status sb_failed(const sb_conn *c);
-const char *sb_errmsg(const sb_conn *c);
+sb_status sb_failed(sb_conn *c);
+const char *sb_errmsg(sb_conn *c);
 
 /* Idle cached connections: how many there are; close them all. */
 int sb_cache_count(void);
