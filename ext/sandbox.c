@@ -52,6 +52,7 @@ struct sb_conn;
 #define SB_PROGRESS_OPS 1000 /* opcodes between deadline checks */
 #define SB_FMT_CACHED 8 /* printf statements kept, by argument count */
 enum { WD_TIME = 1, WD_MEMORY = 2 }; /* why the watchdog interrupted */
+enum { IN_PREPARE = 1, IN_STEP = 2 };  /* sb_conn.in_sqlite */
 
 struct sb_conn {
   char *path;
@@ -75,6 +76,7 @@ struct sb_conn {
   int wd_fired;            /* what the watchdog found: WD_TIME, WD_MEMORY */
   int in_sqlite;           /* inside sqlite3_prepare or sqlite3_step */
   struct timespec wd_fired_at;
+  char note[80]; /* a timeout or cap message when sqlite3_malloc fails */
   sqlite3 *fmt_db;         /* runs SQLite's own printf (see printfFunc) */
   sqlite3_stmt *fmt_st[SB_FMT_CACHED + 1]; /* printf(?1..?n), by n */
 };
@@ -124,6 +126,14 @@ static void set_msg(sb_conn *c, sb_status s, const char *fmt, ...) {
   c->msg = clean ? sqlite3_mprintf("%s", clean) : NULL;
   free(clean);
   c->status = c->msg ? s : SB_NOMEM;
+  if (!c->msg && (s == SB_TIMEOUT || s == SB_CAP)) {
+    /* the bound's own (ASCII) messages even when memory is short, as
+    ** while the watchdog holds the heap */
+    va_start(ap, fmt);
+    vsnprintf(c->note, sizeof c->note, fmt, ap);
+    va_end(ap);
+    c->status = s;
+  }
 }
 
 /* (both tell what the watchdog found, for callers that step statements
@@ -136,7 +146,7 @@ sb_status sb_failed(sb_conn *c) {
 const char *sb_errmsg(sb_conn *c) {
   if (c->status == SB_OK) watchdog_fired(c);
   if (c->status == SB_NOMEM) return "out of memory";
-  return c->status == SB_OK ? NULL : c->msg;
+  return c->status == SB_OK ? NULL : c->msg ? c->msg : c->note;
 }
 
 /* ----------------------------------------------------------- deadline */
@@ -198,7 +208,7 @@ static int sb_progress(void *p) {
 static void wd_arm(sb_conn *c, const sb_limits *l, sqlite3_int64 mem_base,
                    const struct timespec *deadline);
 static void wd_disarm(sb_conn *c);
-static void sqlite_call_begin(sb_conn *c);
+static void sqlite_call_begin(sb_conn *c, int what);
 static void sqlite_call_end(sb_conn *c);
 
 void sb_start(sb_conn *c, const sb_limits *l) {
@@ -248,11 +258,14 @@ int sb_check(sb_conn *c) {
 **   - every SB_WATCH_MS it compares SQLite's memory with the bound's
 **     baseline; past the cap it interrupts, and while the connection is
 **     inside sqlite3_prepare or sqlite3_step (sqlite_call_begin/end) it
-**     holds SQLite's process-wide hard heap limit at the memory in use,
-**     so that the next allocation fails (nothing else stops the copying
-**     of a prepare), and gives the limit back as soon as that connection
-**     has left the call or is back under its cap (other threads'
-**     SQLite allocations fail meanwhile: docs/security.md).
+**     holds SQLite's process-wide hard heap limit at the memory in use
+**     and 64 MiB, so that its allocations soon fail (nothing else stops the copying
+**     of a prepare; a prepare still running SB_STUCK_MS after the
+**     deadline is held the same way), and gives the limit back as soon
+**     as SQLite's memory shrinks (the failed statement frees what it
+**     took), the connection has left the call or is back under its cap
+**     (other threads' SQLite allocations fail meanwhile, a few
+**     milliseconds: docs/security.md).
 ** The library pins itself in memory (RTLD_NODELETE) so that the thread's
 ** code stays mapped when the connection that loaded the extension is
 ** closed. */
@@ -272,17 +285,19 @@ static int before(const struct timespec *a, const struct timespec *b) {
          (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-/* Hold SQLite's heap at its size now, or give the caller's limits back
+/* Hold SQLite's heap at its size now and SB_SQUEEZE_ROOM (the statement
+** that grows takes that room at once and fails; other threads' smaller
+** allocations meanwhile mostly fit), or give the caller's limits back
 ** (wd_mutex held). */
+#define SB_SQUEEZE_ROOM ((sqlite3_int64)SB_LIMIT_LENGTH)
 static void squeeze(int on) {
   if (on == wd_squeezed) return;
   if (on) {
     wd_saved_hard = sqlite3_hard_heap_limit64(-1);
     wd_saved_soft = sqlite3_soft_heap_limit64(-1);
-    sqlite3_int64 used = sqlite3_memory_used();
-    sqlite3_hard_heap_limit64(wd_saved_hard > 0 && wd_saved_hard < used
-                                  ? wd_saved_hard
-                                  : (used > 0 ? used : 1));
+    sqlite3_int64 limit = sqlite3_memory_used() + SB_SQUEEZE_ROOM;
+    sqlite3_hard_heap_limit64(
+        wd_saved_hard > 0 && wd_saved_hard < limit ? wd_saved_hard : limit);
   } else {
     sqlite3_hard_heap_limit64(wd_saved_hard);
     sqlite3_soft_heap_limit64(wd_saved_soft);
@@ -291,11 +306,15 @@ static void squeeze(int on) {
 }
 
 /* A connection the watchdog stopped that is still inside SQLite: past
-** its memory cap, or still there SB_STUCK_MS after the interrupt (a
-** prepare does not see it). The heap limit is held while there is one
-** (wd_mutex held); returns 1 when there is. */
+** its memory cap, or still in a prepare SB_STUCK_MS after the interrupt
+** (a prepare does not see it while it copies). The heap limit is held while there is one
+** and SQLite's memory is not shrinking (once an allocation has failed it
+** frees what it copied, and the other threads can allocate again): on
+** the watchdog's ticks (tick), and given back when the connection leaves
+** (wd_mutex held). Returns 1 when there is one. */
 #define SB_STUCK_MS 100
-static int update_squeeze(const struct timespec *now) {
+static sqlite3_int64 wd_last_used; /* SQLite's memory at the last tick */
+static int update_squeeze(const struct timespec *now, int tick) {
   int stopped = 0, need = 0;
   for (sb_conn *c = wd_armed; c && !need; c = c->wd_next) {
     if (!__atomic_load_n(&c->wd_fired, __ATOMIC_ACQUIRE) ||
@@ -304,16 +323,25 @@ static int update_squeeze(const struct timespec *now) {
     stopped = 1;
     double ms = (double)(now->tv_sec - c->wd_fired_at.tv_sec) * 1e3 +
                 (double)(now->tv_nsec - c->wd_fired_at.tv_nsec) / 1e6;
-    need = over_memory(c) || ms >= SB_STUCK_MS;
+    need = over_memory(c) ||
+           (ms >= SB_STUCK_MS &&
+            __atomic_load_n(&c->in_sqlite, __ATOMIC_ACQUIRE) == IN_PREPARE);
   }
-  squeeze(need);
+  if (tick) {
+    sqlite3_int64 used = sqlite3_memory_used();
+    if (need && used < wd_last_used) need = 0; /* freeing */
+    wd_last_used = used;
+    squeeze(need);
+  } else if (!need) {
+    squeeze(0);
+  }
   return stopped;
 }
 
 static void update_squeeze_now(void) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  update_squeeze(&now);
+  update_squeeze(&now, 0);
 }
 
 static void fire(sb_conn *c, int why, const struct timespec *now) {
@@ -341,7 +369,7 @@ static void *wd_main(void *arg) {
         if (!first || before(&c->deadline, first)) first = &c->deadline;
       }
     }
-    if (update_squeeze(&now)) poll = 1;
+    if (update_squeeze(&now, 1)) poll = 1;
     if (!first && !poll) {
       wd_idle = 1;
       pthread_cond_wait(&wd_cond, &wd_mutex);
@@ -415,9 +443,10 @@ static void wd_disarm(sb_conn *c) {
   pthread_mutex_unlock(&wd_mutex);
 }
 
-/* Around each call into SQLite that runs untrusted work (prepare, step). */
-static void sqlite_call_begin(sb_conn *c) {
-  __atomic_store_n(&c->in_sqlite, 1, __ATOMIC_RELEASE);
+/* Around each call into SQLite that runs untrusted work: IN_PREPARE or
+** IN_STEP. */
+static void sqlite_call_begin(sb_conn *c, int what) {
+  __atomic_store_n(&c->in_sqlite, what, __ATOMIC_RELEASE);
 }
 
 static void sqlite_call_end(sb_conn *c) {
@@ -984,7 +1013,7 @@ int sb_open(const char *path, sb_conn **out, char **err) {
     sb_limits l;
     sb_limits_init(&l, 60);
     sb_start(c, &l);
-    sqlite_call_begin(c);
+    sqlite_call_begin(c, IN_PREPARE);
     rc = sqlite3_exec(c->db, "SELECT count(*) FROM sqlite_schema", 0, 0, 0);
     sqlite_call_end(c);
     watchdog_fired(c);
@@ -1086,7 +1115,7 @@ const char *sb_sql_rest(const char *p) {
 
 int sb_prepare_plain(sb_conn *c, const char *sql, int n, sqlite3_stmt **st,
                      const char **tail) {
-  sqlite_call_begin(c);
+  sqlite_call_begin(c, IN_PREPARE);
   int rc = sqlite3_prepare_v2(c->db, sql, n, st, tail);
   sqlite_call_end(c);
   return rc;
@@ -1111,7 +1140,7 @@ int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st) {
             (long long)n, SB_LIMIT_SQL_LENGTH);
     return SQLITE_TOOBIG;
   }
-  sqlite_call_begin(c);
+  sqlite_call_begin(c, IN_PREPARE);
   int rc = sqlite3_prepare_v2(c->db, sql, (int)n, st, &tail);
   sqlite_call_end(c);
   /* Python's sqlite3 refuses anything but spaces and comments after it */
@@ -1158,7 +1187,7 @@ int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st) {
 
 int sb_step(sb_conn *c, sqlite3_stmt *st) {
   if (c->status != SB_OK) return SQLITE_ERROR;
-  sqlite_call_begin(c);
+  sqlite_call_begin(c, IN_STEP);
   int rc = sqlite3_step(st);
   sqlite_call_end(c);
   if (rc == SQLITE_ROW) {
