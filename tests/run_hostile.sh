@@ -145,6 +145,22 @@ t0=$(now)
 out=$(ulimit -v 4000000; q "SELECT exec_verdict('$DB', CAST(readfile('$work/cte_exp.sql') AS TEXT), 'SELECT 1', 'bird', 1) ->> 'error_info'")
 expect "2^40 copies in a prepare, exec_verdict" "^pred: timeout after 1 s" "$out"
 within "2^40 copies in a prepare, exec_verdict" "$t0" 8
+# prepares that are deep or wide within the SQL length limit end with
+# SQLite's own error or run, at once (2026-11-23 red team: all held)
+for spec in "parens|parser stack overflow" "subqueries|parser stack overflow" "plus|Expression tree is too large" "join65|at most 64 tables in a join" "inlist|^Result Error"; do
+  name=${spec%%|*}
+  case $name in
+    parens) awk 'BEGIN { printf "SELECT "; for (i = 0; i < 300000; i++) printf "("; printf "1"; for (i = 0; i < 300000; i++) printf ")" }' ;;
+    subqueries) awk 'BEGIN { printf "SELECT "; for (i = 0; i < 30000; i++) printf "(SELECT "; printf "1"; for (i = 0; i < 30000; i++) printf ")" }' ;;
+    plus) awk 'BEGIN { printf "SELECT 1"; for (i = 0; i < 200000; i++) printf " + 1" }' ;;
+    join65) awk 'BEGIN { printf "SELECT count(*) FROM (SELECT 1) t0"; for (i = 1; i < 65; i++) printf ", (SELECT 1) t%d", i }' ;;
+    inlist) awk 'BEGIN { printf "SELECT 1 WHERE 1 IN (0"; for (i = 1; i < 150000; i++) printf ",%d", i; printf ")" }' ;;
+  esac >"$work/$name.sql"
+  t0=$(now)
+  out=$(q "SELECT sql_verdict('$DB', CAST(readfile('$work/$name.sql') AS TEXT), '$GOLD', 'shop001', '', 5) ->> 'error_info'")
+  expect "wide or deep prepare: $name" "${spec#*|}" "$out"
+  within "wide or deep prepare: $name" "$t0" 5
+done
 
 # --- memory and result size
 out=$(verdict "SELECT zeroblob(999999999)")
