@@ -609,6 +609,7 @@ typedef struct {
 struct ts_pack {
   char *file;         /* the blob's file name */
   atomic_int damaged; /* a table failed its hash: the file was removed */
+  uint64_t dev, ino;  /* the file's identity when it was mapped */
   void *map;          /* the blob's file, mapped read-only */
   size_t map_len;
   const char *data;   /* the first table's header */
@@ -681,6 +682,8 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
   ts_pack *p = calloc(1, sizeof *p);
   if (!p) goto bad;
   p->file = snap;
+  p->dev = (uint64_t)sst.st_dev;
+  p->ino = (uint64_t)sst.st_ino;
   snap = NULL;
   p->map = m;
   p->map_len = size;
@@ -758,8 +761,12 @@ tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st) {
     if (!same_file(&h, st)) return NULL; /* changed since: not this one */
     if (payload_hash(payload, h.payload_len, 3) != h.payload_hash) {
       /* damaged: the next process makes the pack again (this one keeps
-      ** its mapping; the name alone goes) */
-      if (!atomic_exchange(&p->damaged, 1)) unlink(p->file);
+      ** its mapping; the name alone goes, unless it already names a new
+      ** pack that another process made) */
+      struct stat now;
+      if (!atomic_exchange(&p->damaged, 1) && !stat(p->file, &now) &&
+          (uint64_t)now.st_dev == p->dev && (uint64_t)now.st_ino == p->ino)
+        unlink(p->file);
       return NULL;
     }
     pack_backing *pb = malloc(sizeof *pb);

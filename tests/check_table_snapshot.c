@@ -384,6 +384,17 @@ START_TEST(test_snapshot_pack) {
   ck_assert_int_eq(ok, 1);
   ck_assert_int_ne(access(snap, F_OK), 0);
   ts_pack_release(p);
+  /* ... but not when the name is already a new pack's (made by another
+  ** process meanwhile): that one stays */
+  f = fopen(snap, "wb");
+  fwrite(good, 1, (size_t)st.st_size, f);
+  fclose(f);
+  p = ts_pack_load(dir, key, &stamp, sizeof stamp);
+  ck_assert_ptr_nonnull(p);
+  ts_pack_save(dir, key, &stamp, sizeof stamp, paths, 5);
+  for (int k = 0; k < 2; k++) tt_free(ts_pack_table(p, paths[k], &wst[k]));
+  ck_assert_int_eq(access(snap, F_OK), 0);
+  ts_pack_release(p);
   for (int k = 0; k < 2; k++) tt_free(want[k]);
   /* a directory that cannot be written: nothing made */
   unlink(snap);
