@@ -16,6 +16,7 @@
 # seconds measured on this machine with evaluate.py unmodified (issue #16),
 # are constants here, and the ratios are against them.
 set -eu -o pipefail # a failed step stops the bench, never a figure from it
+export LC_ALL=C # awk and date read and print decimal points
 shared=${1:-../shared}
 [ -d "$shared" ] && shared=$(cd "$shared" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
