@@ -140,10 +140,10 @@ bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
 	@./bench/run_bench.sh $(SHARED)
 
 # The sandbox's overhead per query (bench/sandbox_bench.c).
-$(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c $(HDRS)
+$(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c ext/sql_scan.c $(HDRS)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -o $@ \
-	  bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c \
+	  bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c ext/sql_scan.c \
 	  $(shell pkg-config --libs sqlite3) -lpthread
 
 # The Check suites, then the SQL golden tests and the documentation examples

@@ -455,6 +455,7 @@ long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap) {
     size_t at, open, close; /* the name's token, the body's parentheses */
     long long copies;       /* of the body, its own expansions included */
     long long outer;        /* the CTE whose body holds this one, or -1 */
+    long long same;         /* the CTE of this name defined before, or -1 */
   } cte;
   size_t n = 0, nslots = 0;
   long long total = 0;
@@ -491,6 +492,7 @@ long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap) {
     c[n].close = close;
     c[n].copies = 1;
     c[n].outer = -1;
+    c[n].same = -1;
     for (long long o = (long long)n - 1; o >= 0; o = c[o].outer)
       if (c[o].open < i && i < c[o].close) {
         c[n].outer = o;
@@ -500,8 +502,10 @@ long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap) {
   }
   /* in token order: a word naming a CTE passed before it (not one whose
   ** body holds the word: a recursive reference) is a copy of that CTE's
-  ** body where it stands, counted in the innermost body holding it; a
-  ** body's count goes to the body holding it when it closes */
+  ** body where it stands, counted in the innermost body holding it (the
+  ** copies that body makes each time it is copied) or, outside every
+  ** body, in the total; a body's count goes to the body holding it when
+  ** it closes */
   size_t next_def = 0;
   long long inner = -1; /* innermost open body */
   for (size_t i = 0; i < t->n && total >= 0 && total < cap; i++) {
@@ -514,6 +518,7 @@ long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap) {
       size_t h = (size_t)name_hash(c[next_def].name) & (nslots - 1);
       while (slot[h] >= 0 && strcmp(c[slot[h]].name, c[next_def].name))
         h = (h + 1) & (nslots - 1);
+      c[next_def].same = slot[h];
       slot[h] = (long long)next_def;
       next_def++;
       continue;
@@ -530,14 +535,26 @@ long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap) {
     size_t h = (size_t)name_hash(w) & (nslots - 1);
     while (slot[h] >= 0 && strcmp(c[slot[h]].name, w)) h = (h + 1) & (nslots - 1);
     free(w);
-    long long k = slot[h];
-    if (k < 0) continue;
-    int recursive = 0;
-    for (long long o = inner; o >= 0 && !recursive; o = c[o].outer)
-      recursive = o == k;
-    if (recursive) continue;
-    total = sat_add(total, c[k].copies, cap);
-    if (inner >= 0) c[inner].copies = sat_add(c[inner].copies, c[k].copies, cap);
+    /* which of the CTEs of that name the word means depends on scopes:
+    ** the most copies among those whose body does not hold the word (a
+    ** recursive reference); more than 64 of one name is refused outright */
+    long long most = 0;
+    int seen = 0;
+    for (long long k = slot[h]; k >= 0; k = c[k].same) {
+      if (++seen > 64) {
+        most = cap;
+        break;
+      }
+      int recursive = 0;
+      for (long long o = inner; o >= 0 && !recursive; o = c[o].outer)
+        recursive = o == k;
+      if (!recursive && c[k].copies > most) most = c[k].copies;
+    }
+    if (most == 0) continue;
+    if (inner >= 0) /* copied with the body holding it, when that is */
+      c[inner].copies = sat_add(c[inner].copies, most, cap);
+    else
+      total = sat_add(total, most, cap);
   }
 done:
   for (size_t j = 0; j < n; j++) free(c[j].name);

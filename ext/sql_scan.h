@@ -73,8 +73,8 @@ long sq_functions(const char *sql, const sq_tokens *t, sq_ref **refs);
 ** is a copy of its body, and the references in that body are expanded
 ** again, before any callback runs (40 CTEs each naming the one before
 ** twice make 2^40 copies). Counts every word that names a CTE defined
-** before it (a recursive CTE's reference to itself is not expanded);
-** saturates at cap. 0 for a query without CTEs; -1 on out of memory.
+** before it (a recursive CTE's reference to itself is not expanded), a
+** word inside a CTE's body once per copy of that body; saturates at cap. 0 for a query without CTEs; -1 on out of memory.
 */
 long long sq_cte_copies(const char *sql, const sq_tokens *t, long long cap);
 

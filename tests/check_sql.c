@@ -167,6 +167,17 @@ START_TEST(test_cte_copies) {
                   ", t%d AS (SELECT a.x FROM t%d a, t%d b)", k, k - 1, k - 1);
   snprintf(sql + n, sizeof sql - (size_t)n, " SELECT * FROM t39");
   ck_assert_int_eq(copies(sql), 1000000);
+  /* a CTE of the same name inside another's body does not hide the
+  ** outer one from the references after it */
+  char sh[4096];
+  n = snprintf(sh, sizeof sh, "WITH t0 AS (SELECT 1 AS x)");
+  for (int k = 1; k < 40; k++)
+    n += snprintf(sh + n, sizeof sh - (size_t)n,
+                  ", t%d AS (SELECT a.x FROM t%d a, t%d b)", k, k - 1, k - 1);
+  snprintf(sh + n, sizeof sh - (size_t)n,
+           ", b AS (WITH t39 AS (SELECT 1) SELECT * FROM t39) "
+           "SELECT * FROM t39, b");
+  ck_assert_int_eq(copies(sh), 1000000);
   /* words that only look like CTE names before any is defined */
   ck_assert_int_eq(copies("SELECT a FROM a WHERE a IN (WITH a AS (SELECT 1) "
                           "SELECT * FROM a)"), 1);
