@@ -180,6 +180,13 @@ static int64_t ctime_ns(const struct stat *st) {
   return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
 }
 
+/* Whether b (a stat() taken after reading) is the file a was. */
+static int unchanged(const struct stat *a, const struct stat *b) {
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+         a->st_size == b->st_size && mtime_ns(a) == mtime_ns(b) &&
+         ctime_ns(a) == ctime_ns(b);
+}
+
 static int same_file(const ts_header *h, const struct stat *st) {
   return h->dev == (uint64_t)st->st_dev && h->ino == (uint64_t)st->st_ino &&
          h->size == (int64_t)st->st_size && h->mtime_ns == mtime_ns(st) &&
@@ -518,6 +525,19 @@ typedef struct {
   uint64_t payload_len, payload_hash;
 } ts_blob_header;
 
+/* Whether the blob of size bytes at base (at least a header) was saved
+** under key and stamp and holds the payload its header says. */
+static int blob_head_ok(const char *base, size_t size, const char *key,
+                        const void *stamp, size_t stamp_len) {
+  ts_blob_header h;
+  memcpy(&h, base, sizeof h);
+  size_t klen = strlen(key), off = sizeof h + klen + stamp_len;
+  return !memcmp(h.magic, TS_BLOB_MAGIC, 8) && h.key_len == klen &&
+         h.stamp_len == stamp_len && size >= off &&
+         h.payload_len == size - off && !memcmp(base + sizeof h, key, klen) &&
+         !memcmp(base + sizeof h + klen, stamp, stamp_len);
+}
+
 char *ts_blob_load(const char *dir, const char *key, const void *stamp,
                    size_t stamp_len, const char **data, size_t *len) {
   if (!dir || !*dir) return NULL;
@@ -550,10 +570,7 @@ char *ts_blob_load(const char *dir, const char *key, const void *stamp,
   ts_blob_header h;
   memcpy(&h, buf, sizeof h);
   size_t off = sizeof h + klen + stamp_len; /* no padding: read by copies */
-  if (memcmp(h.magic, TS_BLOB_MAGIC, 8) || h.key_len != klen ||
-      h.stamp_len != stamp_len || size < off || h.payload_len != size - off ||
-      memcmp(buf + sizeof h, key, klen) ||
-      memcmp(buf + sizeof h + klen, stamp, stamp_len) ||
+  if (!blob_head_ok(buf, size, key, stamp, stamp_len) ||
       payload_hash(buf + off, h.payload_len, 5) != h.payload_hash) {
     free(buf);
     return NULL;
@@ -668,7 +685,7 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
     return NULL;
   }
   struct stat sst;
-  size_t off = blob_data_offset(key, stamp_len), klen = strlen(key);
+  size_t off = blob_data_offset(key, stamp_len);
   void *m = MAP_FAILED;
   if (!fstat(fd, &sst) && S_ISREG(sst.st_mode) &&
       (uint64_t)sst.st_size >= off && (uint64_t)sst.st_size <= SIZE_MAX / 2)
@@ -687,14 +704,8 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
   snap = NULL;
   p->map = m;
   p->map_len = size;
-  ts_blob_header bh;
-  memcpy(&bh, m, sizeof bh);
   const char *base = m;
-  if (memcmp(bh.magic, TS_BLOB_MAGIC, 8) || bh.key_len != klen ||
-      bh.stamp_len != stamp_len || bh.payload_len != size - off ||
-      memcmp(base + sizeof bh, key, klen) ||
-      memcmp(base + sizeof bh + klen, stamp, stamp_len))
-    goto bad;
+  if (!blob_head_ok(base, size, key, stamp, stamp_len)) goto bad;
   size_t lead = (8 - off % 8) % 8, len = size - off;
   const char *data = base + off;
   uint64_t count;
@@ -805,14 +816,10 @@ void ts_pack_save(const char *dir, const char *key, const void *stamp,
     char *payload = pack_table(t, &len);
     tt_free(t);
     /* kept only when the file did not change while it was read */
-    if (payload && !stat(paths[i], &after) && after.st_dev == st.st_dev &&
-        after.st_ino == st.st_ino && after.st_size == st.st_size &&
-        mtime_ns(&after) == mtime_ns(&st) &&
-        ctime_ns(&after) == ctime_ns(&st)) {
+    if (payload && !stat(paths[i], &after) && unchanged(&st, &after)) {
       ts_header h = header_of(&st, plen, payload, len);
       bb_put(&o, &h, sizeof h);
-      bb_put(&o, paths[i], plen);
-      bb_put(&o, zeros, pad8(plen) - plen);
+      put(&o, paths[i], plen);
       bb_put(&o, payload, len);
       count++;
     }
@@ -849,9 +856,7 @@ tt_error ts_read_file_stat(const char *dir, const char *path,
   }
   tt_error e = tt_read_file(path, out, errmsg);
   struct stat after;
-  if (e == TT_OK && !stat(path, &after) && after.st_dev == st.st_dev &&
-      after.st_ino == st.st_ino && after.st_size == st.st_size &&
-      mtime_ns(&after) == mtime_ns(&st) && ctime_ns(&after) == ctime_ns(&st))
+  if (e == TT_OK && !stat(path, &after) && unchanged(&st, &after))
     save(dir, snap, path, &st, *out);
   free(snap);
   return e;
