@@ -16,31 +16,49 @@ DEPLIBS   = $(shell pkg-config --libs jansson libpcre2-8 2>/dev/null) -lm
 CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
 SHARED  ?= ../shared
 
-CORE_SRC := ext/pynum.c ext/typed_table.c ext/table_compare.c ext/table_cache.c \
-            ext/table_snapshot.c ext/bytebuf.c ext/bigmem.c ext/pyjson.c \
-            ext/similarity.c ext/sql_text.c ext/sql_scan.c ext/hardcoded.c \
-            ext/answer_match.c ext/schema_graph.c \
-            ext/result_csv.c ext/doc_parse.c ext/result_diff.c \
-            ext/equivalence.c ext/peer_rules.c ext/bounded_text.c ext/jsonl_lines.c \
-            ext/spider_hardness.c
-EXT_SRC  := ext/spidereval.c ext/result_vtab.c ext/gold_vtab.c ext/match_funcs.c \
-            ext/select_funcs.c ext/sql_funcs.c ext/agent_tools.c \
-            ext/agent_search.c ext/agent_exec.c ext/agent_index.c \
-            ext/jsonl_reader.c ext/spider2_db.c \
-            ext/dialect_doc.c ext/peer_metrics.c ext/script_funcs.c ext/sandbox.c \
-            ext/hardness_funcs.c ext/options.c
-HDRS     := $(wildcard ext/*.h)
+# ext/ by concern (ext/README.md): pure C logic (no SQLite calls) and the
+# SQL glue. Every source is compiled once per flavour into $(BUILD)/obj
+# (pure and loadable glue) and $(BUILD)/obj-core (glue with SQLITE_CORE, for
+# the programs that compile the extension in); the targets link objects.
+CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c pyjson.c jsonl_lines.c sql_scan.c sql_text.c) \
+            $(addprefix ext/read/,pynum.c typed_table.c result_csv.c) \
+            $(addprefix ext/compare/,table_compare.c result_diff.c answer_match.c equivalence.c similarity.c) \
+            $(addprefix ext/cache/,table_cache.c table_snapshot.c) \
+            ext/sandbox/bounded_text.c \
+            $(addprefix ext/peers/,peer_rules.c spider_hardness.c) \
+            ext/analysis/hardcoded.c \
+            $(addprefix ext/agent/,schema_graph.c doc_parse.c)
+EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
+            ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c \
+            ext/sandbox/sandbox.c ext/select/select_funcs.c ext/analysis/sql_funcs.c \
+            $(addprefix ext/peers/,peer_metrics.c hardness_funcs.c) \
+            $(addprefix ext/agent/,agent_tools.c agent_search.c agent_exec.c agent_index.c \
+              jsonl_reader.c spider2_db.c dialect_doc.c)
+HDRS     := $(wildcard ext/*.h ext/*/*.h)
 BUILD    := build
 SQL_SCRIPTS := $(sort $(wildcard sql/*.sql))
 BUILT_SQL   := $(patsubst sql/%,$(BUILD)/sql/%,$(SQL_SCRIPTS))
+
+# objects of one flavour; -MMD keeps each object's header dependencies
+CORE_OBJ     = $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRC))
+EXT_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EXT_SRC))
+EXT_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,$(EXT_SRC))
+SANDBOX_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/sandbox.c) \
+                   $(patsubst %.c,$(BUILD)/obj/%.o,ext/sandbox/bounded_text.c ext/base/sql_scan.c)
+$(BUILD)/obj/%.o: %.c VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -Icli -MMD -MP -c -o $@ $<
+$(BUILD)/obj-core/%.o: %.c VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -MMD -MP -c -o $@ $<
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-core -name '*.d' 2>/dev/null)
 
 .PHONY: all demo test unit sqltest parity bench deps clean asan format install uninstall
 
 all: $(BUILD)/spidereval.so $(BUILD)/spidereval $(BUILT_SQL)
 
-$(BUILD)/spidereval.so: $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -shared -o $@ $(CORE_SRC) $(EXT_SRC) $(DEPLIBS)
+$(BUILD)/spidereval.so: $(CORE_OBJ) $(EXT_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(DEPLIBS)
 
 # The scripts of sql/ as they run from any directory: each ".read sql/X.sql"
 # line replaced by X.sql's text (cli/inline_sql.sh); installed and embedded.
@@ -54,21 +72,19 @@ CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c
 $(BUILD)/cli_sql.c: cli/embed_sql.sh $(BUILT_SQL)
 	@mkdir -p $(BUILD)
 	@./cli/embed_sql.sh $(BUILT_SQL) > $@
-$(BUILD)/spidereval: $(CLI_SRC) $(wildcard cli/*.h) $(BUILD)/cli_sql.c $(CORE_SRC) $(EXT_SRC) $(HDRS) VERSION
-	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -o $@ \
-	  $(CLI_SRC) $(BUILD)/cli_sql.c $(CORE_SRC) $(EXT_SRC) \
-	  $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
+CLI_OBJ  = $(patsubst %.c,$(BUILD)/obj-core/%.o,$(CLI_SRC)) $(BUILD)/obj-core/cli_sql.o
+$(BUILD)/obj-core/cli_sql.o: $(BUILD)/cli_sql.c
+	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -c -o $@ $<
+$(BUILD)/spidereval: $(CLI_OBJ) $(CORE_OBJ) $(EXT_CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
 
-$(BUILD)/check_spidereval: $(CORE_SRC) cli/official.c $(HDRS) cli/official.h $(wildcard tests/check_*.c) tests/check_main.c
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -Icli -o $@ tests/check_*.c $(CORE_SRC) cli/official.c \
-	  $(DEPLIBS) $(CHECKLIBS)
+CHECK_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/check_*.c)) cli/official.c)
+$(BUILD)/check_spidereval: $(CHECK_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(DEPLIBS) $(CHECKLIBS)
 
 # Python's str() of floats as spidereval prints it (tests/run_float_repr.sh)
-$(BUILD)/float_repr_tool: $(CORE_SRC) $(HDRS) tests/float_repr_tool.c
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -o $@ tests/float_repr_tool.c \
-	  $(CORE_SRC) $(DEPLIBS)
+$(BUILD)/float_repr_tool: $(BUILD)/obj/tests/float_repr_tool.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(DEPLIBS)
 
 deps:
 	@./scripts/install-deps.sh
@@ -140,11 +156,8 @@ bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
 	@./bench/run_bench.sh $(SHARED)
 
 # The sandbox's overhead per query (bench/sandbox_bench.c).
-$(BUILD)/sandbox_bench: bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c ext/sql_scan.c $(HDRS)
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -o $@ \
-	  bench/sandbox_bench.c ext/sandbox.c ext/bounded_text.c ext/sql_scan.c \
-	  $(shell pkg-config --libs sqlite3) -lpthread
+$(BUILD)/sandbox_bench: $(BUILD)/obj-core/bench/sandbox_bench.o $(SANDBOX_CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread
 
 # The Check suites, then the SQL golden tests and the documentation examples
 # with a sanitized build of the bundle loaded into sqlite3 (libasan
@@ -162,60 +175,61 @@ asan: $(BUILD)/spidereval $(TEST_DATA)
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_hostile.sh
 
 format:
-	clang-format -i ext/*.c ext/*.h tests/*.c
+	clang-format -i ext/*.c ext/*.h ext/*/*.c ext/*/*.h tests/*.c
 
 clean:
 	rm -rf $(BUILD)
 
-# libFuzzer targets (clang); FUZZ_SECONDS per target (default 30).
+# libFuzzer targets (clang): the sources compiled once into $(BUILD)/fuzz
+# (fuzzer-no-link, ASan, UBSan) and each target linked from those objects;
+# FUZZ_SECONDS per target (default 30), FUZZ_JOBS targets at a time.
 FUZZ_SECONDS ?= 30
+FUZZ_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 # a few bytes can run pandas' re-read loop to a full chunk (2 million rows:
 # 30-120 s under the sanitizers and load, see docs/fuzzing.md): slow is not
 # a failure below this
 FUZZ_TIMEOUT ?= 300
 FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare fuzz_fence fuzz_errcat \
                 fuzz_jsonl fuzz_sandbox
-FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE
-.PHONY: fuzz valgrind
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(HDRS)
-	@mkdir -p $(BUILD)
-	clang $(FUZZ_CFLAGS) $(DEPCFLAGS) -Iext -o $@ $< $(CORE_SRC) $(DEPLIBS)
 # targets that run SQL: the extension compiled in (SQLITE_CORE)
 FUZZ_EXT_TARGETS := fuzz_jsonl fuzz_sandbox
-$(addprefix $(BUILD)/,$(FUZZ_EXT_TARGETS)): $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(EXT_SRC) $(HDRS)
-	@mkdir -p $(BUILD)
-	clang $(FUZZ_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -o $@ $< $(CORE_SRC) $(EXT_SRC) \
+FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -DSPIDEREVAL_VERSION='"$(VERSION)"'
+.PHONY: fuzz fuzz-targets valgrind
+$(addprefix $(BUILD)/,$(filter-out $(FUZZ_EXT_TARGETS),$(FUZZ_TARGETS))): $(BUILD)/fuzz_%: \
+    $(BUILD)/obj/tests/fuzz/fuzz_%.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(DEPLIBS)
+$(addprefix $(BUILD)/,$(FUZZ_EXT_TARGETS)): $(BUILD)/fuzz_%: \
+    $(BUILD)/obj-core/tests/fuzz/fuzz_%.o $(CORE_OBJ) $(EXT_CORE_OBJ)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ \
 	  $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread -ldl
+fuzz-targets: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 
-fuzz: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
-	@for t in $(FUZZ_TARGETS); do \
-	  corpus=tests/fuzz/corpus_$${t#fuzz_}; work=$(BUILD)/corpus_$${t#fuzz_}; \
-	  mkdir -p $$work; \
-	  log=$(BUILD)/$$t.log; \
-	  $(BUILD)/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=$(FUZZ_TIMEOUT) \
-	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/$$t- \
-	    $$work $$corpus >$$log 2>&1; rc=$$?; \
-	  grep -E "^(stat::number_of_executed_units|stat::new_units_added)" $$log; \
-	  test $$rc -eq 0 || { grep -v -E "^#[0-9]|^INFO:" $$log | tail -60; \
-	    grep -m1 "^Base64:" $$log; \
-	    echo "fuzz: $$t found a failure (whole log: $$log)"; exit 1; }; \
-	done; echo "fuzz: $(words $(FUZZ_TARGETS)) passed, 0 failed"
+fuzz:
+	@$(MAKE) -s BUILD=$(BUILD)/fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" \
+	  SE_CFLAGS="$(FUZZ_BASE_CFLAGS)" fuzz-targets
+	@FUZZ_DIR=$(BUILD)/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) \
+	  ./tests/run_fuzz.sh $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
+# valgrind finds what ASan does not: reads of uninitialised memory (in the
+# Check suites and in the bundle loaded by the real sqlite3 shell) and the
+# leaks of runs that make asan leaves to it.
 valgrind: all $(TEST_DATA) $(BUILD)/check_spidereval
 	@CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 	  --error-exitcode=9 $(BUILD)/check_spidereval >/dev/null
-	@for t in tests/sql/*.sql; do \
-	  valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
-	    --error-exitcode=9 sqlite3 -bail :memory: <$$t >/dev/null 2>&1; \
-	  test $$? -ne 9 || { echo "valgrind: $$t"; exit 1; }; done
+	@ls tests/sql/*.sql | xargs -P $(FUZZ_JOBS) -I{} sh -c \
+	  'valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+	    --error-exitcode=9 sqlite3 -bail :memory: <{} >/dev/null 2>&1; \
+	   test $$? -ne 9 || { echo "valgrind: {}"; exit 255; }'
 	@echo "valgrind: clean"
 
-# Several connections in several threads under ThreadSanitizer.
+# Several connections in several threads under ThreadSanitizer: the
+# sources compiled once into $(BUILD)/tsan.
+TSAN_CFLAGS := -g -O1 -fsanitize=thread
 .PHONY: tsan
+$(BUILD)/threads: $(BUILD)/obj-core/tests/threads.o $(CORE_OBJ) $(EXT_CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
 tsan:
-	@mkdir -p $(BUILD)
-	clang -g -O1 -fsanitize=thread -std=c11 -D_GNU_SOURCE -DSQLITE_CORE \
-	  -DSPIDEREVAL_VERSION='"$(VERSION)"' $(DEPCFLAGS) -Iext \
-	  -o $(BUILD)/threads tests/threads.c $(CORE_SRC) $(EXT_SRC) \
-	  $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
-	@$(BUILD)/threads
+	@$(MAKE) -s BUILD=$(BUILD)/tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \
+	  SE_CFLAGS="$(FUZZ_BASE_CFLAGS)" $(BUILD)/tsan/threads
+	@$(BUILD)/tsan/threads

@@ -145,7 +145,7 @@ fi
 #    (callgrind, whole process) is the steadiest figure on a shared machine:
 #    572M at 8dbf754 (reading both files 388M, comparison 181M) where it was
 #    911M (586M and about 300M) at a376cee. The reader's large arrays are
-#    mapped with transparent huge pages (ext/bigmem.c): the 1M case takes
+#    mapped with transparent huge pages (ext/base/bigmem.c): the 1M case takes
 #    about 21,000 page faults (177,000 at dc9c314, where the kernel handing
 #    out pages was 0.35-0.49 s of its 1.6 s)
 gen_table() { # rows seed > csv

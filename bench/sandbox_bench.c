@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 
 static double now(void) {
   struct timespec t;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pynum.h"
+#include "read/pynum.h"
 
 void off_ratio(long num, long den, char *buf) {
   /* Python's int / int is correctly rounded; so is this for |n| < 2^53 */

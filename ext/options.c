@@ -11,6 +11,16 @@
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
 
+const char *se_next_word(const char *p, int *len) {
+  if (!p) return NULL;
+  while (*p == ' ' || *p == ',' || *p == '\t') p++;
+  if (!*p) return NULL;
+  const char *e = p;
+  while (*e && *e != ' ' && *e != ',' && *e != '\t') e++;
+  *len = (int)(e - p);
+  return p;
+}
+
 typedef enum {
   W_SNOW,
   W_LITE,

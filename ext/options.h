@@ -10,8 +10,8 @@
 #ifndef SPIDEREVAL_OPTIONS_H
 #define SPIDEREVAL_OPTIONS_H
 
-#include "equivalence.h"
-#include "similarity.h"
+#include "compare/equivalence.h"
+#include "compare/similarity.h"
 
 /* The sets of words (bits of the sets argument). */
 #define SE_OPT_VERDICT 1u /* snow, lite, dbt, strict, pad, keepnan, numsort,
@@ -28,6 +28,12 @@ typedef struct {
   sim_options sim; /* the similarity's */
   int redact;      /* 1: redact */
 } se_options;
+
+/* The next word of an options string (the one splitter of every
+** function that takes option words): words separated by spaces,
+** commas or tabs; returns its start and sets *len, or NULL at the end.
+** Continue from start + *len. */
+const char *se_next_word(const char *p, int *len);
 
 /*
 ** Parse text (NULL: no options) for function fn, taking the words of

@@ -41,6 +41,7 @@
 #include <jansson.h>
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,6 +134,14 @@ static void cacheLimitFunc(sqlite3_context *ctx, int argc,
 
 /* The id of the statement-wide auxdata slot (negative: see spidereval.h). */
 #define STATEMENT_EPOCH_AUXDATA (-0x5E1DE)
+
+void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sqlite3_free(vtab->zErrMsg);
+  vtab->zErrMsg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+}
 
 void se_statement_epoch(sqlite3_context *ctx, se_cache *cache) {
   static char marker;

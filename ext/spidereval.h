@@ -7,7 +7,7 @@
 #include <sqlite3ext.h>
 #include <time.h>
 
-#include "table_cache.h"
+#include "cache/table_cache.h"
 
 /* Registration of each extension file against one connection's cache. */
 int se_register_result_vtab(sqlite3 *db, se_cache *cache);
@@ -31,11 +31,6 @@ void se_cache_trim(se_cache *c);
 ** to call and drops it when the statement is reset, and every spidereval
 ** function of the statement shares it. */
 void se_statement_epoch(sqlite3_context *ctx, se_cache *cache);
-
-/* The next option word of an options string (words separated by spaces,
-** commas or tabs): returns its start and sets *len, or NULL at the end.
-** Continue from start + *len. */
-const char *se_next_word(const char *p, int *len);
 
 /* A time limit for a statement run on another connection: start it, then
 ** pass se_timer_check (with the timer) to sqlite3_progress_handler; it

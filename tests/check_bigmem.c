@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigmem.h"
+#include "base/bigmem.h"
 #include "check_suites.h"
 
 static void fill(unsigned char *p, size_t n, unsigned seed) {

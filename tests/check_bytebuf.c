@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytebuf.h"
+#include "base/bytebuf.h"
 #include "check_suites.h"
 
 /* appends of every size, one byte to many pages: the bytes are all there,

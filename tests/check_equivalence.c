@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "equivalence.h"
+#include "compare/equivalence.h"
 
 static tt_table *T(const char *csv) {
   tt_table *t = NULL;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "jsonl_lines.h"
+#include "base/jsonl_lines.h"
 
 /* Reads text (n bytes) to its end or first failure: the lines found
 ** written as "<no>:<text>|" into got, then "=<code>" (and ":<why>" for

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "peer_rules.h"
+#include "peers/peer_rules.h"
 
 #define I(x) {RV_INT, (x), 0, NULL, 0}
 #define F(x) {RV_FLOAT, 0, (x), NULL, 0}

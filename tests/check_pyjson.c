@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "pyjson.h"
+#include "base/pyjson.h"
 
 /* Each text Python's json.loads accepts and jansson refuses reads as the
 ** value given (with 1e308 for NaN, inf and huge numbers); text JSON to

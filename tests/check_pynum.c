@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "pynum.h"
+#include "read/pynum.h"
 
 /* repr of the float pandas reads from text */
 static const struct {

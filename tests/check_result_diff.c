@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "result_diff.h"
+#include "compare/result_diff.h"
 
 /* A deterministic generator (xorshift64*), so a failure replays. */
 static uint64_t rng_state = 0x243f6a8885a308d3u;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "schema_graph.h"
+#include "agent/schema_graph.h"
 
 static void words_are(const char *in, int expand, const char *want) {
   char *w = sg_words(in, expand);

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "equivalence.h"
-#include "similarity.h"
+#include "compare/equivalence.h"
+#include "compare/similarity.h"
 
 static tt_table *T(const char *csv) {
   tt_table *t = NULL;

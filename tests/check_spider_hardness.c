@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "spider_hardness.h"
+#include "peers/spider_hardness.h"
 
 static const char *const DEPT_COLS[] = {"code", "title"};
 static const char *const EMP_COLS[] = {"id", "name", "dept", "salary", "bonus"};

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "hardcoded.h"
-#include "sql_scan.h"
-#include "sql_text.h"
+#include "analysis/hardcoded.h"
+#include "base/sql_scan.h"
+#include "base/sql_text.h"
 
 START_TEST(test_scan) {
   const char *sql =

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "table_compare.h"
+#include "compare/table_compare.h"
 
 static tt_table *T(const char *csv) {
   tt_table *t = NULL;

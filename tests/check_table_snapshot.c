@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check_suites.h"
-#include "table_snapshot.h"
+#include "cache/table_snapshot.h"
 
 /* a mix of every store: ints, uint64, exact and inexact floats with NaN,
 ** bools, str with NaN, a mixed object column, names that need mangling */

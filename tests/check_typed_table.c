@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "check_suites.h"
-#include "table_compare.h"
-#include "typed_table.h"
+#include "compare/table_compare.h"
+#include "read/typed_table.h"
 
 /* Render a table as "name:dtype[kind text|...] ..." for comparison. */
 static char *render(const tt_table *t) {

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pynum.h"
-#include "table_compare.h"
-#include "typed_table.h"
+#include "read/pynum.h"
+#include "compare/table_compare.h"
+#include "read/typed_table.h"
 
 static uint64_t bits_of(double v) {
   uint64_t b;

@@ -10,7 +10,9 @@ total_fail=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 run() {
+  local t0=$SECONDS
   "$@" 2>&1 | tee "$log"
+  echo "time: ${1##*/} $((SECONDS - t0)) s"
   local line
   line=$(grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$line" ]; then

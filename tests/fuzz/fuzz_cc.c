@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer_match.h"
-#include "pynum.h"
-#include "table_compare.h"
+#include "compare/answer_match.h"
+#include "read/pynum.h"
+#include "compare/table_compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *s = malloc(size + 1);

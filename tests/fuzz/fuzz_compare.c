@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result_diff.h"
-#include "similarity.h"
-#include "table_compare.h"
-#include "typed_table.h"
+#include "compare/result_diff.h"
+#include "compare/similarity.h"
+#include "compare/table_compare.h"
+#include "read/typed_table.h"
 
 #define MAX_SPECS 8
 

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result_csv.h"
-#include "result_diff.h"
-#include "similarity.h"
-#include "table_compare.h"
-#include "typed_table.h"
+#include "read/result_csv.h"
+#include "compare/result_diff.h"
+#include "compare/similarity.h"
+#include "compare/table_compare.h"
+#include "read/typed_table.h"
 
 /* The streaming reader gives what the whole read gives: the same error
 ** and message, or every cell; chunks of 1 to 3 rows and buffers of 7 or

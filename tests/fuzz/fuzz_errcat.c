@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result_diff.h"
+#include "compare/result_diff.h"
 
 static const char *taxonomies[] = {"spider2", "qc", "it2s", "spider"};
 

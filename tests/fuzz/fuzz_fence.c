@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql_text.h"
+#include "base/sql_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* an exact-size copy: ASan sees any read past the end */

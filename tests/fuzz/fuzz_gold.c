@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "table_cache.h"
-#include "table_compare.h"
+#include "cache/table_cache.h"
+#include "compare/table_compare.h"
 
 static char dir[64];
 

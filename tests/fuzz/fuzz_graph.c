@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc_parse.h"
-#include "schema_graph.h"
+#include "agent/doc_parse.h"
+#include "agent/schema_graph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *s = malloc(size + 1);

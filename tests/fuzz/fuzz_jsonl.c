@@ -23,7 +23,7 @@
 
 #include <sqlite3.h>
 
-#include "jsonl_lines.h"
+#include "base/jsonl_lines.h"
 
 int sqlite3_spidereval_init(sqlite3 *db, char **err,
                             const sqlite3_api_routines *api);

@@ -46,7 +46,7 @@
 
 #include <sqlite3.h>
 
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 
 #define TIMEOUT 0.2
 #define MAX_STMTS 4

@@ -3,9 +3,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "hardcoded.h"
-#include "sql_scan.h"
-#include "sql_text.h"
+#include "analysis/hardcoded.h"
+#include "base/sql_scan.h"
+#include "base/sql_text.h"
 
 static hc_patterns *pats;
 

@@ -4,7 +4,7 @@
 ** (developer tool, not built by make; see README.md):
 **
 **   cc -O2 -D_GNU_SOURCE -Iext -o build/tt_dump tests/pandas_diff/tt_dump.c \
-**      ext/typed_table.c ext/pynum.c ext/bigmem.c -lm
+**      ext/read/typed_table.c ext/read/pynum.c ext/base/bigmem.c -lm
 **   build/tt_dump [-v] FILE...
 **
 ** One line a file: "FILE<TAB>OK<TAB>ncols<TAB>nrows<TAB>dtypes<TAB>digest"
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pynum.h"
-#include "typed_table.h"
+#include "read/pynum.h"
+#include "read/typed_table.h"
 
 #define FNV_START UINT64_C(1469598103934665603)
 

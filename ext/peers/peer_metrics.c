@@ -1,0 +1,1232 @@
+/*
+** peer_metrics.c: the verdicts of BIRD, Spider 1.0 (test-suite) and
+** LiveSQLBench as SQL functions, faithful to each project's own Python
+** evaluator (rules in peer_rules.c, documented in docs/peer_metrics.md).
+**
+**   .load build/spidereval
+**   SELECT exec_verdict('bird/dev_databases/card_games/card_games.sqlite',
+**                       'SELECT COUNT(*) FROM cards',
+**                       'SELECT COUNT(id) FROM cards', 'bird');
+**   -- {"score":1,"error_info":null,"rules":"bird"}
+**
+** exec_verdict(db, pred_sql, gold_sql, rules [, timeout])
+**   Runs both queries on the SQLite database file db (read-only; a query
+**   that writes is refused, see below) and judges them by `rules`, as
+**   JSON: {"score": ..., "error_info": null | "why", "rules": "..."} plus
+**   per-rule fields. score is 0/1, the Soft-F1 float, the R-VES reward, or
+**   null where the upstream evaluator raises instead of scoring (Spider:
+**   a failing gold query, a blank prediction). timeout: seconds per query
+**   (default 30, BIRD's meta_time_out); a timeout scores 0.
+**
+** rules: a rule set and its options, words separated by spaces or commas:
+**   bird              BIRD EX (mini_dev = DAMO-ConvAI): set(pred) == set(gold)
+**     bag               better: duplicates count (multiset equality)
+**   bird_f1           BIRD Soft-F1 (positional row pairing)
+**   bird_ves          BIRD R-VES reward (0 when incorrect; 0.25 .. 1.25)
+**     iterations=N      timed runs of each query (default 100, upstream's)
+**     steps             the reward from SQLite's VM step counts of gold
+**                       and pred instead of wall time: the same on any
+**                       machine
+**   spider            test-suite EX (exec_eval.py eval_exec_match); db as
+**                     <db_id>/<db_id>.sqlite: on every database of its
+**                     folder whose name contains ".sqlite" (the test
+**                     suite's databases), as upstream
+**     keep_distinct     upstream's --keep_distinct
+**     pipeline          evaluation.py's line step first ('value' -> '1')
+**     order / noorder   force whether row order matters (rows_verdict:
+**                       default noorder)
+**     toplevel_order    better: order matters when the outer query has
+**                       ORDER BY (not a subquery, literal or comment)
+**     nosortkey         better: no sort-key quick test (1 and 1.0 match)
+**   livesql           LiveSQLBench-SQLite, default test case, unordered
+**     order             conditions.order = true
+**     empty_ok          better: two empty results match
+**     skip_raw          test_case_default alone, without the raw run of
+**                       the prediction that the instance evaluation does
+**
+** rows_verdict(pred_rows, gold_rows, rules)
+**   The same comparison on two fetched results given as JSON arrays of
+**   rows: ints, reals (1.0, or {"real": "inf"}), strings, null,
+**   {"blob": "hex"} and {"badtext": "hex"} (TEXT that is not UTF-8), the
+**   encoding of ../shared/peers/cases.jsonl. Rule sets bird, bird_f1,
+**   spider (with order/noorder) and livesql (no SQL preprocessing, no row
+**   cap). Pure.
+**
+** The one deliberate difference: predictions that write (DML, DDL) are
+** refused by the sandbox (score 0, error_info 'pred: refused: ...');
+** upstream BIRD runs them,
+** in the same transaction as the gold, and DDL persists in the file.
+**
+** Every query runs through the sandbox (sandbox.h, docs/security.md):
+** read-only, the time bound, memory and result-byte caps; connections are
+** cached per database file.
+**
+** exec_verdict reads database files: SQLITE_DIRECTONLY.
+*/
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "options.h"
+#include "peers/peer_rules.h"
+#include "read/pynum.h"
+#include "sandbox/sandbox.h"
+#include "spidereval.h"
+SQLITE_EXTENSION_INIT3
+
+/* ---- rules ---------------------------------------------------------------- */
+
+typedef enum { PM_BIRD, PM_BIRD_F1, PM_BIRD_VES, PM_SPIDER, PM_LIVESQL } pm_kind;
+
+typedef struct {
+  pm_kind kind;
+  int keep_distinct, pipeline; /* spider */
+  int order;                   /* spider rows form: -1 unset; livesql */
+  int skip_raw;                /* livesql */
+  int steps, iterations;       /* bird_ves */
+  int bag;                     /* bird: multiset equality */
+  int toplevel_order;          /* spider: ORDER BY of the outer query */
+  int nosortkey;               /* spider: no sort-key quick test */
+  int empty_ok;                /* livesql: two empty results match */
+  char *canon;                 /* the rules as parsed, for the output */
+} pm_rules;
+
+/* Parse `rules`; returns NULL or an error message (sqlite3_malloc'd). */
+static char *parse_rules(const char *fn, const char *text, pm_rules *r) {
+  memset(r, 0, sizeof *r);
+  r->order = -1;
+  r->iterations = 100;
+  int len;
+  const char *w = se_next_word(text, &len);
+  if (!w)
+    return sqlite3_mprintf("%s: empty rules (expected bird, bird_f1, "
+                           "bird_ves, spider or livesql)",
+                           fn);
+  static const struct {
+    const char *name;
+    pm_kind kind;
+  } kinds[] = {{"bird", PM_BIRD},
+               {"bird_f1", PM_BIRD_F1},
+               {"bird_ves", PM_BIRD_VES},
+               {"spider", PM_SPIDER},
+               {"livesql", PM_LIVESQL}};
+  int found = 0;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if ((int)strlen(kinds[i].name) == len && !strncmp(w, kinds[i].name, len)) {
+      r->kind = kinds[i].kind;
+      found = 1;
+    }
+  if (!found)
+    return sqlite3_mprintf("%s: unknown rules '%.*s' (expected bird, bird_f1, "
+                           "bird_ves, spider or livesql)",
+                           fn, len, w);
+  sqlite3_str *canon = sqlite3_str_new(0);
+  sqlite3_str_appendf(canon, "%.*s", len, w);
+  int seen_order = 0;
+  for (w = se_next_word(w + len, &len); w; w = se_next_word(w + len, &len)) {
+    int ok = 0;
+#define WORD(s) ((int)strlen(s) == len && !strncmp(w, s, len))
+    if (r->kind == PM_SPIDER && WORD("keep_distinct"))
+      ok = r->keep_distinct = 1;
+    else if (r->kind == PM_SPIDER && WORD("pipeline"))
+      ok = r->pipeline = 1;
+    else if ((r->kind == PM_SPIDER || r->kind == PM_LIVESQL) && WORD("order")) {
+      ok = !seen_order;
+      seen_order = 1;
+      r->order = 1;
+    } else if (r->kind == PM_SPIDER && WORD("noorder")) {
+      ok = !seen_order;
+      seen_order = 1;
+      r->order = 0;
+    } else if (r->kind == PM_BIRD && WORD("bag"))
+      ok = r->bag = 1;
+    else if (r->kind == PM_SPIDER && WORD("toplevel_order"))
+      ok = r->toplevel_order = 1;
+    else if (r->kind == PM_SPIDER && WORD("nosortkey"))
+      ok = r->nosortkey = 1;
+    else if (r->kind == PM_LIVESQL && WORD("empty_ok"))
+      ok = r->empty_ok = 1;
+    else if (r->kind == PM_LIVESQL && WORD("skip_raw"))
+      ok = r->skip_raw = 1;
+    else if (r->kind == PM_BIRD_VES && WORD("steps"))
+      ok = r->steps = 1;
+    else if (r->kind == PM_BIRD_VES && len > 11 &&
+             !strncmp(w, "iterations=", 11)) {
+      char num[16];
+      int nl = len - 11;
+      if (nl < (int)sizeof num) {
+        memcpy(num, w + 11, (size_t)nl);
+        num[nl] = 0;
+        char *end;
+        long v = strtol(num, &end, 10);
+        if (*end == 0 && v >= 1 && v <= 10000) {
+          r->iterations = (int)v;
+          ok = 1;
+        }
+      }
+      if (!ok) {
+        sqlite3_free(sqlite3_str_finish(canon));
+        return sqlite3_mprintf("%s: bad option '%.*s' (iterations is a whole "
+                               "number from 1 to 10000)",
+                               fn, len, w);
+      }
+    }
+#undef WORD
+    if (!ok) {
+      sqlite3_free(sqlite3_str_finish(canon));
+      if (seen_order && (!strncmp(w, "order", 5) || !strncmp(w, "noorder", 7)))
+        return sqlite3_mprintf("%s: option '%.*s' given twice or with its "
+                               "opposite",
+                               fn, len, w);
+      return sqlite3_mprintf("%s: unknown option '%.*s' for these rules",
+                             fn, len, w);
+    }
+    sqlite3_str_appendf(canon, " %.*s", len, w);
+  }
+  r->canon = sqlite3_str_finish(canon);
+  if (!r->canon) return sqlite3_mprintf("%s: out of memory", fn);
+  return NULL;
+}
+
+/* ---- fetched results -------------------------------------------------------- */
+
+/* A result as Python's fetchall() returns it, owning its values' bytes. */
+typedef struct {
+  pr_table t;
+  rv_value *v;
+  int64_t cap;
+  char **owned; /* one allocation per TEXT/BLOB value, parallel to v */
+  int is_select; /* livesql: the statement started with select/with */
+} fetched;
+
+static void fetched_free(fetched *f) {
+  if (f->owned)
+    for (int64_t i = 0; i < f->t.nrows * f->t.ncols; i++) free(f->owned[i]);
+  free(f->owned);
+  free(f->v);
+  memset(f, 0, sizeof *f);
+}
+
+/* How TEXT values are decoded (Python's text_factory). */
+typedef enum {
+  TEXT_STRICT, /* str(): invalid UTF-8 raises */
+  TEXT_IGNORE  /* bytes.decode(errors='ignore'): invalid bytes dropped */
+} text_mode;
+
+/* The sandbox's bound of each query run. */
+typedef struct {
+  sb_limits sb;
+  double seconds;
+} run_limits;
+
+/*
+** cursor.execute(sql) then fetchall() as CPython 3.11's sqlite3 does:
+** one statement (trailing spaces and comments allowed, anything else is
+** "You can only execute one statement at a time."), a blank statement
+** gives no rows, TEXT decoded by mode. keep: the rows kept (-1: all);
+** rows beyond are fetched but dropped (livesql's cut). Statements that
+** write are refused. Returns 0, 1 with *err (sqlite3_malloc'd) for an
+** execution error, -1 on OOM. *steps gets the VM steps when not NULL.
+*/
+static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
+                       text_mode mode, int64_t keep, run_limits *lim,
+                       fetched *out, char **err, sqlite3_int64 *steps) {
+  memset(out, 0, sizeof *out);
+  *err = NULL;
+  if (steps) *steps = 0;
+  if ((int)strlen(sql) != sql_bytes) {
+    *err = sqlite3_mprintf("the query contains a null character");
+    return *err ? 1 : -1;
+  }
+  sqlite3 *db = sb_db(c);
+  sqlite3_stmt *st = NULL;
+  const char *tail = NULL;
+  sb_start(c, &lim->sb);
+  /* Python's view of the text first: a blank statement gives no rows.
+  ** Then the sandbox prepares it as Python's sqlite3 would (one
+  ** statement, no parameters) for the run. */
+  int rc = sb_prepare_plain(c, sql, sql_bytes + 1, &st, &tail);
+  int blank = rc == SQLITE_OK && !st;
+  sqlite3_finalize(st);
+  st = NULL;
+  int result = 0;
+  if (blank) goto done;
+  if (sb_prepare(c, sql, &st) != SQLITE_OK) {
+    const char *m = sb_errmsg(c);
+    *err = sb_failed(c) == SB_REFUSED
+               ? sqlite3_mprintf("refused: %s (spidereval runs SQL read-only)",
+                                 m ? m : "?")
+               : sqlite3_mprintf("%s", m ? m : sqlite3_errmsg(db));
+    result = *err ? 1 : -1;
+    goto done;
+  }
+  int nc = sqlite3_column_count(st);
+  out->t.ncols = nc;
+  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
+    if (keep >= 0 && out->t.nrows >= keep) continue;
+    if (out->t.nrows + 1 > out->cap) {
+      int64_t cap = out->cap ? out->cap * 2 : 16;
+      rv_value *v = realloc(out->v, sizeof(rv_value) * (size_t)(cap * nc + 1));
+      if (v) out->v = v;
+      char **o = v ? realloc(out->owned, sizeof(char *) * (size_t)(cap * nc + 1))
+                   : NULL;
+      if (!v || !o) {
+        result = -1;
+        goto done;
+      }
+      out->owned = o;
+      out->cap = cap;
+    }
+    rv_value *row = out->v + out->t.nrows * nc;
+    char **own = out->owned + out->t.nrows * nc;
+    for (int c = 0; c < nc; c++) {
+      memset(&row[c], 0, sizeof row[c]);
+      own[c] = NULL;
+    }
+    out->t.nrows++; /* the row's owned slots are initialised: count it */
+    for (int c = 0; c < nc; c++) {
+      rv_value *x = &row[c];
+      switch (sqlite3_column_type(st, c)) {
+        case SQLITE_INTEGER:
+          x->type = RV_INT;
+          x->i = sqlite3_column_int64(st, c);
+          break;
+        case SQLITE_FLOAT:
+          x->type = RV_FLOAT;
+          x->f = sqlite3_column_double(st, c);
+          break;
+        case SQLITE_TEXT:
+        case SQLITE_BLOB: {
+          int blob = sqlite3_column_type(st, c) == SQLITE_BLOB;
+          const void *p = blob ? sqlite3_column_blob(st, c)
+                               : (const void *)sqlite3_column_text(st, c);
+          size_t n = (size_t)sqlite3_column_bytes(st, c);
+          own[c] = malloc(n + 1);
+          if (!own[c]) {
+            result = -1;
+            goto done;
+          }
+          if (n) memcpy(own[c], p, n);
+          own[c][n] = 0;
+          if (!blob && !pr_utf8_valid(own[c], n)) {
+            if (mode == TEXT_STRICT) {
+              *err = sqlite3_mprintf(
+                  "Could not decode to UTF-8 column '%s' with text '%s'",
+                  sqlite3_column_name(st, c), "<invalid UTF-8>");
+              result = *err ? 1 : -1;
+              goto done;
+            }
+            n = pr_utf8_drop_invalid(own[c], n, own[c]);
+            own[c][n] = 0;
+          }
+          x->type = blob ? RV_BLOB : RV_TEXT;
+          x->s = own[c];
+          x->n = n;
+          break;
+        }
+        default: x->type = RV_NULL;
+      }
+    }
+  }
+  if (rc != SQLITE_DONE || sb_check(c) != SQLITE_OK) {
+    const char *m = sb_errmsg(c);
+    *err = sqlite3_mprintf("%s", m ? m : sqlite3_errmsg(db));
+    result = *err ? 1 : -1;
+  }
+done:
+  if (steps && st) *steps = sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
+  sqlite3_finalize(st);
+  out->t.v = out->v;
+  if (result != 0) {
+    fetched_free(out);
+    out->t.ncols = 0;
+  }
+  return result;
+}
+
+/* ---- the verdict as JSON ------------------------------------------------------ */
+
+static void append_json_string(sqlite3_str *s, const char *t) {
+  sqlite3_str_appendchar(s, 1, '"');
+  for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      sqlite3_str_appendf(s, "\\%c", *p);
+    else if (*p < 0x20)
+      sqlite3_str_appendf(s, "\\u%04x", *p);
+    else
+      sqlite3_str_appendchar(s, 1, (char)*p);
+  }
+  sqlite3_str_appendchar(s, 1, '"');
+}
+
+static void append_float(sqlite3_str *s, double v) {
+  char buf[40];
+  pn_float_repr(v, NULL, buf);
+  sqlite3_str_appendall(s, buf);
+}
+
+/* A verdict being built. */
+typedef struct {
+  int has_score;  /* 0: null (upstream raises) */
+  int is_float;   /* print score as a float */
+  double score;
+  char *error;    /* sqlite3_malloc'd or NULL */
+  sqlite3_str *extra; /* ,"key":value pairs */
+} verdict;
+
+static void set_error(verdict *v, char *msg) {
+  sqlite3_free(v->error);
+  v->error = msg;
+}
+
+static char *verdict_json(verdict *v, const pm_rules *r) {
+  sqlite3_str *s = sqlite3_str_new(0);
+  sqlite3_str_appendall(s, "{\"score\":");
+  if (!v->has_score)
+    sqlite3_str_appendall(s, "null");
+  else if (v->is_float)
+    append_float(s, v->score);
+  else
+    sqlite3_str_appendf(s, "%d", (int)v->score);
+  sqlite3_str_appendall(s, ",\"error_info\":");
+  if (v->error)
+    append_json_string(s, v->error);
+  else
+    sqlite3_str_appendall(s, "null");
+  sqlite3_str_appendall(s, ",\"rules\":");
+  append_json_string(s, r->canon);
+  if (v->extra) {
+    char *e = sqlite3_str_finish(v->extra);
+    v->extra = NULL;
+    if (e) sqlite3_str_appendall(s, e);
+    sqlite3_free(e);
+  }
+  sqlite3_str_appendchar(s, 1, '}');
+  return sqlite3_str_finish(s);
+}
+
+static sqlite3_str *extra(verdict *v) {
+  if (!v->extra) v->extra = sqlite3_str_new(0);
+  return v->extra;
+}
+
+/* ---- the rule sets on fetched results ----------------------------------------- */
+
+/* Score fetched results (shared by both functions). Returns 0, -1 OOM. */
+static int judge_rows(const pm_rules *r, const pr_table *pred,
+                      const pr_table *gold, int order_matters, verdict *v) {
+  switch (r->kind) {
+    case PM_BIRD:
+    case PM_BIRD_VES: {
+      int ok = r->bag ? pr_bird_ex_bag(pred, gold) : pr_bird_ex(pred, gold);
+      if (ok < 0) return -1;
+      v->has_score = 1;
+      v->score = ok;
+      if (!ok)
+        set_error(v, sqlite3_mprintf(r->bag ? "result mismatch: the rows differ as multisets"
+                                            : "result mismatch: set(pred) != set(gold)"));
+      return 0;
+    }
+    case PM_BIRD_F1: {
+      double f = pr_bird_f1(pred, gold);
+      if (f < 0) return -1;
+      v->has_score = 1;
+      v->is_float = 1;
+      v->score = f;
+      return 0;
+    }
+    case PM_SPIDER: {
+      int ok = pr_ts_result_eq_opt(gold, pred, order_matters, !r->nosortkey);
+      if (ok < 0) return -1;
+      v->has_score = 1;
+      v->score = ok;
+      sqlite3_str_appendf(extra(v), ",\"order_matters\":%s",
+                          order_matters ? "true" : "false");
+      if (!ok) set_error(v, sqlite3_mprintf("result mismatch"));
+      return 0;
+    }
+    case PM_LIVESQL: {
+      int ok = r->empty_ok && pred->nrows == 0 && gold->nrows == 0
+                   ? 1
+                   : pr_lsb_compare(pred, gold, r->order == 1);
+      if (ok < 0) return -1;
+      v->has_score = 1;
+      v->score = ok;
+      if (!ok)
+        set_error(v, sqlite3_mprintf(
+                         pred->nrows == 0 || gold->nrows == 0
+                             ? "test_failed: an empty result (ex_base gives 0)"
+                             : "test_failed: result mismatch"));
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/* ---- exec_verdict ------------------------------------------------------------- */
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct {
+  const char *sql;
+  int bytes;
+} sql_arg;
+
+/* BIRD EX and Soft-F1: pred then gold on one connection, any error 0. */
+static int run_bird(sb_conn *db, const pm_rules *r, sql_arg pred, sql_arg gold,
+                    run_limits *lim, verdict *v) {
+  fetched p, g;
+  char *err = NULL;
+  int rc = py_fetchall(db, pred.sql, pred.bytes, TEXT_STRICT, -1, lim, &p, &err,
+                       NULL);
+  if (rc < 0) return -1;
+  if (rc > 0) {
+    v->has_score = 1;
+    v->is_float = r->kind == PM_BIRD_F1;
+    v->score = 0;
+    set_error(v, sqlite3_mprintf("pred: %s", err));
+    sqlite3_free(err);
+    return 0;
+  }
+  rc = py_fetchall(db, gold.sql, gold.bytes, TEXT_STRICT, -1, lim, &g, &err,
+                   NULL);
+  if (rc < 0) {
+    fetched_free(&p);
+    return -1;
+  }
+  if (rc > 0) {
+    v->has_score = 1;
+    v->is_float = r->kind == PM_BIRD_F1;
+    v->score = 0;
+    set_error(v, sqlite3_mprintf("gold: %s", err));
+    sqlite3_free(err);
+    fetched_free(&p);
+    return 0;
+  }
+  rc = judge_rows(r, &p.t, &g.t, 0, v);
+  fetched_free(&p);
+  fetched_free(&g);
+  return rc;
+}
+
+/* R-VES: correctness on separate runs, then the timed (or counted) runs. */
+static int run_bird_ves(sb_conn *db, const pm_rules *r, sql_arg pred,
+                        sql_arg gold, run_limits *lim, verdict *v) {
+  fetched p, g;
+  char *err = NULL;
+  sqlite3_int64 psteps = 0, gsteps = 0;
+  v->has_score = 1;
+  v->is_float = 1;
+  v->score = 0;
+  int rc = py_fetchall(db, pred.sql, pred.bytes, TEXT_STRICT, -1, lim, &p, &err,
+                       &psteps);
+  if (rc < 0) return -1;
+  if (rc > 0) {
+    set_error(v, sqlite3_mprintf("pred: %s", err));
+    sqlite3_free(err);
+    return 0;
+  }
+  rc = py_fetchall(db, gold.sql, gold.bytes, TEXT_STRICT, -1, lim, &g, &err,
+                   &gsteps);
+  if (rc < 0) {
+    fetched_free(&p);
+    return -1;
+  }
+  if (rc > 0) {
+    set_error(v, sqlite3_mprintf("gold: %s", err));
+    sqlite3_free(err);
+    fetched_free(&p);
+    return 0;
+  }
+  int ok = pr_bird_ex(&p.t, &g.t);
+  fetched_free(&p);
+  fetched_free(&g);
+  if (ok < 0) return -1;
+  sqlite3_str_appendf(extra(v), ",\"correct\":%d", ok);
+  if (!ok) {
+    set_error(v, sqlite3_mprintf("result mismatch: set(pred) != set(gold)"));
+    return 0;
+  }
+  double ratio;
+  if (r->steps) {
+    /* work counters: the same on every machine */
+    ratio = (double)(gsteps > 0 ? gsteps : 1) / (double)(psteps > 0 ? psteps : 1);
+    sqlite3_str_appendf(extra(v),
+                        ",\"pred_vm_steps\":%lld,\"gold_vm_steps\":%lld",
+                        (long long)psteps, (long long)gsteps);
+  } else {
+    double *ratios = malloc(sizeof(double) * (size_t)r->iterations);
+    if (!ratios) return -1;
+    for (int i = 0; i < r->iterations; i++) {
+      double t0 = now_seconds();
+      rc = py_fetchall(db, pred.sql, pred.bytes, TEXT_STRICT, -1, lim, &p, &err,
+                       NULL);
+      double t1 = now_seconds();
+      if (rc == 0) {
+        fetched_free(&p);
+        rc = py_fetchall(db, gold.sql, gold.bytes, TEXT_STRICT, -1, lim, &g,
+                         &err, NULL);
+        if (rc == 0) fetched_free(&g);
+      }
+      double t2 = now_seconds();
+      if (rc != 0) {
+        free(ratios);
+        if (rc < 0) return -1;
+        set_error(v, sqlite3_mprintf("timed run: %s", err));
+        sqlite3_free(err);
+        return 0;
+      }
+      ratios[i] = (t2 - t1) / (t1 - t0 > 0 ? t1 - t0 : 1e-9);
+    }
+    int have = pr_ves_mean_ratio(ratios, r->iterations, &ratio);
+    free(ratios);
+    if (have < 0) {
+      set_error(v, sqlite3_mprintf("every time ratio is an outlier (upstream "
+                                   "divides by zero: reward 0)"));
+      return 0;
+    }
+  }
+  sqlite3_str_appendall(extra(v), ",\"ratio\":");
+  append_float(extra(v), ratio);
+  v->score = pr_ves_reward(ratio);
+  return 0;
+}
+
+/* test-suite's remove_distinct on *sql (replaced): 1 done, 0 when
+** sqlparse finds no statement in it (upstream's IndexError, the verdict's
+** error), -1 out of memory. */
+static int strip_distinct(char **sql, const char *side, verdict *v) {
+  int blank = 0;
+  char *a = pr_ts_remove_distinct(*sql, &blank);
+  if (!a) {
+    if (!blank) return -1;
+    v->has_score = 0;
+    set_error(v, sqlite3_mprintf("upstream raises IndexError: tuple index "
+                                 "out of range (sqlparse finds no statement "
+                                 "in the %s)", side));
+    return 0;
+  }
+  free(*sql);
+  *sql = a;
+  return 1;
+}
+
+/* py_fetchall's error for a query holding a null character. */
+static int nul_error(char **err) {
+  *err = sqlite3_mprintf("the query contains a null character");
+  return *err ? 1 : -1;
+}
+
+/*
+** A null character in the SQL: upstream's text steps keep it like any
+** other character (sqlparse's first-statement cut may drop it), and only
+** the execution fails ("the query contains a null character"). The steps
+** here work on C strings, so each null character becomes a mark, a
+** private-use character that occurs in neither query and that the steps
+** treat alike (sqlparse lexes both as a one-character Error token). Sets
+** mark (UTF-8, NUL-terminated) and returns the copy, malloc'd.
+*/
+static char *nul_marked(sql_arg q, const char *mark) {
+  size_t nm = strlen(mark);
+  bb_buf b = {0};
+  for (int i = 0; i < q.bytes; i++) {
+    if (q.sql[i])
+      bb_put(&b, q.sql + i, 1);
+    else
+      bb_put(&b, mark, nm);
+  }
+  bb_put(&b, "", 0);
+  return bb_finish(&b);
+}
+
+static void choose_nul_mark(sql_arg a, sql_arg b, char mark[4]) {
+  for (unsigned cp = 0xE000; cp <= 0xF8FF; cp++) {
+    mark[0] = (char)(0xE0 | (cp >> 12));
+    mark[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    mark[2] = (char)(0x80 | (cp & 0x3F));
+    mark[3] = 0;
+    if (!memmem(a.sql, (size_t)a.bytes, mark, 3) &&
+        !memmem(b.sql, (size_t)b.bytes, mark, 3))
+      return;
+  }
+  mark[0] = 0; /* 6,400 private-use characters in use: no mark */
+}
+
+/*
+** test-suite's databases: eval_exec_match judges the prediction on every
+** database "in the same directory as db", every entry of db's folder
+** whose name contains ".sqlite" (the test suite's databases beside
+** <db_id>.sqlite), in os.listdir's (readdir's) order. evaluation.py only
+** ever passes <db_id>/<db_id>.sqlite, so the folder is scanned in that
+** layout only; any other path (a flat folder of unrelated databases) is
+** judged alone. Our own index files (*.spidereval-index) are no part of
+** the suite. Returns the count and *out (each path and the array
+** malloc'd), -1 on OOM.
+*/
+static int suite_paths(const char *path, char ***out) {
+  *out = NULL;
+  char **v = malloc(sizeof(char *) * 8);
+  if (!v) return -1;
+  int n = 0, cap = 8, oom = 0;
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  const char *dbase = NULL;
+  size_t dlen = 0;
+  if (slash && slash > path) {
+    dbase = slash - 1;
+    while (dbase > path && dbase[-1] != '/') dbase--;
+    dlen = (size_t)(slash - dbase);
+  }
+  int layout = dbase && strlen(base) == dlen + 7 &&
+               strncmp(base, dbase, dlen) == 0 && !strcmp(base + dlen, ".sqlite");
+  char *dir = layout ? strndup(path, (size_t)(slash - path)) : NULL;
+  DIR *d = dir ? opendir(dir) : NULL;
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+    size_t nl = strlen(e->d_name);
+    if (!strstr(e->d_name, ".sqlite") ||
+        (nl >= 17 && !strcmp(e->d_name + nl - 17, ".spidereval-index")))
+      continue;
+    if (n == cap) {
+      char **w = realloc(v, sizeof(char *) * (size_t)(cap *= 2));
+      if (!w) {
+        oom = 1;
+        break;
+      }
+      v = w;
+    }
+    size_t len = strlen(dir) + nl + 2; /* os.path.join(db_dir, basename) */
+    if (!(v[n] = malloc(len))) {
+      oom = 1;
+      break;
+    }
+    snprintf(v[n++], len, "%s/%s", dir, e->d_name);
+  }
+  if (d) closedir(d);
+  free(dir);
+  if (!oom && n == 0) /* another layout, or the folder cannot be read */
+    if (!(v[n++] = strdup(path))) oom = 1;
+  if (oom) {
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+    return -1;
+  }
+  *out = v;
+  return n;
+}
+
+/* test-suite: preprocessing, gold first (its error raises), then pred. */
+static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
+                      sql_arg pred, sql_arg gold, run_limits *lim,
+                      verdict *v) {
+  char *pp = NULL, *gp = NULL, *tmp = NULL, *pn = NULL, *gn = NULL;
+  int res = -1;
+  fetched g = {0}, p = {0};
+  char *err = NULL;
+  char mark[4] = "";
+  if (memchr(pred.sql, 0, (size_t)pred.bytes) ||
+      memchr(gold.sql, 0, (size_t)gold.bytes)) {
+    choose_nul_mark(pred, gold, mark);
+    if (mark[0]) {
+      pn = nul_marked(pred, mark);
+      gn = nul_marked(gold, mark);
+      if (!pn || !gn) goto done;
+      pred.sql = pn;
+      pred.bytes = (int)strlen(pn);
+      gold.sql = gn;
+      gold.bytes = (int)strlen(gn);
+    }
+  }
+  if (r->pipeline) {
+    /* evaluation.py reads 'sql<TAB>db' lines (universal newlines: \r
+    ** ends a line too) and strips them */
+    if (strpbrk(pred.sql, "\n\r\t") || strpbrk(gold.sql, "\n\r\t") ||
+        pred.bytes != (int)strlen(pred.sql)) {
+      v->has_score = 0;
+      set_error(v, sqlite3_mprintf("pipeline: SQL with a newline or tab "
+                                   "cannot pass evaluation.py's line format"));
+      return 0;
+    }
+    const char *b = pred.sql, *e = pred.sql + pred.bytes;
+    pr_py_strip(&b, &e);
+    tmp = malloc((size_t)(e - b) + 1);
+    if (!tmp) return -1;
+    memcpy(tmp, b, (size_t)(e - b));
+    tmp[e - b] = 0;
+    if (!*tmp) {
+      free(tmp);
+      v->has_score = 0;
+      set_error(v, sqlite3_mprintf("pipeline: a blank prediction cannot pass "
+                                   "evaluation.py's line format"));
+      return 0;
+    }
+    char *plugged = pr_ts_plug_value(tmp);
+    free(tmp);
+    tmp = plugged;
+    if (!tmp) return -1;
+    pred.sql = tmp;
+    pred.bytes = (int)strlen(tmp);
+  }
+  pp = pr_ts_postprocess(pred.sql);
+  gp = pr_ts_postprocess(gold.sql);
+  if (!pp || !gp) goto done;
+  if (!r->keep_distinct) {
+    res = strip_distinct(&pp, "prediction", v);
+    if (res == 1) res = strip_distinct(&gp, "gold", v);
+    if (res != 1) goto done;
+    res = -1;
+  }
+  int order_matters = r->order >= 0 ? r->order
+                      : r->toplevel_order ? pr_toplevel_order_by(gp)
+                                          : pr_ts_order_matters(gp);
+  char *gy = pr_ts_replace_cur_year(gp), *py = pr_ts_replace_cur_year(pp);
+  if (!gy || !py) {
+    free(gy);
+    free(py);
+    goto done;
+  }
+  free(gp);
+  free(pp);
+  gp = gy;
+  pp = py;
+  char **paths = NULL;
+  int npaths = suite_paths(path, &paths);
+  if (npaths < 0) goto done;
+  int ok = 1, rc = 0;
+  for (int k = 0; k < npaths && ok == 1; k++) {
+    /* the gold first, on each database; a gold error raises */
+    sb_conn *c = db;
+    char *oerr = NULL;
+    const char *where = npaths > 1 ? paths[k] : NULL;
+    if (npaths > 1 && strcmp(paths[k], path) != 0 &&
+        sb_open(paths[k], &c, &oerr) != SQLITE_OK) {
+      c = NULL;
+      err = sqlite3_mprintf("%s", oerr ? oerr : "cannot open");
+      sqlite3_free(oerr);
+      rc = err ? 1 : -1;
+    } else
+      rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
+           : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, lim, &g,
+                         &err, NULL);
+    if (rc == 0)
+      rc = mark[0] && strstr(pp, mark) ? nul_error(&err)
+           : py_fetchall(c, pp, (int)strlen(pp), TEXT_IGNORE, -1, lim, &p,
+                         &err, NULL);
+    else if (rc > 0) { /* the gold failed */
+      v->has_score = 0;
+      set_error(v, where ? sqlite3_mprintf("upstream raises AssertionError: "
+                                           "gold query has error on database "
+                                           "file %s: %s", where, err)
+                         : sqlite3_mprintf("upstream raises AssertionError: "
+                                           "gold query has error: %s", err));
+      sqlite3_free(err);
+      err = NULL;
+      rc = 2;
+    }
+    if (rc == 1) { /* the prediction failed */
+      v->has_score = 1;
+      v->score = 0;
+      set_error(v, where ? sqlite3_mprintf("pred: on database file %s: %s",
+                                           where, err)
+                         : sqlite3_mprintf("pred: %s", err));
+      sqlite3_free(err);
+      err = NULL;
+    }
+    if (rc == 0) {
+      ok = pr_ts_result_eq_opt(&g.t, &p.t, order_matters, !r->nosortkey);
+      if (ok == 0)
+        set_error(v, where ? sqlite3_mprintf("result mismatch on database "
+                                             "file %s", where)
+                           : sqlite3_mprintf("result mismatch"));
+    }
+    fetched_free(&g);
+    fetched_free(&p);
+    if (c != db) sb_close(c);
+    if (rc != 0) ok = rc < 0 ? -1 : 0;
+  }
+  for (int k = 0; k < npaths; k++) free(paths[k]);
+  free(paths);
+  if (ok < 0 || rc < 0) goto done;
+  if (rc != 2) {
+    v->has_score = 1;
+    if (rc == 0) v->score = ok;
+    sqlite3_str_appendf(extra(v), ",\"order_matters\":%s",
+                        order_matters ? "true" : "false");
+  }
+  if (npaths > 1) sqlite3_str_appendf(extra(v), ",\"databases\":%d", npaths);
+  res = 0;
+done:
+  fetched_free(&g);
+  fetched_free(&p);
+  free(pp);
+  free(gp);
+  free(tmp);
+  free(pn);
+  free(gn);
+  return res;
+}
+
+/* LiveSQLBench: the raw prediction runs first (unless skip_raw), then
+** test_case_default: preprocessing, pred then gold, ex_base. */
+static int run_livesql(sb_conn *db, const pm_rules *r, sql_arg pred,
+                       sql_arg gold, run_limits *lim, verdict *v) {
+  fetched p = {0}, g = {0};
+  char *err = NULL, *pp = NULL, *gp = NULL;
+  int res = -1, rc;
+  v->has_score = 1;
+  v->score = 0;
+  /* split_field: an empty string is no statement at all */
+  int pred_empty = pred.bytes == 0;
+  if (!r->skip_raw && !pred_empty) {
+    rc = py_fetchall(db, pred.sql, pred.bytes, TEXT_STRICT, -1, lim, &p, &err,
+                     NULL);
+    if (rc < 0) return -1;
+    fetched_free(&p);
+    if (rc > 0) {
+      set_error(v, sqlite3_mprintf("pred_execution_error: %s", err));
+      sqlite3_free(err);
+      return 0;
+    }
+  }
+  if (pred_empty || gold.bytes == 0) {
+    set_error(v, sqlite3_mprintf("test_failed: no statement (ex_base gives 0)"));
+    return 0;
+  }
+  if (pred.bytes != (int)strlen(pred.sql) || gold.bytes != (int)strlen(gold.sql)) {
+    set_error(v, sqlite3_mprintf("test_failed: the query contains a null "
+                                 "character"));
+    return 0;
+  }
+  pp = pr_lsb_preprocess(pred.sql);
+  gp = pr_lsb_preprocess(gold.sql);
+  if (!pp || !gp) goto done;
+  rc = py_fetchall(db, pp, (int)strlen(pp), TEXT_STRICT,
+                   pr_lsb_is_select(pp) ? PR_LSB_MAX_ROWS : -1, lim, &p, &err,
+                   NULL);
+  if (rc < 0) goto done;
+  if (rc == 0)
+    rc = py_fetchall(db, gp, (int)strlen(gp), TEXT_STRICT,
+                     pr_lsb_is_select(gp) ? PR_LSB_MAX_ROWS : -1, lim, &g, &err,
+                     NULL);
+  if (rc < 0) goto done;
+  if (rc > 0) {
+    set_error(v, sqlite3_mprintf("test_failed: %s", err));
+    sqlite3_free(err);
+    res = 0;
+    goto done;
+  }
+  res = judge_rows(r, &p.t, &g.t, 0, v);
+done:
+  fetched_free(&p);
+  fetched_free(&g);
+  free(pp);
+  free(gp);
+  return res;
+}
+
+static void fail(sqlite3_context *ctx, char *msg) {
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else
+    sqlite3_result_error_nomem(ctx);
+}
+
+static void execVerdictFunc(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  for (int i = 0; i < 4; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return; /* NULL in, NULL out */
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  sql_arg pred = {(const char *)sqlite3_value_text(argv[1]),
+                  sqlite3_value_bytes(argv[1])};
+  sql_arg gold = {(const char *)sqlite3_value_text(argv[2]),
+                  sqlite3_value_bytes(argv[2])};
+  const char *rules_text = (const char *)sqlite3_value_text(argv[3]);
+  if (!path || !pred.sql || !gold.sql || !rules_text) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  run_limits lim;
+  lim.seconds = 30;
+  /* no row cap: upstream fetches every row (LiveSQLBench cuts after) */
+  if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
+    int t = sqlite3_value_numeric_type(argv[4]);
+    double s = sqlite3_value_double(argv[4]);
+    if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || !(s > 0) || s > 86400) {
+      fail(ctx, sqlite3_mprintf("exec_verdict: timeout must be a number of "
+                                "seconds above 0 and at most 86400, not '%s'",
+                                sqlite3_value_text(argv[4])));
+      return;
+    }
+    lim.seconds = s;
+  }
+  sb_limits_init(&lim.sb, lim.seconds);
+  lim.sb.max_rows = 0;
+  pm_rules r;
+  char *msg = parse_rules("exec_verdict", rules_text, &r);
+  if (msg) {
+    fail(ctx, msg);
+    return;
+  }
+  sb_conn *db = NULL;
+  if (sb_open(path, &db, &msg) != SQLITE_OK) {
+    sqlite3_free(r.canon);
+    fail(ctx, msg ? sqlite3_mprintf("exec_verdict: %s", msg) : NULL);
+    sqlite3_free(msg);
+    return;
+  }
+  verdict v = {0};
+  int rc = 0;
+  switch (r.kind) {
+    case PM_BIRD:
+    case PM_BIRD_F1: rc = run_bird(db, &r, pred, gold, &lim, &v); break;
+    case PM_BIRD_VES: rc = run_bird_ves(db, &r, pred, gold, &lim, &v); break;
+    case PM_SPIDER: rc = run_spider(db, path, &r, pred, gold, &lim, &v); break;
+    case PM_LIVESQL: rc = run_livesql(db, &r, pred, gold, &lim, &v); break;
+  }
+  sb_close(db);
+  char *json = rc == 0 ? verdict_json(&v, &r) : NULL;
+  if (v.extra) sqlite3_free(sqlite3_str_finish(v.extra));
+  sqlite3_free(v.error);
+  sqlite3_free(r.canon);
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
+/* ---- rows_verdict ------------------------------------------------------------- */
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* One JSON cell into v (bytes owned by *own). Returns NULL or an error. */
+static char *json_cell(json_t *j, rv_value *v, char **own) {
+  memset(v, 0, sizeof *v);
+  *own = NULL;
+  if (json_is_null(j)) {
+    v->type = RV_NULL;
+    return NULL;
+  }
+  if (json_is_integer(j)) {
+    v->type = RV_INT;
+    v->i = (int64_t)json_integer_value(j);
+    return NULL;
+  }
+  if (json_is_real(j)) {
+    v->type = RV_FLOAT;
+    v->f = json_real_value(j);
+    return NULL;
+  }
+  if (json_is_boolean(j)) {
+    v->type = RV_INT; /* SQLite has no booleans: true is 1 */
+    v->i = json_is_true(j);
+    return NULL;
+  }
+  if (json_is_string(j)) {
+    size_t n = json_string_length(j);
+    *own = malloc(n + 1);
+    if (!*own) return sqlite3_mprintf("out of memory");
+    memcpy(*own, json_string_value(j), n + 1);
+    v->type = RV_TEXT;
+    v->s = *own;
+    v->n = n;
+    return NULL;
+  }
+  if (json_is_object(j) && json_object_size(j) == 1) {
+    json_t *x;
+    if ((x = json_object_get(j, "real")) && json_is_string(x)) {
+      const char *s = json_string_value(x);
+      char *end;
+      double d = strtod(s, &end);
+      if (!*s || *end || isnan(d))
+        return sqlite3_mprintf("{\"real\": \"%s\"} is not a number", s);
+      v->type = RV_FLOAT;
+      v->f = d;
+      return NULL;
+    }
+    int blob = (x = json_object_get(j, "blob")) != NULL;
+    if (!blob) x = json_object_get(j, "badtext");
+    if (x && json_is_string(x)) {
+      const char *s = json_string_value(x);
+      size_t n = strlen(s);
+      if (n % 2) return sqlite3_mprintf("odd-length hex '%s'", s);
+      *own = malloc(n / 2 + 1);
+      if (!*own) return sqlite3_mprintf("out of memory");
+      for (size_t i = 0; i < n / 2; i++) {
+        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) return sqlite3_mprintf("bad hex '%s'", s);
+        (*own)[i] = (char)(hi * 16 + lo);
+      }
+      (*own)[n / 2] = 0;
+      v->type = blob ? RV_BLOB : RV_TEXT;
+      v->s = *own;
+      v->n = n / 2;
+      return NULL;
+    }
+  }
+  return sqlite3_mprintf("a cell must be null, a number, a string or "
+                         "{\"real\"|\"blob\"|\"badtext\": \"...\"}");
+}
+
+/* JSON rows into a fetched result. Returns NULL or an error message. */
+static char *json_rows(const char *text, fetched *out) {
+  memset(out, 0, sizeof *out);
+  json_error_t je;
+  json_t *root = json_loads(text, JSON_DECODE_ANY, &je);
+  if (!root) return sqlite3_mprintf("not JSON (%s at line %d)", je.text, je.line);
+  char *msg = NULL;
+  if (!json_is_array(root)) {
+    msg = sqlite3_mprintf("expected a JSON array of rows");
+    goto done;
+  }
+  size_t nr = json_array_size(root);
+  int nc = -1;
+  for (size_t r = 0; r < nr; r++) {
+    json_t *row = json_array_get(root, r);
+    if (!json_is_array(row) || json_array_size(row) == 0) {
+      msg = sqlite3_mprintf("row %lld is not a non-empty JSON array",
+                            (long long)r);
+      goto done;
+    }
+    if (nc < 0) nc = (int)json_array_size(row);
+    if ((int)json_array_size(row) != nc) {
+      msg = sqlite3_mprintf("row %lld has %lld values, row 0 has %d",
+                            (long long)r, (long long)json_array_size(row), nc);
+      goto done;
+    }
+  }
+  out->t.ncols = nc < 0 ? 0 : nc;
+  size_t nv = nr * (size_t)out->t.ncols;
+  out->v = calloc(nv + 1, sizeof(rv_value));
+  out->owned = calloc(nv + 1, sizeof(char *));
+  if (!out->v || !out->owned) {
+    msg = sqlite3_mprintf("out of memory");
+    goto done;
+  }
+  out->t.nrows = (int64_t)nr;
+  for (size_t r = 0; r < nr && !msg; r++) {
+    json_t *row = json_array_get(root, r);
+    for (int c = 0; c < nc && !msg; c++) {
+      char *e = json_cell(json_array_get(row, (size_t)c),
+                          &out->v[r * (size_t)nc + (size_t)c],
+                          &out->owned[r * (size_t)nc + (size_t)c]);
+      if (e) {
+        msg = sqlite3_mprintf("row %lld, value %d: %s", (long long)r, c, e);
+        sqlite3_free(e);
+      }
+    }
+  }
+  out->t.v = out->v;
+done:
+  json_decref(root);
+  if (msg) fetched_free(out);
+  return msg;
+}
+
+static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  (void)argc;
+  for (int i = 0; i < 3; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
+  const char *rules_text = (const char *)sqlite3_value_text(argv[2]);
+  pm_rules r;
+  char *msg = parse_rules("rows_verdict", rules_text ? rules_text : "", &r);
+  if (msg) {
+    fail(ctx, msg);
+    return;
+  }
+  if (r.toplevel_order) {
+    sqlite3_free(r.canon);
+    fail(ctx, sqlite3_mprintf("rows_verdict: toplevel_order reads the gold SQL: "
+                              "use order or noorder"));
+    return;
+  }
+  if (r.kind == PM_BIRD_VES) {
+    sqlite3_free(r.canon);
+    fail(ctx, sqlite3_mprintf("rows_verdict: bird_ves times the queries: use "
+                              "exec_verdict (rows_verdict 'bird' is its "
+                              "correctness gate)"));
+    return;
+  }
+  fetched p = {0}, g = {0};
+  const char *names[2] = {"pred_rows", "gold_rows"};
+  fetched *f[2] = {&p, &g};
+  for (int i = 0; i < 2; i++) {
+    const char *t = (const char *)sqlite3_value_text(argv[i]);
+    char *e = t ? json_rows(t, f[i]) : sqlite3_mprintf("out of memory");
+    if (e) {
+      fetched_free(&p);
+      fetched_free(&g);
+      sqlite3_free(r.canon);
+      fail(ctx, sqlite3_mprintf("rows_verdict: %s: %s", names[i], e));
+      sqlite3_free(e);
+      return;
+    }
+  }
+  verdict v = {0};
+  int rc = 0;
+  char *err = NULL;
+  /* text that is not UTF-8: BIRD and LiveSQLBench raise while fetching,
+  ** test-suite drops the bytes */
+  for (int i = 0; i < 2 && !err; i++)
+    for (int64_t k = 0; k < f[i]->t.nrows * f[i]->t.ncols; k++) {
+      rv_value *x = &f[i]->v[k];
+      if (x->type != RV_TEXT || pr_utf8_valid(x->s, x->n)) continue;
+      if (r.kind == PM_SPIDER) {
+        x->n = pr_utf8_drop_invalid(f[i]->owned[k], x->n, f[i]->owned[k]);
+        continue;
+      }
+      err = sqlite3_mprintf("%s: Could not decode to UTF-8", i ? "gold" : "pred");
+      break;
+    }
+  if (err) {
+    v.has_score = 1;
+    v.is_float = r.kind == PM_BIRD_F1;
+    v.score = 0;
+    v.error = err;
+  } else {
+    if (r.kind == PM_LIVESQL) {
+      /* only ex_base's comparison: no SQL to run first */
+    }
+    rc = judge_rows(&r, &p.t, &g.t, r.order == 1, &v);
+  }
+  fetched_free(&p);
+  fetched_free(&g);
+  char *json = rc == 0 ? verdict_json(&v, &r) : NULL;
+  if (v.extra) sqlite3_free(sqlite3_str_finish(v.extra));
+  sqlite3_free(v.error);
+  sqlite3_free(r.canon);
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
+int se_register_peer_metrics(sqlite3 *db, se_cache *cache) {
+  (void)cache;
+  /* exec_verdict opens database files: a view or trigger in an untrusted
+  ** schema must not call it. */
+  for (int nargs = 4; nargs <= 5; nargs++) {
+    int rc = sqlite3_create_function_v2(db, "exec_verdict", nargs,
+                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                        execVerdictFunc, 0, 0, 0);
+    if (rc != SQLITE_OK) return rc;
+  }
+  return sqlite3_create_function_v2(
+      db, "rows_verdict", 3,
+      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
+      rowsVerdictFunc, 0, 0, 0);
+}
