@@ -45,5 +45,6 @@ run ./tests/run_hostile.sh "$shared"
 run ./tests/run_html_report.sh "$shared"
 run ./tests/run_cli.sh "$shared"
 run ./tests/run_python.sh "$shared"
+run ./tests/run_readme.sh
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
