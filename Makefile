@@ -20,7 +20,7 @@ SHARED  ?= ../shared
 # SQL glue. Every source is compiled once per flavour into $(BUILD)/obj
 # (pure and loadable glue) and $(BUILD)/obj-core (glue with SQLITE_CORE, for
 # the programs that compile the extension in); the targets link objects.
-CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c pyjson.c jsonl_lines.c sql_scan.c sql_text.c) \
+CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl_lines.c sql_scan.c sql_text.c) \
             $(addprefix ext/read/,pynum.c typed_table.c result_csv.c) \
             $(addprefix ext/compare/,table_compare.c result_diff.c answer_match.c equivalence.c similarity.c) \
             $(addprefix ext/cache/,table_cache.c table_snapshot.c) \

@@ -21,6 +21,13 @@
 **                            only when made from the very file (path,
 **                            device, inode, size, mtime, ctime) and intact, else
 **                            rebuilt (docs/spidereval.md)
+**   spidereval_calls([step]) how often each expensive step ran in this
+**                            process: JSON {"step": {"calls": N,
+**                            "repeats": M}} of the steps that ran (a
+**                            repeat: a run on exactly the inputs of an
+**                            earlier one), or the calls of one step
+**                            (base/call_count.h lists them)
+**   spidereval_calls_reset() forget those counts
 **   progress(value, label, every) value unchanged; every `every` calls of
 **                            one statement (0: never) it prints
 **                            "<label>: <n> done" on stderr (the scripts'
@@ -43,8 +50,10 @@
 #include <pcre2.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/call_count.h"
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT1
 
@@ -130,6 +139,81 @@ static void cacheLimitFunc(sqlite3_context *ctx, int argc,
     se_cache_set_budget(c, b);
   }
   sqlite3_result_int64(ctx, se_cache_budget(c));
+}
+
+void se_note_call(const char *name, int argc, sqlite3_value **argv) {
+  uint64_t h = CC_SEED;
+  for (int i = 0; i < argc; i++) {
+    unsigned char t = (unsigned char)sqlite3_value_type(argv[i]);
+    h = cc_hash(h, &t, 1);
+    if (t == SQLITE_INTEGER) {
+      sqlite3_int64 v = sqlite3_value_int64(argv[i]);
+      h = cc_hash(h, &v, sizeof v);
+    } else if (t == SQLITE_FLOAT) {
+      double v = sqlite3_value_double(argv[i]);
+      h = cc_hash(h, &v, sizeof v);
+    } else if (t != SQLITE_NULL) {
+      const void *p = t == SQLITE_BLOB ? sqlite3_value_blob(argv[i])
+                                       : (const void *)sqlite3_value_text(argv[i]);
+      int n = sqlite3_value_bytes(argv[i]);
+      h = cc_hash(h, &n, sizeof n);
+      if (p) h = cc_hash(h, p, (size_t)n);
+    }
+  }
+  cc_note(name, h);
+}
+
+static void callsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (argc > 0) {
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+    const char *name = (const char *)sqlite3_value_text(argv[0]);
+    int64_t n = name ? cc_calls(name) : -1;
+    if (n < 0) {
+      sqlite3_str *s = sqlite3_str_new(0);
+      for (int i = 0; cc_names[i]; i++)
+        sqlite3_str_appendf(s, "%s%s", i ? ", " : "", cc_names[i]);
+      char *list = sqlite3_str_finish(s);
+      char *m = sqlite3_mprintf("spidereval_calls: unknown step '%s' "
+                                "(counted: %s)", name ? name : "", list);
+      sqlite3_free(list);
+      if (m) sqlite3_result_error(ctx, m, -1);
+      else sqlite3_result_error_nomem(ctx);
+      sqlite3_free(m);
+      return;
+    }
+    sqlite3_result_int64(ctx, n);
+    return;
+  }
+  char *j = cc_json();
+  if (!j) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, j, -1, free);
+}
+
+/* $SPIDEREVAL_CALLS=FILE: when the process ends (or the bundle is
+** unloaded), one line of its counts (cc_json) is appended to FILE; the
+** CLI's processes and the sqlite3 shells it starts each add theirs
+** (tests/run_calls.sh). */
+__attribute__((destructor)) static void write_calls(void) {
+  const char *path = getenv("SPIDEREVAL_CALLS");
+  if (!path || !*path) return;
+  char *j = cc_json();
+  FILE *f = j ? fopen(path, "a") : NULL;
+  if (f) {
+    fprintf(f, "%s\n", j);
+    fclose(f);
+  }
+  free(j);
+}
+
+static void callsResetFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  cc_reset();
+  sqlite3_result_null(ctx);
 }
 
 /* The id of the statement-wide auxdata slot (negative: see spidereval.h). */
@@ -232,6 +316,14 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
       *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
                                   funcs[i].name, sqlite3_errstr(rc));
   }
+  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++)
+    rc = sqlite3_create_function_v2(db, "spidereval_calls", nargs,
+                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, 0,
+                                    callsFunc, 0, 0, 0);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2(db, "spidereval_calls_reset", 0,
+                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                    callsResetFunc, 0, 0, 0);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function_v2(db, "progress", 3, SQLITE_UTF8, 0,
                                     progressFunc, 0, 0, 0);

@@ -42,6 +42,10 @@ typedef struct {
 void se_timer_start(se_timer *t, double seconds);
 int se_timer_check(void *timer);
 
+/* Counts a run of the expensive step `name` (base/call_count.h) on these
+** arguments: the first thing each counted function does. */
+void se_note_call(const char *name, int argc, sqlite3_value **argv);
+
 /* Replace a vtab's error message (frees the old one). */
 void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...);
 

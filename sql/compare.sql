@@ -67,12 +67,24 @@ WHERE (in_eval OR NOT EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval)
   AND (coalesce(:instances, 'all') <> 'spider2e'
        OR instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded));
 
+-- verdicts already judged by a script read before this one (report_html.sql
+-- sets :reuse_verdicts), else judged afresh: each verdict once
+CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
+  path TEXT, gold TEXT, instance_id TEXT, options TEXT, v TEXT,
+  PRIMARY KEY (path, gold, instance_id, options));
+DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
+INSERT OR IGNORE INTO temp.spider_verdict_memo
+SELECT s.path, :gold, s.instance_id, o.o, spider_verdict(s.path, :gold, s.instance_id, o.o)
+FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') AS o) AS o, compare_runs AS r, submission_files(r.path) AS s
+WHERE s.instance_id IN (SELECT instance_id FROM temp.compare_gold)
+  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
+                  WHERE m.path = s.path AND m.gold = :gold
+                    AND m.instance_id = s.instance_id AND m.options = o.o);
 DROP TABLE IF EXISTS temp.compare_verdicts;
 CREATE TEMP TABLE compare_verdicts AS
 WITH judged AS MATERIALIZED (
   SELECT r.run, s.instance_id,
-         spider_verdict(s.path, :gold, s.instance_id,
-                        coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
+         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
   FROM compare_runs AS r, submission_files(r.path) AS s
   WHERE s.instance_id IN (SELECT instance_id FROM temp.compare_gold)
 )

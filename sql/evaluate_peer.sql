@@ -141,19 +141,31 @@ CREATE TEMP TABLE peer_questions AS
   WHERE :gold IS NOT NULL;
 DROP TABLE IF EXISTS temp.peer_verdicts;
 CREATE TEMP TABLE peer_verdicts AS
+  -- MATERIALIZED: each exec_verdict runs once (flattened, SQLite would copy
+  -- the call into every column below that reads v), and once per distinct
+  -- (database, prediction, gold): runs that predict alike share it
+  WITH asked AS (
+    SELECT r.run, r.ord, q.*, p.pred_sql
+    FROM temp.peer_runs AS r CROSS JOIN temp.peer_questions AS q
+    LEFT JOIN temp.peer_preds AS p ON p.run = r.run AND p.idx = q.idx),
+  judged AS MATERIALIZED (
+    SELECT db_id, pred_sql, gold_sql,
+           exec_verdict(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite',
+                        pred_sql, gold_sql, coalesce(:rules, 'bird'), coalesce(:timeout, 30)) AS v
+    FROM (SELECT DISTINCT db_id, pred_sql, gold_sql FROM asked WHERE pred_sql IS NOT NULL)),
+  j AS (
+    SELECT a.*, CASE WHEN a.pred_sql IS NULL
+                     THEN json_object('score', 0, 'error_info', 'no prediction')
+                     ELSE (SELECT v FROM judged AS d WHERE d.db_id IS a.db_id
+                             AND d.pred_sql = a.pred_sql AND d.gold_sql IS a.gold_sql) END AS v
+    FROM asked AS a)
   SELECT run, idx, db_id, difficulty, question, evidence, gold_sql, pred_sql,
          CASE WHEN json_type(v, '$.score') = 'null' THEN NULL ELSE v -> '$.score' END AS score,
          v ->> 'error_info' AS error_info,
          CASE WHEN coalesce(:rules, 'bird') LIKE 'bird_ves%' THEN coalesce(v ->> 'correct', 0) = 1
               ELSE coalesce(v ->> 'score', 0) = 1 END AS correct,
          v AS verdict
-  FROM (SELECT r.run, r.ord, q.*, p.pred_sql,
-               CASE WHEN p.pred_sql IS NULL THEN json_object('score', 0, 'error_info', 'no prediction')
-                    ELSE exec_verdict(rtrim(:databases, '/') || '/' || q.db_id || '/' || q.db_id || '.sqlite',
-                                      p.pred_sql, q.gold_sql, coalesce(:rules, 'bird'),
-                                      coalesce(:timeout, 30)) END AS v
-        FROM temp.peer_runs AS r CROSS JOIN temp.peer_questions AS q
-        LEFT JOIN temp.peer_preds AS p ON p.run = r.run AND p.idx = q.idx)
+  FROM j
   ORDER BY ord, idx;
 CREATE INDEX temp.peer_verdicts_by_question ON peer_verdicts(idx, run);
 DROP TABLE IF EXISTS temp.peer_metric;

@@ -84,13 +84,24 @@ SELECT g.instance_id,
        (SELECT question FROM task AS t WHERE t.instance_id = g.instance_id) AS question
 FROM gold AS g LEFT JOIN same_question AS q ON q.instance_id = g.instance_id AND q.k = 1;
 
+-- verdicts already judged by a script read before this one (report_html.sql
+-- sets :reuse_verdicts), else judged afresh: each verdict once
+CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
+  path TEXT, gold TEXT, instance_id TEXT, options TEXT, v TEXT,
+  PRIMARY KEY (path, gold, instance_id, options));
+DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
+INSERT OR IGNORE INTO temp.spider_verdict_memo
+SELECT s.path, :gold, s.instance_id, o.o, progress(spider_verdict(s.path, :gold, s.instance_id, o.o), 'report', coalesce(:progress, 0))
+FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') AS o) AS o, submission_files(:submission) AS s
+WHERE s.instance_id IN (SELECT instance_id FROM temp.report_difficulty)
+  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
+                  WHERE m.path = s.path AND m.gold = :gold
+                    AND m.instance_id = s.instance_id AND m.options = o.o);
 DROP TABLE IF EXISTS temp.report_verdicts;
 CREATE TEMP TABLE report_verdicts AS
 WITH judged AS MATERIALIZED (
   SELECT s.instance_id, d.difficulty, d.source, d.question,
-         progress(spider_verdict(s.path, :gold, s.instance_id,
-                                 coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
-                  'report', coalesce(:progress, 0)) AS v
+         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
   FROM submission_files(:submission) AS s
   JOIN temp.report_difficulty AS d ON d.instance_id = s.instance_id
 )

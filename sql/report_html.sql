@@ -44,6 +44,8 @@ SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
 .output /dev/null
 .read sql/report.sql
 .parameter init
+-- compare.sql and errors.sql take report.sql's verdicts, judged once
+INSERT OR REPLACE INTO temp.sqlite_parameters(key, value) VALUES (':reuse_verdicts', 1);
 INSERT OR REPLACE INTO temp.sqlite_parameters(key, value)
 SELECT ':runs', json_group_array(path) FROM (
   SELECT 0 AS k, :submission AS path

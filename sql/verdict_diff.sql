@@ -22,17 +22,18 @@ WITH f(f) AS (SELECT coalesce(:flavor, 'snow')),
 s AS MATERIALIZED (
   SELECT instance_id, path FROM submission_files(:submission)
   WHERE instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
-)
+),
+o AS MATERIALIZED (SELECT s.instance_id, spider_verdict(path, :gold, s.instance_id, f.f) AS v FROM s, f)
 SELECT s.instance_id,
-       spider_verdict(path, :gold, s.instance_id, f.f) ->> 'score' AS official,
+       o.v ->> 'score' AS official,
        spider_verdict(path, :gold, s.instance_id, f.f || ' corrected') ->> 'score' AS corrected,
        spider_verdict(path, :gold, s.instance_id, f.f || ' keepnan') ->> 'score' AS keepnan,
        spider_verdict(path, :gold, s.instance_id, f.f || ' strict') ->> 'score' AS strict,
        spider_verdict(path, :gold, s.instance_id, f.f || ' numsort') ->> 'score' AS numsort,
        spider_verdict(path, :gold, s.instance_id, f.f || ' pad') ->> 'score' AS pad,
        spider_verdict(path, :gold, s.instance_id, f.f || ' skipbad') ->> 'score' AS skipbad,
-       spider_verdict(path, :gold, s.instance_id, f.f) ->> 'error_info' AS official_reason
-FROM s, f;
+       o.v ->> 'error_info' AS official_reason
+FROM s JOIN o USING (instance_id), f;
 
 .mode list
 .headers off

@@ -339,11 +339,13 @@ done:
 
 static void focusedMatchFunc(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
+  se_note_call("focused_match", argc, argv);
   compareTables(ctx, argc, argv, "focused_match", 0);
 }
 
 static void resultDiffFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
+  se_note_call("result_diff", argc, argv);
   compareTables(ctx, argc, argv, "result_diff", 1);
 }
 
@@ -521,6 +523,7 @@ static char *refuse_link(const char *path, const gold_instance *gi,
 
 static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv) {
+  se_note_call("spider_verdict", argc, argv);
   se_cache *cache = sqlite3_user_data(ctx);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL ||
@@ -959,6 +962,7 @@ static double timeout_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv,
 
 static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
+  se_note_call("sql_result_csv", argc, argv);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return;
@@ -1115,6 +1119,7 @@ static int parse_exec_options(sqlite3_context *ctx, const char *fn,
 
 static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
+  se_note_call("sql_verdict", argc, argv);
   se_cache *cache = sqlite3_user_data(ctx);
   for (int i = 0; i < 4; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
@@ -1171,6 +1176,7 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
 /* sql_match: a model's SQL run and judged against one gold result (the
 ** execution reward of sql/ and python/spidereval/reward.py). */
 static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  se_note_call("sql_match", argc, argv);
   se_cache *cache = sqlite3_user_data(ctx);
   for (int i = 0; i < 3; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
@@ -1384,6 +1390,7 @@ done:
 }
 
 static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  se_note_call("db_match", argc, argv);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return;

@@ -148,6 +148,7 @@ static char *schema_read(const char *db_path, hf_schema *s) {
 
 static void spiderHardnessFunc(sqlite3_context *ctx, int argc,
                                sqlite3_value **argv) {
+  se_note_call("spider_hardness", argc, argv);
   const char *sql = (const char *)sqlite3_value_text(argv[0]);
   const char *path = (const char *)sqlite3_value_text(argv[1]);
   const char *label = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;

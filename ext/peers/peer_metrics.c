@@ -66,10 +66,14 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/call_count.h"
 #include "options.h"
 #include "peers/peer_rules.h"
 #include "read/pynum.h"
@@ -220,6 +224,9 @@ typedef enum {
 typedef struct {
   sb_limits sb;
   double seconds;
+  const char *path; /* the database file, for the call counts (NULL: the
+                    ** run is not counted, as R-VES's timed runs) */
+  int memo;         /* 1: results may come from (and go to) the memo */
 } run_limits;
 
 /*
@@ -231,12 +238,15 @@ typedef struct {
 ** write are refused. Returns 0, 1 with *err (sqlite3_malloc'd) for an
 ** execution error, -1 on OOM. *steps gets the VM steps when not NULL.
 */
-static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
-                       text_mode mode, int64_t keep, run_limits *lim,
-                       fetched *out, char **err, sqlite3_int64 *steps) {
+static int py_fetchall_run(sb_conn *c, const char *sql, int sql_bytes,
+                           text_mode mode, int64_t keep, run_limits *lim,
+                           fetched *out, char **err, sqlite3_int64 *steps) {
   memset(out, 0, sizeof *out);
   *err = NULL;
   if (steps) *steps = 0;
+  if (lim->path)
+    cc_note("execute", cc_hash(cc_hash(CC_SEED, lim->path, strlen(lim->path) + 1),
+                               sql, (size_t)sql_bytes));
   if ((int)strlen(sql) != sql_bytes) {
     *err = sqlite3_mprintf("the query contains a null character");
     return *err ? 1 : -1;
@@ -345,6 +355,167 @@ done:
     out->t.ncols = 0;
   }
   return result;
+}
+
+/* ---- results kept in the process ------------------------------------------
+
+A query's fetched result on a database file, kept so that a query run
+again on the same file in the same state gives its rows without running:
+the gold of every prediction set scored in the process (compare_peer.sql's
+runs, a re-scoring, the RL reward's batches), and a prediction whose SQL is
+the gold's byte for byte. Keyed by the file's identity and state (device,
+inode, size, mtime) and the SQL, the text mode and the row cut; only
+successful runs are kept (an error, a timeout or a memory cap may not
+recur) and only SQL that names no function whose value changes from run
+to run (random, the current time: a case-insensitive "random", "now" or
+"current_" anywhere in the text). At most MEMO_BYTES of rows, the oldest
+dropped first. R-VES (timed or counted runs) never uses it. */
+
+#define MEMO_BYTES (64 << 20)
+
+typedef struct memo_entry {
+  uint64_t hash;
+  char *key; /* the whole key, compared on a hash match */
+  size_t key_len;
+  fetched rows;
+  size_t bytes;
+  struct memo_entry *next; /* insertion order */
+} memo_entry;
+
+static struct {
+  pthread_mutex_t lock;
+  memo_entry *first, *last;
+  size_t bytes;
+} memo = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0};
+
+/* 1 when the SQL may give other rows when run again. */
+static int volatile_sql(const char *sql, int n) {
+  static const char *const words[] = {"random", "now", "current_"};
+  for (size_t w = 0; w < sizeof words / sizeof *words; w++) {
+    size_t len = strlen(words[w]);
+    for (int i = 0; i + (int)len <= n; i++)
+      if (!strncasecmp(sql + i, words[w], len)) return 1;
+  }
+  return 0;
+}
+
+/* A copy of f's rows (0, or -1 when out of memory). */
+static int fetched_copy(const fetched *f, fetched *out, size_t *bytes) {
+  memset(out, 0, sizeof *out);
+  int64_t n = f->t.nrows * f->t.ncols;
+  out->t.ncols = f->t.ncols;
+  out->is_select = f->is_select;
+  size_t b = sizeof(rv_value) * (size_t)(n + 1);
+  out->v = malloc(sizeof(rv_value) * (size_t)(n + 1));
+  out->owned = calloc((size_t)(n + 1), sizeof(char *));
+  if (!out->v || !out->owned) {
+    fetched_free(out);
+    return -1;
+  }
+  if (n) memcpy(out->v, f->v, sizeof(rv_value) * (size_t)n);
+  out->t.nrows = f->t.nrows; /* owned[] is all NULL: safe to free */
+  for (int64_t i = 0; i < n; i++) {
+    if (!f->owned[i]) continue;
+    size_t len = f->v[i].n;
+    if (!(out->owned[i] = malloc(len + 1))) {
+      fetched_free(out);
+      return -1;
+    }
+    memcpy(out->owned[i], f->owned[i], len + 1);
+    out->v[i].s = out->owned[i];
+    b += len + 1;
+  }
+  out->cap = f->t.nrows;
+  out->t.v = out->v;
+  if (bytes) *bytes = b;
+  return 0;
+}
+
+/* Keeps the first `keep` rows of f (-1: all). */
+static void fetched_cut(fetched *f, int64_t keep) {
+  if (keep < 0 || f->t.nrows <= keep) return;
+  for (int64_t i = keep * f->t.ncols; i < f->t.nrows * f->t.ncols; i++) {
+    free(f->owned[i]);
+    f->owned[i] = NULL;
+  }
+  f->t.nrows = keep;
+}
+
+/* The memo key of a run (every row fetched), malloc'd (NULL: not kept). */
+static char *memo_key(const char *path, const char *sql, int sql_bytes,
+                      text_mode mode, size_t *len) {
+  struct stat st;
+  if (!path || stat(path, &st) != 0 || volatile_sql(sql, sql_bytes)) return NULL;
+  long long head[6] = {(long long)st.st_dev, (long long)st.st_ino,
+                       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                       (long long)st.st_mtim.tv_nsec, (long long)mode};
+  size_t pl = strlen(path) + 1;
+  *len = sizeof head + pl + (size_t)sql_bytes;
+  char *k = malloc(*len);
+  if (!k) return NULL;
+  memcpy(k, head, sizeof head);
+  memcpy(k + sizeof head, path, pl);
+  memcpy(k + sizeof head + pl, sql, (size_t)sql_bytes);
+  return k;
+}
+
+/* py_fetchall_run through the memo (lim->path names the database). */
+static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
+                       text_mode mode, int64_t keep, run_limits *lim,
+                       fetched *out, char **err, sqlite3_int64 *steps) {
+  size_t klen = 0;
+  char *key = steps || !lim->path || !lim->memo
+                  ? NULL
+                  : memo_key(lim->path, sql, sql_bytes, mode, &klen);
+  uint64_t h = key ? cc_hash(CC_SEED, key, klen) : 0;
+  if (key) {
+    int hit = 0, rc = 0;
+    pthread_mutex_lock(&memo.lock);
+    for (memo_entry *e = memo.first; e; e = e->next)
+      if (e->hash == h && e->key_len == klen && !memcmp(e->key, key, klen)) {
+        rc = fetched_copy(&e->rows, out, NULL);
+        hit = 1;
+        break;
+      }
+    pthread_mutex_unlock(&memo.lock);
+    if (hit) {
+      free(key);
+      *err = NULL;
+      if (rc == 0) fetched_cut(out, keep);
+      return rc;
+    }
+  }
+  /* kept whole: the runs that cut (LiveSQLBench's) fetch every row too */
+  int rc = py_fetchall_run(c, sql, sql_bytes, mode, key ? -1 : keep, lim, out,
+                           err, steps);
+  memo_entry *e = rc == 0 && key ? calloc(1, sizeof *e) : NULL;
+  if (e && fetched_copy(out, &e->rows, &e->bytes) == 0 && e->bytes <= MEMO_BYTES / 4) {
+    e->hash = h;
+    e->key = key;
+    e->key_len = klen;
+    key = NULL;
+    pthread_mutex_lock(&memo.lock);
+    if (memo.last) memo.last->next = e;
+    else memo.first = e;
+    memo.last = e;
+    memo.bytes += e->bytes;
+    while (memo.bytes > MEMO_BYTES && memo.first) {
+      memo_entry *old = memo.first;
+      memo.first = old->next;
+      if (!memo.first) memo.last = NULL;
+      memo.bytes -= old->bytes;
+      fetched_free(&old->rows);
+      free(old->key);
+      free(old);
+    }
+    pthread_mutex_unlock(&memo.lock);
+  } else if (e) {
+    fetched_free(&e->rows);
+    free(e);
+  }
+  free(key);
+  if (rc == 0) fetched_cut(out, keep);
+  return rc;
 }
 
 /* ---- the verdict as JSON ------------------------------------------------------ */
@@ -564,6 +735,9 @@ static int run_bird_ves(sb_conn *db, const pm_rules *r, sql_arg pred,
   } else {
     double *ratios = malloc(sizeof(double) * (size_t)r->iterations);
     if (!ratios) return -1;
+    run_limits timed = *lim; /* the timed runs repeat by design: not counted */
+    timed.path = NULL;
+    lim = &timed;
     for (int i = 0; i < r->iterations; i++) {
       double t0 = now_seconds();
       rc = py_fetchall(db, pred.sql, pred.bytes, TEXT_STRICT, -1, lim, &p, &err,
@@ -804,6 +978,8 @@ static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
     sb_conn *c = db;
     char *oerr = NULL;
     const char *where = npaths > 1 ? paths[k] : NULL;
+    run_limits here = *lim; /* counted on the database it runs on */
+    if (here.path) here.path = paths[k];
     if (npaths > 1 && strcmp(paths[k], path) != 0 &&
         sb_open(paths[k], &c, &oerr) != SQLITE_OK) {
       c = NULL;
@@ -812,11 +988,11 @@ static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
       rc = err ? 1 : -1;
     } else
       rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
-           : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, lim, &g,
+           : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, &here, &g,
                          &err, NULL);
     if (rc == 0)
       rc = mark[0] && strstr(pp, mark) ? nul_error(&err)
-           : py_fetchall(c, pp, (int)strlen(pp), TEXT_IGNORE, -1, lim, &p,
+           : py_fetchall(c, pp, (int)strlen(pp), TEXT_IGNORE, -1, &here, &p,
                          &err, NULL);
     else if (rc > 0) { /* the gold failed */
       v->has_score = 0;
@@ -940,6 +1116,7 @@ static void fail(sqlite3_context *ctx, char *msg) {
 
 static void execVerdictFunc(sqlite3_context *ctx, int argc,
                             sqlite3_value **argv) {
+  se_note_call("exec_verdict", argc, argv);
   for (int i = 0; i < 4; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return; /* NULL in, NULL out */
   const char *path = (const char *)sqlite3_value_text(argv[0]);
@@ -954,6 +1131,8 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
   }
   run_limits lim;
   lim.seconds = 30;
+  lim.path = path;
+  lim.memo = 1;
   /* no row cap: upstream fetches every row (LiveSQLBench cuts after) */
   if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
     int t = sqlite3_value_numeric_type(argv[4]);
@@ -983,6 +1162,10 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
   }
   verdict v = {0};
   int rc = 0;
+  /* the prediction is the gold byte for byte: said in the verdict (and,
+  ** through the memo, run once unless R-VES times both) */
+  if (pred.bytes == gold.bytes && !memcmp(pred.sql, gold.sql, (size_t)pred.bytes))
+    sqlite3_str_appendall(extra(&v), ",\"same_sql\":true");
   switch (r.kind) {
     case PM_BIRD:
     case PM_BIRD_F1: rc = run_bird(db, &r, pred, gold, &lim, &v); break;

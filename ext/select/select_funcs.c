@@ -378,6 +378,7 @@ static int pair_call_ready(sqlite3_context *ctx, sqlite3_value **argv,
 
 static void resultSimilarityFunc(sqlite3_context *ctx, int argc,
                                  sqlite3_value **argv) {
+  se_note_call("result_similarity", argc, argv);
   se_cache *cache = sqlite3_user_data(ctx);
   sim_options o;
   if (!pair_call_ready(ctx, argv,
