@@ -51,6 +51,7 @@ $(BUILD)/obj/%.o: %.c VERSION
 $(BUILD)/obj-core/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -MMD -MP -c -o $@ $<
+.DEFAULT_GOAL := all
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-core -name '*.d' 2>/dev/null)
 
 .PHONY: all demo test unit sqltest parity bench deps clean asan format install uninstall
@@ -68,7 +69,7 @@ $(BUILD)/sql/%.sql: sql/%.sql cli/inline_sql.sh $(SQL_SCRIPTS)
 
 # The spidereval command: the extension compiled in (SQLITE_CORE), the
 # scripts embedded (build/cli_sql.c) so it runs from any directory.
-CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c
+CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c cli/layout.c cli/log.c cli/cache.c cli/visible.c
 $(BUILD)/cli_sql.c: cli/embed_sql.sh $(BUILT_SQL)
 	@mkdir -p $(BUILD)
 	@./cli/embed_sql.sh $(BUILT_SQL) > $@

@@ -5,6 +5,7 @@
 #define CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit statuses: success, the evaluation could not be done, usage error. */
 #define CLI_OK 0
@@ -63,7 +64,40 @@ const char *cli_gold_flavor(const char *gold_dir);
 /* 1 when path is a folder. */
 int cli_is_dir(const char *path);
 
+/* The optional inputs of report and errors (NULL: not given; "": none). */
+typedef struct {
+  const char *tasks, *lite_tasks, *lite_gold, *pred_sql, *gold_tables;
+  char *owned[8];
+  size_t nowned;
+} cli_inputs;
+
+/* Fills each input not given from the official Spider 2.0 layout around
+** the gold and the run (layout.c: the task jsonl where evaluate.py looks,
+** spider2-lite's tasks and gold, the run's SQL, the gold tables), with a
+** note on stderr for each one found and, for each one not found, where it
+** looked. */
+void cli_find_inputs(const char *cmd, const char *run, const char *gold,
+                     const char *flavor, cli_inputs *in);
+void cli_inputs_free(cli_inputs *in);
+
+/* log.c: from cli_log_start to cli_log_stop, stdout and stderr also go to
+** log.txt in the working directory (replaced), as the official evaluate.py
+** writes it; the progress bar's updates stay off it. A log.txt that cannot
+** be written is a note on stderr. cli_log_stop returns -1 when the output
+** could not be written. */
+void cli_log_start(const char *cmd);
+int cli_log_stop(void);
+
+/* visible.c: writes n bytes of buf to f with every control character but
+** tab, newline and a \r\n line end's \r (C0, DEL, C1) as \xHH or \u00HH;
+** *pending carries a byte whose meaning the next one decides (a UTF-8 lead
+** 0xC2, a \r) from one call to the next (start it at 0, end with
+** cli_visible_end). */
+void cli_visible(FILE *f, const char *buf, size_t n, int *pending);
+void cli_visible_end(FILE *f, int *pending);
+
 int cmd_evaluate(int argc, char **argv);
 int cmd_evaluate_peer(int argc, char **argv); /* peer.c */
+int cmd_cache(int argc, char **argv);         /* cache.c */
 
 #endif

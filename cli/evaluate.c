@@ -278,10 +278,12 @@ static void print_shell_csv(FILE *f, const char *s) {
     return;
   }
   fputc('"', f);
+  int c2 = 0; /* control characters made visible: cli_visible */
   for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
+    if (*s == '"') cli_visible(f, "\"", 1, &c2);
+    cli_visible(f, s, 1, &c2);
   }
+  cli_visible_end(f, &c2);
   fputc('"', f);
 }
 
@@ -598,7 +600,8 @@ int cmd_evaluate(int argc, char **argv) {
              *gold = "gold", *timeout = "60", *max_workers = NULL,
              *temp_dir = NULL, *flavor = NULL, *options = NULL,
              *instances = "all", *databases = NULL, *tasks = NULL,
-             *format = "official", *verbose = NULL, *sql_debug = NULL;
+             *format = "official", *verbose = NULL, *sql_debug = NULL,
+             *no_log = NULL; /* main() reads it: log.c */
   cli_option opts[] = {
       {"mode", 1, &mode, "exec_result (result CSVs) or sql (default, as the official script)"},
       {"result_dir", 1, &result_dir, "the submission folder"},
@@ -614,6 +617,7 @@ int cmd_evaluate(int argc, char **argv) {
       {"temp_dir", 1, &temp_dir, "accepted, unused (the official script's)"},
       {"is_sql_debug", 0, &sql_debug, "accepted, unused (the official script's)"},
       {"verbose", 0, &verbose, "list the gold instances not submitted"},
+      {"no-log", 0, &no_log, "write no log.txt (the official script's copy of its output)"},
       {0, 0, 0, 0}};
   const char *pos[1];
   int npos;
@@ -621,6 +625,7 @@ int cmd_evaluate(int argc, char **argv) {
   if (rc) return rc < 0 ? CLI_OK : rc;
   (void)temp_dir;
   (void)sql_debug;
+  (void)no_log;
   /* the command line */
   int sql_mode = !strcmp(mode, "sql");
   if (!sql_mode && strcmp(mode, "exec_result")) {

@@ -428,6 +428,7 @@ int cmd_evaluate_peer(int argc, char **argv) {
       {":timeout", timeout, 0},
       {":limit", limit, 1},
       {":report", table_out ? "1" : NULL, 1},
+      {":cli", "spidereval evaluate-peer", 0},
   };
   int fd = -1;
   if (!rc && html) {

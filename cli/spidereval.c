@@ -88,6 +88,45 @@ static void print_usage(const char *usage, const cli_option *opts) {
   }
 }
 
+/* The official evaluate.py's flags (its argparse parser: -h/--help and
+** these), whose unambiguous prefixes argparse takes as the flag. */
+static const char *const official_flags[] = {
+    "help", "mode", "result_dir", "gold_dir", "is_sql_debug", "max_workers",
+    "timeout", "temp_dir"};
+
+/* --name (len bytes) as argparse takes an abbreviation: the one official
+** flag it begins, else *o unchanged; several: argparse's "ambiguous
+** option" error (CLI_USAGE). --help's prefixes print the usage (-1). */
+static int official_prefix(const char *cmd, const char *usage,
+                           const char *name, size_t len,
+                           const cli_option *opts, const cli_option **o) {
+  const char *match[8];
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof official_flags / sizeof *official_flags; i++)
+    if (len && !strncmp(official_flags[i], name, len)) match[n++] = official_flags[i];
+  if (n > 1) {
+    /* argparse names the whole argument, =value included */
+    fprintf(stderr, "spidereval %s: ambiguous option: --%s could match ", cmd,
+            name);
+    for (size_t i = 0; i < n; i++)
+      fprintf(stderr, "%s--%s", i ? ", " : "", match[i]);
+    fputc('\n', stderr);
+    return CLI_USAGE;
+  }
+  if (n == 0) return CLI_OK;
+  if (!strcmp(match[0], "help")) {
+    if (name[len] == '=') {
+      cli_error(cmd, "option '--help' takes no value");
+      return CLI_USAGE;
+    }
+    print_usage(usage, opts);
+    return -1;
+  }
+  for (const cli_option *p = opts; p->name; p++)
+    if (!strcmp(p->name, match[0])) *o = p;
+  return CLI_OK;
+}
+
 int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
               const cli_option *opts, const char **pos, int maxpos,
               int *npos) {
@@ -113,6 +152,11 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
     const cli_option *o = opts;
     while (o && o->name && (strlen(o->name) != len || strncmp(o->name, name, len)))
       o++;
+    if ((!o || !o->name) && !strcmp(cmd, "evaluate")) {
+      /* argparse's abbreviations of the official flags */
+      int r = official_prefix(cmd, usage, name, len, opts, &o);
+      if (r) return r;
+    }
     if (!o || !o->name) {
       cli_error(cmd, "unknown option '--%.*s' (see spidereval %s --help)",
                 (int)len, name, cmd);
@@ -217,8 +261,8 @@ static char *sql_quote(const char *s) {
   return r;
 }
 
-int cli_run_script(const char *cmd, const char *name, const cli_param *params,
-                   size_t nparams, int out_fd, char **captured) {
+/* CLI_USAGE after the error when an integer parameter is no whole number */
+static int check_ints(const char *cmd, const cli_param *params, size_t nparams) {
   for (size_t i = 0; i < nparams; i++) {
     const char *v = params[i].value;
     if (!v || !params[i].is_int) continue;
@@ -229,6 +273,12 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
       return CLI_USAGE;
     }
   }
+  return CLI_OK;
+}
+
+int cli_run_script(const char *cmd, const char *name, const cli_param *params,
+                   size_t nparams, int out_fd, char **captured) {
+  if (check_ints(cmd, params, nparams)) return CLI_USAGE;
   char *bundle = bundle_path();
   if (!bundle) {
     cli_error(cmd, "cannot find the spidereval bundle (spidereval.so next "
@@ -280,8 +330,10 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
   args[nargs++] = ":memory:";
   args[nargs] = NULL;
 
+  /* what goes to our stdout, a person's, shows its control characters */
+  int visible = !captured && out_fd < 0;
   int pipefd[2] = {-1, -1};
-  if (captured && pipe(pipefd)) {
+  if ((captured || visible) && pipe(pipefd)) {
     cli_error(cmd, "cannot create a pipe: %s", strerror(errno));
     return CLI_FAILED;
   }
@@ -293,7 +345,7 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
   }
   if (pid == 0) {
     dup2(fileno(script), 0);
-    if (captured) {
+    if (captured || visible) {
       dup2(pipefd[1], 1);
       close(pipefd[0]);
       close(pipefd[1]);
@@ -306,6 +358,18 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
     _exit(127);
   }
   int rc = CLI_OK;
+  if (visible) {
+    close(pipefd[1]);
+    char buf[1 << 14];
+    ssize_t got;
+    int c2 = 0;
+    while ((got = read(pipefd[0], buf, sizeof buf)) > 0 ||
+           (got < 0 && errno == EINTR))
+      if (got > 0) cli_visible(stdout, buf, (size_t)got, &c2);
+    cli_visible_end(stdout, &c2);
+    fflush(stdout);
+    close(pipefd[0]);
+  }
   if (captured) {
     close(pipefd[1]);
     size_t cap = 1 << 16, len = 0;
@@ -338,6 +402,50 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
   free(bundle);
   fclose(script);
   return rc;
+}
+
+/* A word as a POSIX shell reads it back: as it is when it holds only
+** safe characters, else in single quotes (malloc'd). */
+static char *shell_word(const char *s) {
+  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                      "0123456789_-./:=@%+,") == strlen(s))
+    return strdup(s);
+  size_t q = 0;
+  for (const char *p = s; *p; p++) q += *p == '\'';
+  char *r = malloc(strlen(s) + 3 * q + 3), *o = r;
+  if (!r) return NULL;
+  *o++ = '\'';
+  for (const char *p = s; *p; p++) {
+    if (*p == '\'') {
+      memcpy(o, "'\\''", 4);
+      o += 4;
+    } else {
+      *o++ = *p;
+    }
+  }
+  *o++ = '\'';
+  *o = 0;
+  return r;
+}
+
+/* "RUN --gold_dir G" as a command line would give them again (malloc'd):
+** the scripts' hints name the next spidereval command with them (:cli). */
+static char *cli_args(const char *run, const char *gold) {
+  char *r = shell_word(run), *g = shell_word(gold);
+  char *s = r && g ? malloc(strlen(r) + strlen(g) + 16) : NULL;
+  if (s) sprintf(s, "%s --gold_dir %s", r, g);
+  free(r);
+  free(g);
+  return s;
+}
+
+/* "--gold_dir G" as a command line would give it again (malloc'd). */
+static char *gold_args(const char *gold) {
+  char *g = shell_word(gold);
+  char *s = g ? malloc(strlen(g) + 12) : NULL;
+  if (s) sprintf(s, "--gold_dir %s", g);
+  free(g);
+  return s;
 }
 
 /* ---- the thin fronts over sql/ ---- */
@@ -390,19 +498,20 @@ static int report_options(const char *cmd, const char *html,
     cli_error(cmd, "--gold_tables needs --pred_sql (the SQL whose tables it checks)");
     return CLI_USAGE;
   }
-  if ((lite_tasks || lite_gold) && !(lite_tasks && lite_gold && tasks)) {
-    cli_error(cmd, "--lite_tasks and --lite_gold go together, with --tasks "
-                   "(an instance takes the difficulty of the spider2-lite "
-                   "instance with the same question)");
+  if ((lite_tasks || lite_gold) && !(lite_tasks && lite_gold)) {
+    cli_error(cmd, "--lite_tasks and --lite_gold go together (an instance "
+                   "takes the difficulty of the spider2-lite instance with "
+                   "the same question as in --tasks)");
     return CLI_USAGE;
   }
-  if ((pred_sql && need_dir(cmd, "--pred_sql", pred_sql)) ||
-      (lite_gold && need_dir(cmd, "--lite_gold", lite_gold)))
+  /* "" says none */
+  if ((pred_sql && *pred_sql && need_dir(cmd, "--pred_sql", pred_sql)) ||
+      (lite_gold && *lite_gold && need_dir(cmd, "--lite_gold", lite_gold)))
     return CLI_FAILED;
   const char *files[][2] = {{"--tasks", tasks}, {"--lite_tasks", lite_tasks},
                             {"--gold_tables", gold_tables}};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-    if (files[i][1] && access(files[i][1], R_OK)) {
+    if (files[i][1] && *files[i][1] && access(files[i][1], R_OK)) {
       cli_error(cmd, "%s '%s': cannot read: %s", files[i][0], files[i][1],
                 strerror(errno));
       return CLI_FAILED;
@@ -477,6 +586,27 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
   if ((rc = check_flavor(cmd, flavor))) return rc;
   if (need_dir(cmd, "--result_dir", result_dir) || gold_flavor(cmd, gold, &flavor))
     return CLI_FAILED;
+  cli_param ints[] = {{":progress", progress, 1}, {":limit", limit, 1},
+                      {":rows", rows, 1}};
+  if (check_ints(cmd, ints, 3)) {
+    free((char *)compare_with);
+    return CLI_USAGE;
+  }
+  /* inputs not given are looked for where the official layout puts them;
+  ** "" says none */
+  cli_inputs in = {tasks, lite_tasks, lite_gold, pred_sql, gold_tables, {0}, 0};
+  if (is_report && !html) {
+    if (!in.pred_sql) in.pred_sql = "";
+    if (!in.gold_tables) in.gold_tables = "";
+  }
+  if (is_report || is_errors) cli_find_inputs(cmd, result_dir, gold, flavor, &in);
+  const char **given[] = {&in.tasks, &in.lite_tasks, &in.lite_gold,
+                          &in.pred_sql, &in.gold_tables};
+  for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+    if (*given[i] && !**given[i]) *given[i] = NULL;
+  tasks = in.tasks, lite_tasks = in.lite_tasks, lite_gold = in.lite_gold;
+  pred_sql = in.pred_sql, gold_tables = in.gold_tables;
+  char *args = cli_args(result_dir, gold);
   cli_param params[] = {
       {":submission", result_dir, 0},   {":gold", gold, 0},
       {":flavor", flavor, 0},           {":options", options, 0},
@@ -485,6 +615,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
       {":limit", limit, 1},             {":tasks", tasks, 0},
       {":lite_tasks", lite_tasks, 0},   {":lite_gold", lite_gold, 0},
       {":rows", rows, 1},               {":compare_with", compare_with, 0},
+      {":cli", args, 0},
   };
   int fd = -1;
   if (html) {
@@ -492,6 +623,8 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     if (fd < 0) {
       cli_error(cmd, "--html '%s': cannot write: %s", html, strerror(errno));
       free((char *)compare_with);
+      free(args);
+      cli_inputs_free(&in);
       return CLI_FAILED;
     }
     script = "report_html.sql";
@@ -500,6 +633,8 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
                       NULL);
   if (fd >= 0) close(fd);
   free((char *)compare_with);
+  free(args);
+  cli_inputs_free(&in);
   return rc;
 }
 
@@ -524,23 +659,69 @@ static int cmd_audit(int argc, char **argv) {
   }
   if ((rc = check_flavor("audit", flavor))) return rc;
   if (gold_flavor("audit", gold, &flavor)) return CLI_FAILED;
-  cli_param params[] = {{":gold", gold, 0}, {":flavor", flavor, 0}};
-  return cli_run_script("audit", "gold_audit.sql", params, 2, -1, NULL);
+  char *args = gold_args(gold);
+  cli_param params[] = {{":gold", gold, 0}, {":flavor", flavor, 0}, {":cli", args, 0}};
+  rc = cli_run_script("audit", "gold_audit.sql", params, 3, -1, NULL);
+  free(args);
+  return rc;
+}
+
+/* compare --html: report_html.sql on the first run with the others to
+** compare with, the inputs found as report finds them, the runs named. */
+static int compare_html(const char **runs, int nruns, const char *gold,
+                        const char *flavor, const char *options,
+                        const char *instances, const char *limit,
+                        const char *rows, const char *html) {
+  cli_param ints[] = {{":limit", limit, 1}, {":rows", rows, 1}};
+  if (check_ints("compare", ints, 2)) return CLI_USAGE;
+  json_t *others = json_array();
+  for (int i = 1; i < nruns; i++) json_array_append_new(others, json_string(runs[i]));
+  char *others_json = json_dumps(others, JSON_COMPACT);
+  json_decref(others);
+  cli_inputs in = {0};
+  cli_find_inputs("compare", runs[0], gold, flavor, &in);
+  char *args = gold_args(gold);
+  cli_param params[] = {
+      {":submission", runs[0], 0},      {":gold", gold, 0},
+      {":flavor", flavor, 0},           {":options", options, 0},
+      {":instances", instances, 0},     {":limit", limit, 1},
+      {":rows", rows, 1},               {":compare_with", others_json, 0},
+      {":tasks", in.tasks, 0},          {":lite_tasks", in.lite_tasks, 0},
+      {":lite_gold", in.lite_gold, 0},  {":pred_sql", in.pred_sql, 0},
+      {":gold_tables", in.gold_tables, 0}, {":cli", args, 0},
+      {":page", "compare", 0},
+  };
+  int rc = CLI_FAILED;
+  int fd = open(html, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0)
+    cli_error("compare", "--html '%s': cannot write: %s", html, strerror(errno));
+  else
+    rc = cli_run_script("compare", "report_html.sql", params,
+                        sizeof params / sizeof *params, fd, NULL);
+  if (fd >= 0) close(fd);
+  free(others_json);
+  free(args);
+  cli_inputs_free(&in);
+  return rc;
 }
 
 static int cmd_compare(int argc, char **argv) {
   static const char usage[] =
-      "usage: spidereval compare RUN_A RUN_B [RUN_C ...] [--gold_dir G]\n"
+      "usage: spidereval compare RUN_A RUN_B [RUN_C ...] [--gold_dir G] [--html FILE]\n"
       "Runs on one gold side by side: leaderboard, McNemar's test, instances\n"
-      "gained and lost with both reasons (sql/compare.sql).\n";
+      "gained and lost with both reasons (sql/compare.sql); with --html, the\n"
+      "comparison as one page (sql/report_html.sql: RUN_A's report, every run\n"
+      "beside it, by name).\n";
   const char *gold = "gold", *flavor = NULL, *options = NULL,
-             *instances = NULL, *limit = NULL;
+             *instances = NULL, *limit = NULL, *html = NULL, *rows = NULL;
   cli_option opts[] = {
       {"gold_dir", 1, &gold, "the gold directory (default: gold)"},
       {"flavor", 1, &flavor, "snow, lite or dbt (default: from the eval jsonl's name)"},
       {"options", 1, &options, "spider_verdict options, e.g. 'strict pad'"},
       {"instances", 1, &instances, "all (default) or spider2e"},
       {"limit", 1, &limit, "instances listed per table (default 50, 0: all)"},
+      {"html", 1, &html, "write the comparison as an HTML page to this file"},
+      {"rows", 1, &rows, "--html: table rows shown per instance (default 10)"},
       {0, 0, 0, 0}};
   const char *pos[26];
   int npos;
@@ -552,21 +733,30 @@ static int cmd_compare(int argc, char **argv) {
     return CLI_USAGE;
   }
   if ((rc = check_flavor("compare", flavor))) return rc;
+  if (rows && !html) {
+    cli_error("compare", "--rows is for the HTML page: add --html FILE");
+    return CLI_USAGE;
+  }
   for (int i = 0; i < npos; i++)
     if (need_dir("compare", "run", pos[i])) return CLI_FAILED;
   if (gold_flavor("compare", gold, &flavor)) return CLI_FAILED;
+  if (html) return compare_html(pos, npos, gold, flavor, options, instances,
+                                limit, rows, html);
   json_t *runs = json_array();
   for (int i = 0; i < npos; i++) json_array_append_new(runs, json_string(pos[i]));
   char *runs_json = json_dumps(runs, JSON_COMPACT);
   json_decref(runs);
+  char *args = gold_args(gold);
   cli_param params[] = {
       {":runs", runs_json, 0},       {":gold", gold, 0},
       {":flavor", flavor, 0},        {":options", options, 0},
       {":instances", instances, 0},  {":limit", limit, 1},
+      {":cli", args, 0},
   };
   rc = cli_run_script("compare", "compare.sql", params,
                       sizeof params / sizeof *params, -1, NULL);
   free(runs_json);
+  free(args);
   return rc;
 }
 
@@ -662,6 +852,7 @@ static const struct {
     {"compare", cmd_compare, "runs side by side: gained, lost, McNemar's test"},
     {"diff", cmd_diff, "official vs corrected verdicts"},
     {"audit", cmd_audit, "how sound a gold directory is"},
+    {"cache", cmd_cache, "the snapshot cache: where, how big; cache clear"},
 };
 
 static void main_usage(FILE *f) {
@@ -674,7 +865,16 @@ static void main_usage(FILE *f) {
   fputs("\n  spidereval evaluate --mode exec_result --result_dir RUN "
         "--gold_dir gold\n\n"
         "Exit status: 0 success, 1 the evaluation could not be done, "
-        "2 usage error.\n--version prints the version. See spidereval(1).\n",
+        "2 usage error.\n--version prints the version. See spidereval(1).\n"
+        "\nenvironment:\n"
+        "  SPIDEREVAL_SNAPSHOT_DIR  where parsed gold tables are kept for the next\n"
+        "                           run (empty: nowhere); default\n"
+        "                           $XDG_CACHE_HOME/spidereval or ~/.cache/spidereval,\n"
+        "                           a few hundred MB for the Spider 2.0 golds\n"
+        "                           (spidereval cache: its size; cache clear)\n"
+        "  SPIDEREVAL_EXT           the bundle the sqlite3 shell loads\n"
+        "  SPIDEREVAL_SQLITE3       the sqlite3 shell (default: sqlite3 on the PATH)\n"
+        "  SPIDEREVAL_BAR_AFTER     seconds before evaluate draws its progress bar\n",
         f);
 }
 
@@ -692,9 +892,18 @@ int main(int argc, char **argv) {
     printf("spidereval %s\n", SPIDEREVAL_VERSION);
     return CLI_OK;
   }
+  /* evaluate writes log.txt as the official script does, unless --no-log */
+  int log = !strcmp(c, "evaluate");
+  for (int i = 2; log && i < argc; i++)
+    if (!strcmp(argv[i], "--no-log")) log = 0;
+  if (log) cli_log_start(c);
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    if (!strcmp(c, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    if (!strcmp(c, commands[i].name)) {
+      int rc = commands[i].run(argc - 1, argv + 1);
+      cli_log_stop();
+      return rc;
+    }
   cli_error(NULL, "unknown command '%s' (expected evaluate, evaluate-peer, report, "
-                  "compare, select, errors, diff or audit; see spidereval --help)", c);
+                  "compare, select, errors, diff, audit or cache; see spidereval --help)", c);
   return CLI_USAGE;
 }

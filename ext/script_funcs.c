@@ -62,13 +62,30 @@
 **   gained and lost instances, ...) show at most :limit rows: 50 when
 **   :limit is NULL, all of them when it is 0 or less. listing_note gives
 **   the title's count of a list of n rows, "all <n>" or "showing <limit>
-**   of <n>; .parameter set :limit 0 for all"; listing_limit gives the
-**   LIMIT (-1 for all):
+**   of <n>; .parameter set :limit 0 for all" (listing_note(limit, n, cli)
+**   with cli not NULL, as the spidereval command passes :cli: "...;
+**   --limit 0 for all"); listing_limit gives the LIMIT (-1 for all):
 **     SELECT printf('Failures (%s)', listing_note(:limit, count(*))) ...;
 **     SELECT ... ORDER BY instance_id LIMIT listing_limit(:limit);
 **   A limit is a whole number: an integer, a real without a fraction or a
 **   text that reads as one; anything else raises "listing_note: :limit
 **   'abc' is not a whole number (...)", naming :limit.
+**
+** instance_family(instance_id)
+**   the source family of a Spider 2.0 instance, as the papers split their
+**   scores: the id up to its first digit without a trailing '_' (sf_bq,
+**   sf_local, sf_ga, bq, ga, local; spider2-dbt's names), "sf0" for the
+**   Snowflake-native sf001..., "other" for an id that starts with a digit;
+**   NULL stays NULL.
+**     SELECT instance_family('sf_bq011'), instance_family('sf001');  -- sf_bq|sf0
+**
+** visible_text(text)
+**   text with its control characters made visible for a terminal: every C0
+**   control but tab and newline, and DEL, as \xHH, a C1 control (UTF-8
+**   C2 80..C2 9F) as \u00HH, as Python's repr writes them; what the text
+**   reports print from files (ids, error_info quoting cells) goes through
+**   it, so an ESC or OSC sequence in a CSV does not act on the terminal.
+**     SELECT visible_text('a' || char(27) || '[31m');  -- a\x1b[31m
 **
 ** html_escape(text)
 **   text with & < > " written as &amp; &lt; &gt; &quot;, fit for an HTML
@@ -365,18 +382,67 @@ static void listingLimitFunc(sqlite3_context *ctx, int argc,
 /* listing_note(limit, n): see the header. */
 static void listingNoteFunc(sqlite3_context *ctx, int argc,
                             sqlite3_value **argv) {
-  (void)argc;
   sqlite3_int64 limit;
   if (listingLimit(ctx, "listing_note", argv[0], &limit)) return;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return; /* NULL */
   sqlite3_int64 n = sqlite3_value_int64(argv[1]);
+  /* a third argument not NULL: the reader runs the spidereval command */
+  int cli = argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL;
   char *note =
       limit <= 0 || n <= limit
           ? sqlite3_mprintf("all %lld", n)
-          : sqlite3_mprintf(
-                "showing %lld of %lld; .parameter set :limit 0 for all",
-                limit, n);
+          : sqlite3_mprintf("showing %lld of %lld; %s for all", limit, n,
+                            cli ? "--limit 0" : ".parameter set :limit 0");
   resultMessage(ctx, note);
+}
+
+/* visible_text(text): see the header. */
+static void visibleTextFunc(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  (void)argc;
+  const unsigned char *t = sqlite3_value_text(argv[0]);
+  if (!t) return; /* NULL */
+  int n = sqlite3_value_bytes(argv[0]);
+  char *out = sqlite3_malloc64((sqlite3_uint64)n * 6 + 1);
+  if (!out) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  char *o = out;
+  for (int i = 0; i < n; i++) {
+    unsigned char c = t[i];
+    if (c == 0xc2 && i + 1 < n && t[i + 1] >= 0x80 && t[i + 1] <= 0x9f) {
+      sqlite3_snprintf(7, o, "\\u00%02x", t[++i]);
+      o += 6;
+    } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+      sqlite3_snprintf(5, o, "\\x%02x", c);
+      o += 4;
+    } else {
+      *o++ = (char)c;
+    }
+  }
+  *o = 0;
+  sqlite3_result_text(ctx, out, (int)(o - out), sqlite3_free);
+}
+
+/* instance_family(id): see the header. */
+static void instanceFamilyFunc(sqlite3_context *ctx, int argc,
+                               sqlite3_value **argv) {
+  (void)argc;
+  const char *id = (const char *)sqlite3_value_text(argv[0]);
+  if (!id) return; /* NULL */
+  size_t n = 0;
+  while (id[n] && !(id[n] >= '0' && id[n] <= '9')) n++;
+  while (n > 0 && (id[n - 1] == '_' || id[n - 1] == '-')) n--;
+  if (n == 2 && !strncmp(id, "sf", 2) && id[2] >= '0' && id[2] <= '9') {
+    sqlite3_result_text(ctx, "sf0", -1, SQLITE_STATIC);
+    return;
+  }
+  if (!n) {
+    sqlite3_result_text(ctx, "other", -1, SQLITE_STATIC);
+    return;
+  }
+  sqlite3_result_text(ctx, id, (int)n, SQLITE_TRANSIENT);
 }
 
 int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
@@ -396,7 +462,10 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
       {"spidereval_choice_problem", 4, PURE, choiceProblemFunc},
       {"html_escape", 1, PURE, htmlEscapeFunc},
       {"listing_limit", 1, PURE, listingLimitFunc},
-      {"listing_note", 2, PURE, listingNoteFunc}};
+      {"listing_note", 2, PURE, listingNoteFunc},
+      {"listing_note", 3, PURE, listingNoteFunc},
+      {"instance_family", 1, PURE, instanceFamilyFunc},
+      {"visible_text", 1, PURE, visibleTextFunc}};
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++)
     rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,

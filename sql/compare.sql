@@ -102,4 +102,6 @@ SELECT printf('Run comparison (%s rules%s), gold: %s', coalesce(:flavor, 'snow')
 SELECT printf('%d instances in eval; an instance a run did not submit counts as a failure', count(*))
 FROM temp.compare_gold;
 .read sql/compare_stats.sql
-SELECT 'Next: sql/report.sql (:submission set to one run) for its own report; sql/errors.sql for why its failures fail; the temp tables compare_verdicts and compare_moves for your own queries.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: spidereval report RUN ' || :cli || ' for one run''s own report; spidereval errors RUN ' || :cli || ' for why its failures fail; spidereval compare ... --html FILE for this comparison as a page.'
+  ELSE 'Next: sql/report.sql (:submission set to one run) for its own report; sql/errors.sql for why its failures fail; the temp tables compare_verdicts and compare_moves for your own queries.' END;

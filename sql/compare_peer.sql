@@ -48,4 +48,6 @@ SELECT printf('Run comparison (%s rules), questions: %s, databases: %s', coalesc
 SELECT printf('%d questions; a question a run did not answer counts as a failure', count(*))
 FROM temp.peer_questions;
 .read sql/compare_stats.sql
-SELECT 'Next: sql/report_peer.sql (:predictions set to one run) for its own report; the temp tables compare_verdicts and peer_verdicts for your own queries.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: spidereval evaluate-peer with one prediction file and --report for its own report, --html FILE for the comparison as a page.'
+  ELSE 'Next: sql/report_peer.sql (:predictions set to one run) for its own report; the temp tables compare_verdicts and peer_verdicts for your own queries.' END;

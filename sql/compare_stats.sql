@@ -105,7 +105,7 @@ JOIN compare_verdicts AS va ON va.run = a.run
 JOIN compare_verdicts AS vb ON vb.run = b.run AND vb.instance_id = va.instance_id
 WHERE va.score <> vb.score;
 
-SELECT printf('Gained: wrong in A, right in the other run (%s)', listing_note(:limit, count(*)))
+SELECT printf('Gained: wrong in A, right in the other run (%s)', listing_note(:limit, count(*), :cli))
 FROM compare_moves WHERE change = 'gained';
 .mode box --wrap 60 --wordwrap on
 .headers on
@@ -115,7 +115,7 @@ LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Lost: right in A, wrong in the other run (%s)', listing_note(:limit, count(*)))
+SELECT printf('Lost: right in A, wrong in the other run (%s)', listing_note(:limit, count(*), :cli))
 FROM compare_moves WHERE change = 'lost';
 .mode box --wrap 60 --wordwrap on
 .headers on
@@ -133,7 +133,7 @@ SELECT instance_id,
        sum(score) AS right_in
 FROM (SELECT * FROM compare_verdicts ORDER BY instance_id, run)
 GROUP BY instance_id HAVING min(score) <> max(score);
-SELECT printf('Instances on which the runs disagree (%s)', listing_note(:limit, count(*)))
+SELECT printf('Instances on which the runs disagree (%s)', listing_note(:limit, count(*), :cli))
 FROM compare_disagree;
 .mode box
 .headers on

@@ -98,4 +98,6 @@ ORDER BY CASE taxonomy WHEN 'spider2' THEN 0 WHEN 'qc' THEN 1 ELSE 2 END,
 .mode list
 .headers off
 SELECT '';
-SELECT 'Next: sql/report_html.sql (same parameters, and :pred_sql) opens each failure with both tables side by side; docs/match_funcs.md describes each finding and category.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: spidereval report ' || :cli || ' --html report.html opens each failure with both tables side by side; docs/match_funcs.md describes each finding and category.'
+  ELSE 'Next: sql/report_html.sql (same parameters, and :pred_sql) opens each failure with both tables side by side; docs/match_funcs.md describes each finding and category.' END;

@@ -82,4 +82,6 @@ SELECT * FROM audit_header_only ORDER BY 1, 2;
 .mode list
 .headers off
 SELECT '';
-SELECT 'Next: sql/report.sql scores a submission against this gold; sql/verdict_diff.sql shows which of its verdicts the corrections flip.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: spidereval report RUN ' || :cli || ' scores a submission against this gold; spidereval diff RUN ' || :cli || ' shows which of its verdicts the corrections flip.'
+  ELSE 'Next: sql/report.sql scores a submission against this gold; sql/verdict_diff.sql shows which of its verdicts the corrections flip.' END;

@@ -15,6 +15,8 @@
 --                or gold SQL); needs :tasks
 --   :limit       how many failures and unsubmitted instances to list
 --                (default 50, 0 for all); the title says "showing N of M"
+--   :cli         set by the spidereval command (RUN --gold_dir G): the
+--                hints name spidereval's commands and flags
 -- Prints the totals (the official script reports both the score over
 -- evaluated instances and over every instance of the eval jsonl, and, for
 -- the snow flavour, the Spider2-E total), where the difficulties come from and how many
@@ -132,6 +134,9 @@ SELECT printf('Spider 2.0 evaluation (%s rules%s)', coalesce(:flavor, 'snow'),
               CASE WHEN coalesce(:options, '') <> '' THEN ', options: ' || :options ELSE '' END);
 SELECT printf('submission: %s', :submission);
 SELECT printf('gold:       %s', :gold);
+SELECT printf('tasks:      %s', :tasks) WHERE :tasks IS NOT NULL;
+SELECT printf('lite tasks: %s (gold %s)', :lite_tasks, :lite_gold)
+WHERE :lite_tasks IS NOT NULL AND :lite_gold IS NOT NULL;
 SELECT '';
 WITH t AS (SELECT count(*) AS n, coalesce(sum(score), 0) AS ok FROM report_verdicts),
      g AS (SELECT count(*) AS total FROM temp.report_difficulty),
@@ -164,8 +169,9 @@ FROM temp.report_difficulty GROUP BY source
 ORDER BY source LIKE 'none%', count(*) DESC;
 .mode list
 .headers off
-SELECT CASE WHEN :tasks IS NULL OR :lite_tasks IS NULL OR :lite_gold IS NULL
-  THEN 'Instances without a difficulty can take the one of the spider2-lite instance with the same question: set :tasks, :lite_tasks and :lite_gold.'
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Instances without a difficulty can take the one of the spider2-lite instance with the same question: give --tasks, --lite_tasks and --lite_gold (the notes on stderr say where they were looked for).'
+  ELSE 'Instances without a difficulty can take the one of the spider2-lite instance with the same question: set :tasks, :lite_tasks and :lite_gold.'
   END
 WHERE EXISTS (SELECT 1 FROM temp.report_difficulty WHERE difficulty = 'Unknown')
   AND (:tasks IS NULL OR :lite_tasks IS NULL OR :lite_gold IS NULL);
@@ -195,20 +201,23 @@ ORDER BY category = 'Correct' DESC, count(*) DESC, category;
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Failures (%s)', listing_note(:limit, count(*)))
+SELECT printf('Failures (%s)', listing_note(:limit, count(*), :cli))
 FROM report_verdicts WHERE score = 0;
 .mode box --wrap 72 --wordwrap on
 .headers on
-SELECT instance_id, difficulty, error_info FROM report_verdicts WHERE score = 0
+SELECT visible_text(instance_id) AS instance_id, difficulty, visible_text(error_info) AS error_info
+FROM report_verdicts WHERE score = 0
 ORDER BY instance_id LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Not submitted (%s): in the eval jsonl, no file in the submission', listing_note(:limit, count(*)))
+SELECT printf('Not submitted (%s): in the eval jsonl, no file in the submission', listing_note(:limit, count(*), :cli))
 FROM report_missing;
 SELECT group_concat(instance_id, ' ') FROM (
   SELECT instance_id FROM report_missing ORDER BY instance_id
   LIMIT listing_limit(:limit))
 HAVING count(*) > 0;
 SELECT '';
-SELECT 'Next: sql/errors.sql (same parameters) says why the failures fail; sql/report_html.sql writes this report as a page to browse; sql/compare.sql compares two runs.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: spidereval errors ' || :cli || ' says why the failures fail; spidereval report ' || :cli || ' --html report.html writes this report as a page to browse; spidereval compare RUN_A RUN_B --gold_dir ... compares runs.'
+  ELSE 'Next: sql/errors.sql (same parameters) says why the failures fail; sql/report_html.sql writes this report as a page to browse; sql/compare.sql compares two runs.' END;

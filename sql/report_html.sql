@@ -108,6 +108,69 @@ SELECT instance_id,
                     GROUP BY row ORDER BY row))) END AS pred
 FROM html_instances;
 
+DROP TABLE IF EXISTS temp.html_lite_sql;
+CREATE TEMP TABLE html_lite_sql AS
+SELECT instance_id, gold_sql FROM gold_instances(coalesce(:lite_gold, :gold))
+WHERE :lite_gold IS NOT NULL AND gold_sql IS NOT NULL;
+-- the other runs' predicted tables, for the instances on which a run's
+-- verdict differs from A's (the comparison's gained and lost)
+DROP TABLE IF EXISTS temp.html_other_tables;
+CREATE TEMP TABLE html_other_tables AS
+WITH d AS (
+  SELECT cv.instance_id, cv.run, r.name, r.path, cv.score, cv.error_info, cv.submitted
+  FROM compare_verdicts AS cv JOIN compare_runs AS r USING (run)
+  JOIN compare_verdicts AS a ON a.instance_id = cv.instance_id AND a.run = 'A'
+  WHERE cv.run <> 'A' AND cv.score <> a.score
+    AND cv.instance_id IN (SELECT instance_id FROM html_instances)
+), p AS (
+  SELECT d.*, rtrim(d.path, '/') || '/' || d.instance_id || '.csv' AS csv FROM d
+)
+SELECT instance_id, run, name, score, error_info,
+       CASE WHEN submitted AND coalesce(error_info, '') NOT LIKE 'Evaluation Error%' THEN json_object(
+         'cols', (SELECT json_group_array(name) FROM (SELECT name FROM result_columns(p.csv) ORDER BY col)),
+         'n', (SELECT max(rows) FROM result_columns(p.csv)),
+         'rows', (SELECT json_group_array(json(r)) FROM (
+                    SELECT json_group_array(t) AS r FROM (
+                      SELECT row, CASE WHEN length(text) > 80 THEN substr(text, 1, 79) || '…' ELSE text END AS t
+                      FROM result_cells(p.csv) WHERE row < coalesce(:rows, 10) ORDER BY row, col)
+                    GROUP BY row ORDER BY row))) END AS pred
+FROM p;
+-- each run's score per difficulty and per source family, and its
+-- difference from A's in points (the comparison's deltas)
+DROP TABLE IF EXISTS temp.html_deltas;
+CREATE TEMP TABLE html_deltas AS
+WITH v AS (
+  SELECT cv.run, r.ord, cv.instance_id, cv.score,
+         coalesce(rd.difficulty, 'Unknown') AS difficulty, instance_family(cv.instance_id) AS family
+  FROM compare_verdicts AS cv JOIN compare_runs AS r USING (run)
+  LEFT JOIN temp.report_difficulty AS rd USING (instance_id)
+), g AS (
+  SELECT 'difficulty' AS kind, difficulty AS label,
+         CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2 WHEN 'Hard' THEN 3 ELSE 4 END AS o,
+         run, ord, count(*) AS n, sum(score) AS ok FROM v GROUP BY difficulty, run
+  UNION ALL
+  SELECT 'family', family, 10, run, ord, count(*), sum(score) FROM v GROUP BY family, run
+), a AS (SELECT kind, label, 100.0 * ok / n AS pct FROM g WHERE run = 'A')
+SELECT kind, label, o,
+       '<tr data-kind="' || kind || '" data-label="' || html_escape(label) || '"><td>' || kind || ': ' || html_escape(label) ||
+       '</td><td>' || max(n) || '</td>' ||
+       group_concat('<td data-run="' || run || '" data-correct="' || ok || '">' || ok || printf(' (%.1f%%)', 100.0 * ok / n) ||
+                    CASE WHEN run <> 'A' THEN printf(' <b class="%s">%+.1f</b>', iif(100.0 * ok / n >= apct, 'up', 'down'),
+                                                     100.0 * ok / n - apct) ELSE '' END || '</td>', '') || '</tr>' AS html
+FROM (SELECT g.*, a.pct AS apct FROM g JOIN a USING (kind, label) ORDER BY ord)
+GROUP BY kind, label ORDER BY kind = 'family', o, max(n) DESC, label;
+-- the gold SQL of each instance where the gold has it, else that of the
+-- spider2-lite instance with the same question (whose difficulty it took)
+DROP TABLE IF EXISTS temp.html_gold_sql;
+CREATE TEMP TABLE html_gold_sql AS
+SELECT h.instance_id, CAST(readfile(g.gold_sql) AS TEXT) AS gold_sql, rd.lite_id,
+       CASE WHEN g.gold_sql IS NULL AND rd.lite_id IS NOT NULL THEN
+         (SELECT CAST(readfile(lg.gold_sql) AS TEXT) FROM temp.html_lite_sql AS lg
+          WHERE lg.instance_id = rd.lite_id) END AS lite_sql
+FROM html_instances AS h
+LEFT JOIN gold_instances(:gold) AS g ON g.instance_id = h.instance_id
+LEFT JOIN temp.report_difficulty AS rd ON rd.instance_id = h.instance_id;
+
 .mode list
 .headers off
 WITH
@@ -136,13 +199,29 @@ diff_svg AS (
   SELECT '<svg class="chart" width="520" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by difficulty">' ||
          group_concat(
-           '<g class="bar" data-label="' || label || '" data-total="' || total ||
+           '<g class="bar" data-label="' || html_escape(label) || '" data-total="' || total ||
            '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || label || '</text>' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
            '<rect x="80" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM dmax)) || '" fill="#ddd"/>' ||
            '<rect x="80" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM dmax)) || '" fill="#2a7"/>' ||
-           '<text x="390" y="15">' || ok || ' / ' || total || '</text></g>', '') || '</svg>' AS s
+           '<text x="390" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>', '') || '</svg>' AS s
   FROM (SELECT * FROM diff ORDER BY ord)),
+fam AS (
+  SELECT family AS label, count(*) AS total, sum(score) AS ok,
+         row_number() OVER (ORDER BY count(*) DESC, family) AS ord
+  FROM (SELECT score, instance_family(instance_id) AS family FROM report_verdicts) GROUP BY family),
+fmax AS (SELECT max(total) AS m FROM fam),
+fam_svg AS (
+  SELECT '<svg class="chart" id="families" width="520" height="' || (30 * count(*) + 10) ||
+         '" role="img" aria-label="by source family">' ||
+         group_concat(
+           '<g class="bar fam" data-label="' || html_escape(label) || '" data-total="' || total ||
+           '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
+           '<rect x="80" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM fmax)) || '" fill="#ddd"/>' ||
+           '<rect x="80" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM fmax)) || '" fill="#2a7"/>' ||
+           '<text x="390" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>', '') || '</svg>' AS s
+  FROM (SELECT * FROM fam ORDER BY ord)),
 cat_svg AS (
   SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by outcome">' ||
@@ -175,7 +254,7 @@ missing AS (
 runs AS (SELECT count(*) AS n FROM compare_runs),
 cmp AS (
   SELECT '<h2>Run comparison</h2>
-<table id="runs"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>evaluated</th><th>over evaluated</th><th>over all in eval</th></tr></thead><tbody>' ||
+<table id="runs" data-a="' || html_escape((SELECT name FROM compare_runs WHERE run = 'A')) || '"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>evaluated</th><th>over evaluated</th><th>over all in eval</th></tr></thead><tbody>' ||
     (SELECT group_concat('<tr data-run="' || run || '" data-correct="' || correct || '" data-evaluated="' || evaluated || '"><td>' ||
                          rank || '</td><td>' || run || '</td><td>' || replace(replace(name, '&', '&amp;'), '<', '&lt;') ||
                          '</td><td>' || correct || '</td><td>' || evaluated || '</td><td>' ||
@@ -186,7 +265,12 @@ cmp AS (
            FROM compare_runs AS r JOIN compare_verdicts AS v USING (run)
            GROUP BY r.run ORDER BY sum(v.score) DESC, r.ord)) ||
     '</tbody></table>
-' || (SELECT html FROM temp.report_page_pairs) AS s
+' || (SELECT html FROM temp.report_page_pairs) ||
+    '<h3>By difficulty and by source family (every instance in eval; a run that did not submit one fails it)</h3>
+<table id="deltas"><thead><tr><th>split</th><th>instances</th>' ||
+    (SELECT group_concat('<th>' || html_escape(name) || CASE WHEN run <> 'A' THEN ' (Δ vs ' || html_escape((SELECT name FROM compare_runs WHERE run = 'A')) || ')' ELSE '' END || '</th>', '')
+     FROM (SELECT * FROM compare_runs ORDER BY ord)) || '</tr></thead><tbody>' ||
+    (SELECT group_concat(html, '') FROM temp.html_deltas) || '</tbody></table>' AS s
   WHERE (SELECT n FROM runs) >= 2),
 data AS (
   SELECT json_group_object(h.instance_id, json_object(
@@ -197,30 +281,35 @@ data AS (
            'columns_error', h.columns_error, 'ignore_order', h.ignore_order,
            'missing_tables', h.missing_tables,
            'diff', json(h.diff), 'gold', json(tb.gold), 'pred', json(tb.pred),
+           'gold_sql', gs.gold_sql, 'lite_id', gs.lite_id, 'lite_sql', gs.lite_sql,
            'sql', CASE WHEN :pred_sql IS NOT NULL THEN
                     CAST(readfile(rtrim(:pred_sql, '/') || '/' || h.instance_id || '.sql') AS TEXT) END,
            'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
-                     (SELECT json_group_object(run, json_array(score, error_info)) FROM compare_verdicts AS cv
-                      WHERE cv.instance_id = h.instance_id) END)) AS s
-  FROM html_instances AS h JOIN html_tables AS tb USING (instance_id)),
+                     (SELECT json_group_object(r.name, json_array(score, error_info)) FROM compare_verdicts AS cv
+                      JOIN compare_runs AS r USING (run) WHERE cv.instance_id = h.instance_id) END,
+           'others', (SELECT json_group_object(o.name, json_object('score', o.score, 'error_info', o.error_info, 'pred', json(o.pred)))
+                      FROM temp.html_other_tables AS o WHERE o.instance_id = h.instance_id))) AS s
+  FROM html_instances AS h JOIN html_tables AS tb USING (instance_id)
+  LEFT JOIN temp.html_gold_sql AS gs USING (instance_id)),
 rows AS (
   SELECT group_concat(
-           '<tr data-id="' || instance_id || '" data-score="' || score || '" data-difficulty="' || difficulty ||
+           '<tr data-id="' || html_escape(instance_id) || '" data-score="' || score || '" data-difficulty="' || html_escape(difficulty) ||
            '" data-category="' || replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
-           '" data-err="' || replace(coalesce(error_category, ''), '"', '&quot;') ||
+           '" data-err="' || html_escape(coalesce(error_category, '')) ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '" data-runs="' ||
              (SELECT CASE WHEN min(score) = max(score) THEN 'agree'
                           WHEN h.score = 1 THEN 'lost' ELSE 'gained' END
               FROM compare_verdicts AS cv WHERE cv.instance_id = h.instance_id) ELSE '' END ||
            '"><td><a href="#open=' ||
-           instance_id || '">' || instance_id || '</a></td><td>' || difficulty ||
+           html_escape(instance_id) || '">' || html_escape(instance_id) || '</a></td><td>' || html_escape(difficulty) ||
            '</td><td>' || iif(score = 1, 'pass', 'fail') || '</td><td>' ||
            replace(replace(coalesce(error_category, ''), '&', '&amp;'), '<', '&lt;') || '</td><td>' ||
            replace(replace(replace(CASE WHEN length(error_info) > 160 THEN substr(error_info, 1, 159) || '…'
                                         ELSE coalesce(error_info, '') END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '</td><td>' ||
-             (SELECT group_concat(run || ':' || iif(score = 1, 'pass', iif(submitted, 'fail', 'missing')), ' ')
-              FROM (SELECT * FROM compare_verdicts AS cv WHERE cv.instance_id = h.instance_id ORDER BY run))
+             (SELECT group_concat(html_escape(r.name) || ': ' || iif(score = 1, 'pass', iif(submitted, 'fail', 'missing')), '<br>')
+              FROM (SELECT * FROM compare_verdicts AS cv WHERE cv.instance_id = h.instance_id ORDER BY run) AS cv
+              JOIN compare_runs AS r USING (run))
            ELSE '' END ||
            '</td></tr>', char(10)) AS s
   FROM (SELECT * FROM html_instances ORDER BY instance_id) AS h),
@@ -229,18 +318,19 @@ opts AS (
           FROM (SELECT DISTINCT category FROM report_verdicts ORDER BY 1)) AS cats,
          (SELECT group_concat('<option>' || replace(replace(error_category, '&', '&amp;'), '<', '&lt;') || '</option>', '')
           FROM (SELECT DISTINCT error_category FROM html_instances WHERE error_category IS NOT NULL ORDER BY 1)) AS errs,
-         (SELECT group_concat('<option>' || difficulty || '</option>', '')
+         (SELECT group_concat('<option>' || html_escape(difficulty) || '</option>', '')
           FROM (SELECT DISTINCT difficulty FROM report_verdicts
                 ORDER BY CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2 WHEN 'Hard' THEN 3 ELSE 4 END)) AS diffs)
 SELECT '<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>spidereval report</title>
+<title>spidereval ' || CASE WHEN :page = 'compare' THEN 'comparison' ELSE 'report' END || '</title>
 <style>
 ' || (SELECT html FROM temp.report_page WHERE part = 'style') || '#instances th { cursor: pointer; }
 #instances tr[data-score="0"] td:nth-child(3) { color: #c44; } #instances tr.open td { background: #eef4ff; }
+#deltas b.up { color: #2a7; } #deltas b.down { color: #c44; } .other-run h4 { color: #558; }
 th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { background: #fdd; }
 </style></head><body>
-<h1>spidereval report</h1>
+<h1>spidereval ' || CASE WHEN :page = 'compare' THEN 'comparison of ' || (SELECT count(*) FROM compare_runs) || ' runs' ELSE 'report' END || '</h1>
 <p>submission: <code>' || replace(replace(:submission, '&', '&amp;'), '<', '&lt;') || '</code>, gold: <code>' ||
   replace(replace(:gold, '&', '&amp;'), '<', '&lt;') || '</code>, rules: ' || coalesce(:flavor, 'snow') || '</p>
 <p class="score" id="score" data-correct="' || t.ok || '" data-evaluated="' || t.n || '" data-total="' || g.total ||
@@ -252,14 +342,17 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
     printf('%.4f', CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END) || ' over its ' || e.total ELSE '' END || '</p>
 <details id="missing"><summary>' || (SELECT n FROM missing) || ' of the ' || g.total ||
   ' instances in eval not submitted</summary><p>' || coalesce((SELECT ids FROM missing), '') || '</p></details>
+' || CASE WHEN :page = 'compare' THEN coalesce((SELECT s FROM cmp), '') ELSE '' END || '
 <p id="difficulty-source">Difficulty: ' || replace(replace((SELECT s FROM sources), '&', '&amp;'), '<', '&lt;') || '.</p>
 <h2>By difficulty</h2>
 ' || coalesce((SELECT s FROM diff_svg), '') || '
+<h2>By source family</h2>
+' || coalesce((SELECT s FROM fam_svg), '') || '
 <h2>By outcome</h2>
 ' || coalesce((SELECT s FROM cat_svg), '') || '
 <h2>Failures by error category (Spider 2.0 taxonomy, from the evidence)</h2>
 ' || coalesce((SELECT s FROM err_svg), '<p>no failures</p>') || '
-' || coalesce((SELECT s FROM cmp), '') || '
+' || CASE WHEN :page = 'compare' THEN '' ELSE coalesce((SELECT s FROM cmp), '') END || '
 <h2>Instances</h2>
 <div id="filters">
 <label>outcome <select id="f-outcome"><option value="">all</option><option value="pass">pass</option><option value="fail">fail</option></select></label>
@@ -282,6 +375,7 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
 <script>
 var T0 = performance.now();
 var DATA = JSON.parse(document.getElementById("data").textContent);
+var RUN_A = document.getElementById("runs") ? document.getElementById("runs").dataset.a : null;
 var body = document.querySelector("#instances tbody");
 var ROWS = Array.prototype.slice.call(body.rows);
 var F = { outcome: "f-outcome", cat: "f-cat", err: "f-err", diff: "f-diff", q: "f-q" };
@@ -372,12 +466,21 @@ function open(id) {
   side.appendChild(table(x.gold, "gold" + (x.shown_variant ? " variant " + x.shown_variant : "") +
     (cond ? ", compared columns " + JSON.stringify(cond) : ", all columns compared"),
     { head: gh, cell: function (i, j) { return pairs.some(function (p) { return p[0] === j && differs(i, p[0], p[1]); }); } }));
-  side.appendChild(table(x.pred, "prediction",
+  side.appendChild(table(x.pred, RUN_A !== null ? "run " + RUN_A + ": " + (x.score === 1 ? "pass" : "fail") : "prediction",
     { head: ph, cell: function (i, j) { return pairs.some(function (p) { return p[1] === j && differs(i, p[0], p[1]); }); } }));
+  if (x.others) Object.keys(x.others).forEach(function (k) {
+    var o = x.others[k];
+    var t = table(o.pred, "run " + k + ": " + (o.score === 1 ? "pass" : "fail"), { head: {}, cell: function () { return false; } });
+    t.classList.add("other-run");
+    if (o.score !== 1) t.appendChild(el("p", o.error_info, "reason"));
+    side.appendChild(t);
+  });
   box.appendChild(side);
   if (x.ignore_order) box.appendChild(el("p", "ignore_order: the official comparison sorts each column on its own; rows are shown as in the files."));
   if (x.diff) { box.appendChild(el("h4", "result_diff evidence")); box.appendChild(el("pre", JSON.stringify(x.diff, null, 1))); }
   if (x.sql) { box.appendChild(el("h4", "predicted SQL")); box.appendChild(el("pre", x.sql, "sql")); }
+  if (x.gold_sql) { box.appendChild(el("h4", "gold SQL")); box.appendChild(el("pre", x.gold_sql, "sql gold-sql")); }
+  else if (x.lite_sql) { box.appendChild(el("h4", "gold SQL of spider2-lite''s " + x.lite_id + " (the same question)")); box.appendChild(el("pre", x.lite_sql, "sql gold-sql")); }
   box.hidden = false;
 }
 Object.keys(F).forEach(function (k) {

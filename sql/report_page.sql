@@ -54,7 +54,9 @@ CREATE TEMP VIEW report_page_pairs AS
 SELECT '<h3>Paired tests (McNemar: b right in the first run only, c in the second only)</h3>
 <table id="pairs"><thead><tr><th>runs</th><th>both right</th><th>b</th><th>c</th><th>neither</th><th>test</th><th>p-value</th></tr></thead><tbody>' ||
     (SELECT group_concat('<tr data-pair="' || run_a || run_b || '" data-b="' || a_only || '" data-c="' || b_only ||
-                         '" data-p="' || printf('%.6g', p_value) || '"><td>' || run_a || ' vs ' || run_b ||
+                         '" data-p="' || printf('%.6g', p_value) || '"><td>' ||
+                         html_escape((SELECT name FROM temp.compare_runs WHERE run = run_a)) || ' vs ' ||
+                         html_escape((SELECT name FROM temp.compare_runs WHERE run = run_b)) ||
                          '</td><td>' || both || '</td><td>' || a_only || '</td><td>' || b_only || '</td><td>' ||
                          neither || '</td><td>' || test ||
                          CASE WHEN statistic IS NOT NULL THEN printf(' (chi2 %.3f)', statistic) ELSE '' END ||
@@ -63,11 +65,11 @@ SELECT '<h3>Paired tests (McNemar: b right in the first run only, c in the secon
                          '</td></tr>', '')
      FROM (SELECT * FROM temp.compare_pairs ORDER BY run_a, run_b)) ||
     '</tbody></table>
-<p>Gained against A: ' ||
-    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move gained">' || other || ':' || instance_id || '</a>', ' ')
+<p>Gained against ' || html_escape((SELECT name FROM temp.compare_runs WHERE run = 'A')) || ': ' ||
+    coalesce((SELECT group_concat('<a href="#open=' || html_escape(instance_id) || '" class="move gained">' || html_escape((SELECT name FROM temp.compare_runs WHERE run = other)) || ':' || html_escape(instance_id) || '</a>', ' ')
               FROM (SELECT * FROM temp.compare_moves WHERE change = 'gained' ORDER BY other, instance_id)), 'none') ||
     '</p>
-<p>Lost against A: ' ||
-    coalesce((SELECT group_concat('<a href="#open=' || instance_id || '" class="move lost">' || other || ':' || instance_id || '</a>', ' ')
+<p>Lost against ' || html_escape((SELECT name FROM temp.compare_runs WHERE run = 'A')) || ': ' ||
+    coalesce((SELECT group_concat('<a href="#open=' || html_escape(instance_id) || '" class="move lost">' || html_escape((SELECT name FROM temp.compare_runs WHERE run = other)) || ':' || html_escape(instance_id) || '</a>', ' ')
               FROM (SELECT * FROM temp.compare_moves WHERE change = 'lost' ORDER BY other, instance_id)), 'none') ||
     '</p>' AS html;

@@ -88,7 +88,7 @@ ORDER BY category = 'Correct' DESC, count(*) DESC, category;
 .mode list
 .headers off
 SELECT '';
-SELECT printf('Failures (%s)', listing_note(:limit, count(*)))
+SELECT printf('Failures (%s)', listing_note(:limit, count(*), :cli))
 FROM temp.peer_verdicts WHERE NOT correct;
 .mode box --wrap 60 --wordwrap on
 .headers on
@@ -99,4 +99,6 @@ ORDER BY idx LIMIT listing_limit(:limit);
 .mode list
 .headers off
 SELECT '';
-SELECT 'Next: sql/report_peer_html.sql (same parameters) writes this report as a page to browse; sql/compare_peer.sql compares two runs; the temp table peer_verdicts holds every verdict.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: the same spidereval evaluate-peer command with --html FILE instead of --report writes this report as a page to browse; with two or more prediction files it compares the runs.'
+  ELSE 'Next: sql/report_peer_html.sql (same parameters) writes this report as a page to browse; sql/compare_peer.sql compares two runs; the temp table peer_verdicts holds every verdict.' END;

@@ -82,4 +82,6 @@ FROM verdict_diff;
 .mode list
 .headers off
 SELECT '';
-SELECT 'Next: :options ''<correction>'' in sql/report.sql scores with one correction on; docs/match_funcs.md describes each.';
+SELECT CASE WHEN :cli IS NOT NULL
+  THEN 'Next: spidereval report ' || :cli || ' --options ''<correction>'' scores with one correction on; docs/match_funcs.md describes each.'
+  ELSE 'Next: :options ''<correction>'' in sql/report.sql scores with one correction on; docs/match_funcs.md describes each.' END;

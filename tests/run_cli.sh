@@ -141,7 +141,7 @@ expect "option without value" 2 "spidereval evaluate: option '--gold_dir' needs 
   $E --gold_dir
 expect "sql mode without databases" 2 "spidereval evaluate: --mode sql needs --databases DIR (the folder of SQLite databases the SQL runs on)" \
   "$bin" evaluate --mode sql --result_dir sqlonly
-expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, evaluate-peer, report, compare, select, errors, diff or audit; see spidereval --help)" \
+expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, evaluate-peer, report, compare, select, errors, diff, audit or cache; see spidereval --help)" \
   "$bin" evaluat
 expect "no command" 2 "$("$bin" --help)" "$bin"
 expect "report without run" 2 "spidereval report: no submission folder: give RUN or --result_dir (see spidereval report --help)" \
@@ -305,7 +305,7 @@ check "report --html --compare_with twice: three runs compared" "$(grep -o '<tr 
 check "report --html without the flags: another page" "$(cmp -s plain.html flags.html && echo same || echo differs)" differs
 expect "report: an HTML option without --html" 2 "spidereval report: --pred_sql is for the HTML report: add --html FILE" \
   "$bin" report "$S/submission" --gold_dir "$S/gold" --pred_sql "$S/submission"
-expect "report: --lite_tasks alone" 2 "spidereval report: --lite_tasks and --lite_gold go together, with --tasks (an instance takes the difficulty of the spider2-lite instance with the same question)" \
+expect "report: --lite_tasks alone" 2 "spidereval report: --lite_tasks and --lite_gold go together (an instance takes the difficulty of the spider2-lite instance with the same question as in --tasks)" \
   "$bin" report "$S/submission" --gold_dir "$S/gold" --lite_tasks x.jsonl
 expect "report: a missing run to compare with" 1 "spidereval report: --compare_with 'nope': no such folder" \
   "$bin" report "$S/submission" --gold_dir "$S/gold" --html x.html --compare_with nope

@@ -4,7 +4,8 @@
 # unsubmitted instances, each difficulty bar, each outcome bar; the error
 # categories of errors.sql; with two runs the leaderboard and paired test of
 # compare.sql), and the page works in headless Chromium (Debian's chromium):
-# every instance row is in the rendered DOM, a filter in the address
+# every instance row is in the rendered DOM (four charts: difficulty,
+# source family, outcome, error category), a filter in the address
 # (#outcome=fail) shows exactly the failures, an instance opened from the
 # address shows its question, both tables and its predicted SQL, sorting by
 # the verdict column puts failures first. On a real run of 537 instances the
@@ -77,7 +78,7 @@ SQL
   nfail=$(echo "$want" | awk '$1 == "score" {print $3 - $2}')
   check "$name: rendered rows" "$(echo "$dom" | grep -c '<tr data-id')" "$nrows"
   check "$name: rendered charts" "$(echo "$dom" | grep -o '<svg class="chart"' | wc -l)" \
-    "$(if [ "$nfail" -gt 0 ]; then echo 3; else echo 2; fi)"
+    "$(if [ "$nfail" -gt 0 ]; then echo 4; else echo 3; fi)"
   DOM_OPEN= HTML=$html SIZE=$size URL=$url OPEN_ID=
   [ "$depth" = full ] || return 0
   # a filter from the address: only the failures are shown
@@ -104,8 +105,9 @@ SQL
   dom=$(headless --dump-dom "$url#outcome=fail&open=$id")
   check "$name: open $id" "$(echo "$dom" | grep -o '<div id="detail" data-id="[^"]*"' | grep -o 'data-id="[^"]*"')" "data-id=\"$id\""
   check "$name: $id's gold and predicted tables" \
-    "$(echo "$dom" | grep -o '<h4>gold[^<]*</h4>\|<h4>prediction[^<]*</h4>' | sed 's/ (.*//' | sed 's/,.*//' | tr '\n' ' ')" \
-    "$(echo "$dom" | grep -o '<h4>gold[^<]*</h4>' | sed 's/ (.*//; s/,.*//') <h4>prediction "
+    "$(echo "$dom" | grep -o '<h4>gold[^<]*</h4>\|<h4>prediction[^<]*</h4>\|<h4>run [^<]*</h4>' | grep -v '<h4>gold SQL' |
+       sed 's/<h4>run [^:]*: [a-z]*/<h4>prediction/' | sed 's/ (.*//' | sed 's/,.*//' | head -2 | tr '\n' ' ')" \
+    "$(echo "$dom" | grep -o '<h4>gold[^<]*</h4>' | grep -v '<h4>gold SQL' | sed 's/ (.*//; s/,.*//') <h4>prediction "
   headless --screenshot="build/report_html_$name.png" --window-size=1200,1600 "$url" >/dev/null
   headless --screenshot="build/report_html_${name}_open.png" --window-size=1200,2400 "$url#outcome=fail&open=$id" >/dev/null
   [ -s "build/report_html_$name.png" ] && [ -s "build/report_html_${name}_open.png" ] &&

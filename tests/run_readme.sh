@@ -24,8 +24,8 @@ awk -v dir="$work" '
 ' README.md
 for sh in $(ls "$work"/readme.*.sh | sort -t. -k2 -n); do
   out=$(cd "$work/clone" && HOME="$work/home" MAKEFLAGS=-j2 bash -e "$sh" 2>&1)
-  [ -n "${VERBOSE:-}" ] && printf "%s\n" "$out" | tail -3
   rc=$?
+  [ -n "${VERBOSE:-}" ] && printf "%s\n" "$out" | tail -3
   if [ $rc -eq 0 ]; then ok; else
     bad "README.md example $(basename "$sh") exited $rc:"
     sed 's/^/  cmd: /' "$sh" | head -5

@@ -1501,6 +1501,13 @@ out:
   return rc;
 }
 
+/* 1 when both columns hold numbers (int, uint, float dtypes) or neither */
+static int same_kind(const tt_column *a, const tt_column *b) {
+  int na = a->dtype == TT_INT64 || a->dtype == TT_UINT64 || a->dtype == TT_FLOAT64;
+  int nb = b->dtype == TT_INT64 || b->dtype == TT_UINT64 || b->dtype == TT_FLOAT64;
+  return na == nb;
+}
+
 int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
                int ignore_order, const tc_options *o, tc_detail *detail) {
   int ng = spec->kind == CC_ALL ? gold->ncols : spec->n;
@@ -1689,11 +1696,17 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
         }
         m = match_prefix(&gs, pc, nan0, o->tol);
       }
-      /* nearest: the longest matching prefix; on a tie the same name */
+      /* nearest: the longest matching prefix; on a tie a column of the
+      ** gold's kind (numbers or not: a text column is never nearest to a
+      ** numeric one another column matches as well), then the same name */
+      int cur = detail->pred_col;
+      int kind_c = same_kind(&pred->cols[c], gcol),
+          kind_cur = cur >= 0 && same_kind(&pred->cols[cur], gcol);
       if (m > best ||
-          (m == best && detail->pred_col >= 0 &&
-           strcmp(pred->cols[detail->pred_col].name, gcol->name) &&
-           !strcmp(pred->cols[c].name, gcol->name))) {
+          (m == best && cur >= 0 &&
+           (kind_c > kind_cur ||
+            (kind_c == kind_cur && strcmp(pred->cols[cur].name, gcol->name) &&
+             !strcmp(pred->cols[c].name, gcol->name))))) {
         best = m;
         detail->pred_col = c;
         detail->row = m;

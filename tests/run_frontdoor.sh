@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# The front door (issue 32): what `spidereval report RUN` and `errors RUN`
+# find by themselves, and the command line as a command line.
+# - the official layout (xlang-ai/Spider2: spider2-snow/spider2-snow.jsonl,
+#   evaluation_suite/gold, spider2-lite/..., methods/gold-tables/), made here
+#   from samples/: from evaluation_suite with --gold_dir gold, the task
+#   jsonl, spider2-lite's tasks and gold, the gold tables and the run's SQL
+#   (RUN for RUN_csv) are found, every instance gets its question and a
+#   difficulty; what is not found is named with where it was looked for;
+#   "--tasks ''" turns the search off;
+# - every real run of ../shared/real (snow and lite), plain `report RUN
+#   --gold_dir G`: no instance without a difficulty;
+# - hints and listing notes name spidereval's commands and flags, never
+#   the sqlite3 shell's .parameter.
+# Prints "frontdoor: N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+root=$(pwd)
+shared=${1:-../shared}
+bin=$root/build/spidereval
+. tests/lib.sh
+work_dir
+
+# ---- the official layout, made from samples/ ----
+T=$work/Spider2
+suite=$T/spider2-snow/evaluation_suite
+mkdir -p "$suite" "$T/spider2-lite/evaluation_suite/gold/sql" "$T/spider2-lite/evaluation_suite/gold/exec_result" "$T/methods/gold-tables" "$work/runs"
+cp -r samples/gold "$suite/gold"
+mv "$suite/gold/samples_eval.jsonl" "$suite/gold/spider2snow_eval.jsonl"
+rm -f "$suite/gold/sql/demo003.sql" # demo003..006: difficulty from spider2-lite
+for i in 1 2 3 4 5 6; do
+  printf '{"instance_id": "demo00%d", "instruction": "Question %d?", "db_id": "D"}\n' "$i" "$i"
+done >"$T/spider2-snow/spider2-snow.jsonl"
+for i in 3 4 5; do # lite ids of the same questions; sf_ less
+  printf '{"instance_id": "lite00%d", "db": "d", "question": "Question %d?"}\n' "$i" "$i"
+  printf '{"instance_id": "lite00%d", "condition_cols": [], "ignore_order": true}\n' "$i" \
+    >>"$T/spider2-lite/evaluation_suite/gold/spider2lite_eval.jsonl"
+  words=$(printf 'w %.0s' $(seq 1 $((i * 40)))) # 120: Medium, 160, 200: Hard
+  echo "SELECT $words" >"$T/spider2-lite/evaluation_suite/gold/sql/lite00$i.sql"
+done >"$T/spider2-lite/spider2-lite.jsonl"
+for i in 1 2 3 4 5; do
+  printf '{"instance_id": "demo00%d", "gold_tables": ["DB.S.T%d"]}\n' "$i" "$i"
+done >"$T/methods/gold-tables/spider2-snow-gold-tables.jsonl"
+# a run in sql mode's layout: RUN holds the SQL, RUN_csv its results
+mkdir -p "$work/runs/run"
+cp -r samples/submission "$work/runs/run_csv"
+for i in 1 2 4; do echo "SELECT * FROM DB.S.T$i" >"$work/runs/run/demo00$i.sql"; done
+
+out=$(cd "$suite" && "$bin" report "$work/runs/run_csv" --gold_dir gold --html page.html 2>"$work/err"); rc=$?
+check "official layout: status" "$rc" 0
+check "official layout: what was found" "$(sed "s#$work#W#g" "$work/err")" \
+"spidereval report: note: --tasks ../spider2-snow.jsonl (the task jsonl, where evaluate.py reads it; --tasks '' for none)
+spidereval report: note: --lite_tasks ../../spider2-lite/spider2-lite.jsonl (difficulty by the same question, found beside the gold; --lite_tasks '' for none)
+spidereval report: note: --lite_gold ../../spider2-lite/evaluation_suite/gold (spider2-lite's gold; --lite_gold '' for none)
+spidereval report: note: --pred_sql W/runs/run (the run's SQL; --pred_sql '' for none)
+spidereval report: note: --gold_tables ../../methods/gold-tables/spider2-snow-gold-tables.jsonl (the gold tables, found beside the gold; --gold_tables '' for none)"
+sed -n 's/.*<script type="application\/json" id="data">\(.*\)<\/script>.*/\1/p' "$suite/page.html" >"$work/page.json"
+check "official layout: questions and difficulties" \
+  "$(sqlite3 :memory: "SELECT group_concat(key || ' ' || (value ->> 'q') || ' ' || (value ->> 'difficulty'), char(10))
+                       FROM json_each(CAST(readfile('$work/page.json') AS TEXT))")" \
+"demo001 Question 1? Easy
+demo002 Question 2? Medium
+demo003 Question 3? Medium
+demo004 Question 4? Hard
+demo005 Question 5? Hard"
+out=$(cd "$suite" && "$bin" report "$work/runs/run_csv" --gold_dir gold 2>/dev/null)
+check "official layout: text report, only demo006 (not submitted, no lite question) without a difficulty" \
+  "$(grep 'Unknown\|none:' <<<"$out" | tr -s ' ')" "│ none: no gold SQL, no toks, no spider2-lite question │ 1 │ 0 │"
+check "official layout: the inputs in the report" "$(grep -E '^(tasks|lite tasks):' <<<"$out")" \
+"tasks:      ../spider2-snow.jsonl
+lite tasks: ../../spider2-lite/spider2-lite.jsonl (gold ../../spider2-lite/evaluation_suite/gold)"
+# the official script's own: gold beside the script, the task jsonl in ..
+out=$(cd "$suite" && "$bin" errors "$work/runs/run_csv" --gold_dir gold 2>&1)
+check "errors: the run's SQL and the gold tables found" \
+  "$(grep -c 'note: --pred_sql\|note: --gold_tables' <<<"$out")" 2
+
+# nothing found: each input named with where it was looked for
+mkdir -p "$work/lone"
+cp -r samples/gold "$work/lone/gold"
+err=$(cd "$work/lone" && "$bin" report "$root/samples/submission" --gold_dir gold --html p.html 2>&1 >/dev/null)
+check "nothing found: where it looked" "$(sed "s#$root#R#g; s#$work#W#g" <<<"$err")" \
+"spidereval report: note: no --tasks given or found (looked for ../spider2-snow.jsonl, spider2-snow.jsonl, ../examples/spider2-snow.jsonl): no questions, and no difficulty by question
+spidereval report: note: no --pred_sql given or found (looked for R/samples/submission/*.sql, R/sql/submission/*.sql): no predicted SQL, no schema-linking evidence"
+err=$(cd "$suite" && "$bin" report "$work/runs/run_csv" --gold_dir gold --tasks '' 2>&1 >/dev/null)
+check "--tasks '': no search, no lite" "$err" ""
+out=$(cd "$suite" && "$bin" report "$work/runs/run_csv" --gold_dir gold --tasks '' 2>/dev/null)
+check "--tasks '': the difficulty hint speaks CLI" "$(grep 'Instances without a difficulty' <<<"$out")" \
+  "Instances without a difficulty can take the one of the spider2-lite instance with the same question: give --tasks, --lite_tasks and --lite_gold (the notes on stderr say where they were looked for)."
+
+# ---- the real runs: every instance with a question gets a difficulty ----
+nruns=0
+for flavor in snow lite; do
+  for r in "$shared/real/$flavor"/*/; do
+    out=$("$bin" report "$r" --gold_dir "$shared/spider2/$flavor/gold" --limit 1 2>/dev/null)
+    nruns=$((nruns + 1))
+    check "real $flavor/$(basename "$r"): every instance has a difficulty" \
+      "$(grep -c 'Unknown\|none:' <<<"$out")" 0
+  done
+done
+echo "frontdoor: $nruns real runs reported"
+
+# ---- hints speak CLI ----
+out=$("$bin" report samples/submission --gold_dir samples/gold --limit 1 2>/dev/null)
+check "report: listing note" "$(grep '^Failures' <<<"$out")" "Failures (showing 1 of 2; --limit 0 for all)"
+check "report: next" "$(tail -1 <<<"$out")" \
+  "Next: spidereval errors samples/submission --gold_dir samples/gold says why the failures fail; spidereval report samples/submission --gold_dir samples/gold --html report.html writes this report as a page to browse; spidereval compare RUN_A RUN_B --gold_dir ... compares runs."
+for c in "report samples/submission" "errors samples/submission" "diff samples/submission" \
+         "compare samples/submission samples/submission" "audit samples/gold"; do
+  out=$("$bin" $c --gold_dir samples/gold 2>&1)
+  check "$c: no sqlite3 shell words" "$(grep -c '\.parameter\|sql/[a-z_]*\.sql\|same parameters' <<<"$out")" 0
+done
+
+# ---- evaluate takes argparse's abbreviations of the official flags ----
+# the official parser's flags (evaluate.py's add_argument lines), judged by
+# Python's own argparse: the same abbreviations mean the same flag, the
+# ambiguous ones fail with argparse's words
+py_parse() {
+  python3 - "$@" <<'PY' 2>&1
+import argparse, sys
+p = argparse.ArgumentParser(prog="evaluate.py")
+p.add_argument("--mode", type=str, choices=["sql", "exec_result"], default="sql")
+p.add_argument("--result_dir", type=str, default="spider2sql_example_submit_result")
+p.add_argument("--gold_dir", type=str, default="gold")
+p.add_argument("--is_sql_debug", action="store_true", default=False)
+p.add_argument("--max_workers", type=int, default=20)
+p.add_argument("--timeout", type=int, default=60)
+p.add_argument("--temp_dir", type=str, default=None)
+try:
+    a = p.parse_args(sys.argv[1:])
+    print(a.mode, a.result_dir, a.gold_dir)
+except SystemExit:
+    pass
+PY
+}
+mkdir -p "$work/ev" && cd "$work/ev" && cp -r "$root/samples/submission" run && ln -s "$root/samples/gold" gold
+full=$("$bin" evaluate --mode exec_result --result_dir run --gold_dir gold 2>/dev/null)
+for args in "--mode exec_result --result run --gold gold" "--mo exec_result --res=run --g gold" \
+            "--mode=exec_result --result_d run --gold_di=gold"; do
+  # shellcheck disable=SC2086
+  check "argparse: $args (python)" "$(py_parse $args)" "exec_result run gold"
+  # shellcheck disable=SC2086
+  check "argparse: $args" "$("$bin" evaluate $args 2>/dev/null)" "$full"
+done
+for amb in "--m 1" "--t 1" "--t=5"; do
+  # shellcheck disable=SC2086
+  want=$(py_parse --mode exec_result $amb | sed -n 's/^evaluate.py: error: //p')
+  # shellcheck disable=SC2086
+  got=$("$bin" evaluate --mode exec_result $amb 2>&1); rc=$?
+  check "argparse: $amb refused as argparse refuses it" "$rc:$got" "2:spidereval evaluate: $want"
+done
+check "argparse: --h is --help" "$("$bin" evaluate --h | head -1)" "$("$bin" evaluate --help | head -1)"
+check "argparse: only the official flags" "$("$bin" evaluate --verb 2>&1)" \
+  "spidereval evaluate: unknown option '--verb' (see spidereval evaluate --help)"
+
+# ---- log.txt, as the official script writes it ----
+rm -f log.txt
+"$bin" evaluate --mode exec_result --result_dir run --gold_dir gold >out.txt 2>err.txt
+check "log.txt: what was printed, stdout and stderr" "$(sort log.txt)" "$(cat out.txt err.txt | sort)"
+"$bin" evaluate --mode exec_result --result_dir run --gold_dir gold >/dev/null 2>&1
+check "log.txt: replaced by each run" "$(sort log.txt)" "$(cat out.txt err.txt | sort)"
+"$bin" evaluate --mode exec_result --result_dir nope >/dev/null 2>&1
+check "log.txt: a failed run's error" "$(cat log.txt)" "spidereval evaluate: --result_dir 'nope': no such folder"
+echo keep >log.txt
+"$bin" evaluate --mode exec_result --result_dir run --gold_dir gold --no-log >/dev/null 2>&1
+check "--no-log: log.txt untouched" "$(cat log.txt)" keep
+mkdir ro && chmod 555 ro && cd ro
+err=$("$bin" evaluate --mode exec_result --result_dir ../run --gold_dir ../gold 2>&1 >/dev/null | head -1); rc=$?
+[ "$(id -u)" = 0 ] || check "log.txt: a folder that cannot take it" "$err" \
+  "spidereval evaluate: note: cannot write log.txt in the working directory: Permission denied (--no-log: none)"
+cd "$work/ev"
+check "log.txt: the score file still written" "$(head -1 run.csv)" output
+cd "$root"
+
+# ---- the snapshot cache ----
+export SPIDEREVAL_SNAPSHOT_DIR=$work/cache
+"$bin" evaluate --mode exec_result --result_dir samples/submission --gold_dir samples/gold --no-log --format csv >/dev/null 2>&1
+n=$(ls "$work/cache" | grep -c '\.tts$')
+echo other >"$work/cache/notes.txt"
+check "cache: where, how many" "$("$bin" cache | sed "s#$work#W#; s/, [0-9.]* [KMG]*B on disk/, SIZE on disk/; s/, [0-9]* bytes on disk/, SIZE on disk/")" \
+  "W/cache: $n snapshot files, SIZE on disk (spidereval cache clear removes them)"
+check "cache: some snapshots made" "$([ "$n" -gt 0 ] && echo yes)" yes
+check "cache clear" "$("$bin" cache clear | sed "s#$work#W#; s/, [0-9.]* [KMG]*B/, SIZE/; s/, [0-9]* bytes/, SIZE/")" \
+  "W/cache: removed $n snapshot files, SIZE (other files left there)"
+check "cache clear: other files stay" "$(ls "$work/cache")" notes.txt
+check "cache: empty variable" "$(SPIDEREVAL_SNAPSHOT_DIR= "$bin" cache)" "no snapshot cache: SPIDEREVAL_SNAPSHOT_DIR is empty"
+check "cache: bad action" "$("$bin" cache clean 2>&1; echo "rc $?")" \
+  "spidereval cache: unknown action 'clean' (expected clear, or nothing to see the cache)
+rc 2"
+check "--help: the cache and its variables" "$("$bin" --help | grep -c 'SPIDEREVAL_SNAPSHOT_DIR\|cache clear\|~/.cache/spidereval' | awk '{print ($1 >= 3)}')" 1
+check "man page: the cache and its variables" "$(grep -c 'SPIDEREVAL_SNAPSHOT_DIR\|cache clear\|\.cache/spidereval' docs/spidereval.1 | awk '{print ($1 >= 3)}')" 1
+unset SPIDEREVAL_SNAPSHOT_DIR
+
+# ---- make install PREFIX=... ----
+make -s install PREFIX="$work/prefix" >/dev/null 2>&1
+check "make install PREFIX: the command runs from anywhere" \
+  "$(cd / && "$work/prefix/bin/spidereval" report "$root/samples/submission" --gold_dir "$root/samples/gold" 2>/dev/null | grep -c 'correct / evaluated')" 1
+check "make install PREFIX: the man page" "$([ -f "$work/prefix/share/man/man1/spidereval.1" ] && echo yes)" yes
+
+# ---- what came from files is escaped: HTML, and the terminal ----
+# a crafted gold: an id with markup, a gold cell and a question holding
+# ESC/BEL/OSC sequences and markup
+E=$work/evil
+mkdir -p "$E/gold/exec_result" "$E/run"
+id='x<u>1"&'
+esc=$(printf '\033]0;pwned\007\033[31m')
+printf '{"instance_id": "%s", "condition_cols": [], "ignore_order": true}\n' 'x<u>1\"&' >"$E/gold/spider2snow_eval.jsonl"
+printf 'a\n%sred\n' "$esc" >"$E/gold/exec_result/$id.csv"
+printf 'a\nblue\n' >"$E/run/$id.csv"
+printf '{"instance_id": "%s", "instruction": "<u>q</u> %s?"}\n' 'x<u>1\"&' '\u001b]0;t\u0007' >"$E/spider2-snow.jsonl"
+out=$("$bin" report "$E/run" --gold_dir "$E/gold" 2>/dev/null)
+check "terminal: report shows no raw ESC or BEL" "$(printf '%s' "$out" | tr -d -c '\033\007' | wc -c)" 0
+check "terminal: report shows them as \\x1b" "$(grep -c 'x1b\]0;pwned\\x07' <<<"$out")" 1
+out=$("$bin" evaluate --mode exec_result --result_dir "$E/run" --gold_dir "$E/gold" --format csv --no-log 2>/dev/null)
+check "terminal: evaluate --format csv shows no raw ESC or BEL" "$(printf '%s' "$out" | tr -d -c '\033\007' | wc -c)" 0
+check "terminal: evaluate --format csv shows them as \\x1b" "$(grep -c 'x1b\]0;pwned\\x07' <<<"$out")" 1
+"$bin" report "$E/run" --gold_dir "$E/gold" --html "$E/page.html" 2>/dev/null
+check "html: the page written" "$(tail -1 "$E/page.html")" "</body></html>"
+check "html: no markup from the files outside the data block" \
+  "$(sed 's#<script type="application/json" id="data">.*</script>##' "$E/page.html" | grep -c '<u>')" 0
+if command -v chromium >/dev/null; then
+  dom=$(timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom \
+          "file://$E/page.html#open=$(python3 -c 'import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1]))' "$id")" 2>/dev/null)
+  check "html in chromium: no <u> element made from the files" \
+    "$(sed 's#<script[^>]*>.*</script>##' <<<"$dom" | tr '\n' ' ' | sed 's#<script[^>]*>[^<]*</script>##g' | grep -o '<u>' | wc -l)" 0
+  check "html in chromium: the crafted instance opens, its question as text" \
+    "$(grep -c '<p class="question">&lt;u&gt;q&lt;/u&gt;' <<<"$dom")" 1
+fi
+
+# ---- the nearest column: of the gold column's kind on a tie ----
+# sf002 of the ReFoRCE o1-preview 2.12 run: every column differs from the
+# first gold value; the nearest to the numeric gold column is the numeric
+# prediction column, not the bank names
+r=$shared/real/snow/xxxbrem__results-log__reforce-o1-preview-snow-2.12/sf002.csv
+if [ -f "$r" ]; then
+  check "nearest column: sf002 points at the numbers" \
+    "$(sqlite3 :memory: -cmd '.load build/spidereval' "SELECT result_diff('$r', '$shared/spider2/snow/gold/exec_result/sf002_a.csv', '[1]', 1, 'snow') -> '\$.columns[0].nearest'")" 1
+fi
+
+# ---- the comparison page and the report page, as a person sees them ----
+# headless Chromium: the numbers in the rendered page, an instance opened
+# from the address with every run's table beside the gold, the gold SQL,
+# and no script error in the console
+chrome=$(command -v chromium || command -v chromium-browser || true)
+C=$work/cmp
+mkdir -p "$C"
+cp -r samples/submission "$C/run_a"
+cp -r samples/submission "$C/run_b"
+cp samples/gold/exec_result/demo004_a.csv "$C/run_b/demo004.csv" # gained by run_b
+rm "$C/run_b/demo001.csv"                                         # lost
+out=$("$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold 2>/dev/null)
+"$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold --html "$C/cmp.html" 2>/dev/null
+check "compare --html: status" "$?" 0
+check "compare --html: a page" "$(tail -1 "$C/cmp.html")" "</body></html>"
+check "compare --rows without --html" "$("$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold --rows 3 2>&1)" \
+  "spidereval compare: --rows is for the HTML page: add --html FILE"
+if [ -n "$chrome" ]; then
+  browse() { # URL: the rendered DOM on stdout, the console's messages in $work/console
+    timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+      --enable-logging=stderr --v=0 --dump-dom "$1" 2>"$work/console.raw"
+    grep 'CONSOLE' "$work/console.raw" >"$work/console" || true
+  }
+  dom=$(browse "file://$C/cmp.html#open=demo004")
+  check "compare page: no console message" "$(cat "$work/console")" ""
+  check "compare page: the title" "$(grep -o '<h1>[^<]*</h1>' <<<"$dom")" "<h1>spidereval comparison of 2 runs</h1>"
+  # the leaderboard's numbers are compare's own
+  want=$(grep -E '^│ [0-9]+ +│ [AB] ' <<<"$out" | awk -F'│' '{gsub(/ /, "", $3); gsub(/ /, "", $5); print $3, $5}' | sort)
+  got=$(grep -o '<tr data-run="[AB]" data-correct="[0-9]*"' <<<"$dom" | sed -E 's/.*data-run="(.)" data-correct="([0-9]*)"/\1 \2/' | sort)
+  check "compare page: leaderboard = spidereval compare" "$got" "$want"
+  check "compare page: runs by name in the paired test" "$(grep -c '<td>run_a vs run_b</td>' <<<"$dom")" 1
+  check "compare page: gained and lost by name" \
+    "$(grep -o 'class="move [a-z]*">[^<]*' <<<"$dom" | sed 's/class="move //; s/">/ /')" "gained run_b:demo004
+lost run_b:demo001"
+  check "compare page: deltas by difficulty and family" \
+    "$(grep -o '<tr data-kind="[a-z]*" data-label="[^"]*">' <<<"$dom" | wc -l)" 5
+  check "compare page: demo004 opened from the address" "$(grep -o '<div id="detail" data-id="[^"]*"' <<<"$dom")" '<div id="detail" data-id="demo004"'
+  check "compare page: gold and both runs' tables side by side" \
+    "$(grep -o '<h4>[^<(]*' <<<"$dom" | head -3 | sed 's/ *$//')" "<h4>gold variant a, all columns compared
+<h4>run run_a: fail
+<h4>run run_b: pass"
+  dom=$(browse "file://$C/cmp.html#open=demo001")
+  check "report page: the gold SQL where the gold has it" "$(grep -c '<h4>gold SQL</h4>' <<<"$dom")" 1
+  check "report page: bars with percentages" "$(grep -o '1 / 1 (100.0%)' <<<"$dom" | wc -l)" 3
+  check "report page: the family split" "$(grep -o '<g class="bar fam" data-label="demo" data-total="5" data-correct="3"' <<<"$dom" | wc -l)" 1
+  # two real runs, every input found: no console message, the other run's
+  # table and the gold SQL in a drill-down
+  ra=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final
+  rb=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final
+  if [ -d "$ra" ]; then
+    "$bin" compare "$ra" "$rb" --gold_dir "$shared/spider2/snow/gold" --html "$C/real.html" 2>/dev/null
+    dom=$(browse "file://$C/real.html")
+    check "real compare page: no console message" "$(cat "$work/console")" ""
+    check "real compare page: no Unknown difficulty" "$(grep -c 'data-label="Unknown"' "$C/real.html")" 0
+    id=$(grep -o 'class="move gained">[^<]*' <<<"$dom" | head -1 | sed 's/.*://')
+    dom=$(browse "file://$C/real.html#open=$id")
+    check "real compare page: $id shows the other run's table" "$(grep -c 'class="other-run"' <<<"$dom")" 1
+  fi
+else
+  check "chromium" missing "installed (scripts/install-deps.sh)"
+fi
+[ -n "${KEEP:-}" ] && cp -r "$work" "$KEEP"
+finish frontdoor
