@@ -30,7 +30,8 @@ CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl
             $(addprefix ext/agent/,schema_graph.c doc_parse.c)
 EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
             ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c \
-            ext/sandbox/sandbox.c ext/select/select_funcs.c ext/analysis/sql_funcs.c \
+            ext/sandbox/sandbox.c ext/sandbox/exec.c ext/sandbox/exec_pool.c \
+            ext/select/select_funcs.c ext/analysis/sql_funcs.c \
             $(addprefix ext/peers/,peer_metrics.c hardness_funcs.c) \
             $(addprefix ext/agent/,agent_tools.c agent_search.c agent_exec.c agent_index.c \
               jsonl_reader.c spider2_db.c dialect_doc.c)
@@ -45,6 +46,11 @@ EXT_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EXT_SRC))
 EXT_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,$(EXT_SRC))
 SANDBOX_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/sandbox.c) \
                    $(patsubst %.c,$(BUILD)/obj/%.o,ext/sandbox/bounded_text.c ext/base/sql_scan.c)
+# the execution service's worker program (ext/sandbox/exec.h), found
+# beside the bundle, the command or the program that runs queries
+WORKER_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/worker_main.c ext/sandbox/exec.c) \
+             $(SANDBOX_CORE_OBJ) \
+             $(patsubst %.c,$(BUILD)/obj/%.o,ext/read/result_csv.c ext/read/pynum.c ext/base/bytebuf.c)
 $(BUILD)/obj/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -Icli -MMD -MP -c -o $@ $<
@@ -56,9 +62,12 @@ $(BUILD)/obj-core/%.o: %.c VERSION
 
 .PHONY: all demo test unit sqltest parity bench deps clean asan format install uninstall
 
-all: $(BUILD)/spidereval.so $(BUILD)/spidereval $(BUILT_SQL)
+all: $(BUILD)/spidereval.so $(BUILD)/spidereval $(BUILD)/spidereval-worker $(BUILT_SQL)
 
-$(BUILD)/spidereval.so: $(CORE_OBJ) $(EXT_OBJ)
+$(BUILD)/spidereval-worker: $(WORKER_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread -lm
+
+$(BUILD)/spidereval.so: $(CORE_OBJ) $(EXT_OBJ) | $(BUILD)/spidereval-worker
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(DEPLIBS)
 
 # The scripts of sql/ as they run from any directory: each ".read sql/X.sql"
@@ -76,7 +85,7 @@ $(BUILD)/cli_sql.c: cli/embed_sql.sh $(BUILT_SQL)
 CLI_OBJ  = $(patsubst %.c,$(BUILD)/obj-core/%.o,$(CLI_SRC)) $(BUILD)/obj-core/cli_sql.o
 $(BUILD)/obj-core/cli_sql.o: $(BUILD)/cli_sql.c
 	$(CC) $(CFLAGS) $(SE_CFLAGS) -DSQLITE_CORE $(DEPCFLAGS) -Iext -Icli -c -o $@ $<
-$(BUILD)/spidereval: $(CLI_OBJ) $(CORE_OBJ) $(EXT_CORE_OBJ)
+$(BUILD)/spidereval: $(CLI_OBJ) $(CORE_OBJ) $(EXT_CORE_OBJ) | $(BUILD)/spidereval-worker
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
 
 CHECK_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/check_*.c)) cli/official.c)
@@ -93,13 +102,14 @@ deps:
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the command, the bundle
 # (.load spidereval from lib/), the scripts and the manual page.
 PREFIX  ?= /usr/local
-INSTALL_FILES := bin/spidereval lib/spidereval.so share/man/man1/spidereval.1 \
+INSTALL_FILES := bin/spidereval lib/spidereval.so lib/spidereval-worker share/man/man1/spidereval.1 \
                  $(addprefix share/spidereval/,$(SQL_SCRIPTS))
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 	  $(DESTDIR)$(PREFIX)/share/spidereval/sql $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/spidereval $(DESTDIR)$(PREFIX)/bin/spidereval
 	install -m 644 $(BUILD)/spidereval.so $(DESTDIR)$(PREFIX)/lib/spidereval.so
+	install -m 755 $(BUILD)/spidereval-worker $(DESTDIR)$(PREFIX)/lib/spidereval-worker
 	install -m 644 $(BUILT_SQL) $(DESTDIR)$(PREFIX)/share/spidereval/sql/
 	install -m 644 docs/spidereval.1 $(DESTDIR)$(PREFIX)/share/man/man1/spidereval.1
 
@@ -228,7 +238,7 @@ valgrind: all $(TEST_DATA) $(BUILD)/check_spidereval
 # sources compiled once into $(BUILD)/tsan.
 TSAN_CFLAGS := -g -O1 -fsanitize=thread
 .PHONY: tsan
-$(BUILD)/threads: $(BUILD)/obj-core/tests/threads.o $(CORE_OBJ) $(EXT_CORE_OBJ)
+$(BUILD)/threads: $(BUILD)/obj-core/tests/threads.o $(CORE_OBJ) $(EXT_CORE_OBJ) | $(BUILD)/spidereval-worker
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
 tsan:
 	@$(MAKE) -s BUILD=$(BUILD)/tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \

@@ -115,6 +115,7 @@
 #include "options.h"
 #include "compare/similarity.h"
 #include "base/sql_text.h"
+#include "sandbox/exec.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/bounded_text.h"
 #include "compare/table_compare.h"
@@ -806,145 +807,25 @@ static void free_am(void *p) { am_free(p); }
 
 /* ------------------------------------------ SQL results, as evaluated */
 
-/* Text and blob bytes of one chunk, copied out of the statement. */
-typedef struct {
-  rv_value *v;
-  char **owned;
-  size_t n;
-} chunk_buf;
-
-static void chunk_clear(chunk_buf *c, size_t nvals) {
-  for (size_t i = 0; i < nvals; i++) {
-    free(c->owned[i]);
-    c->owned[i] = NULL;
-  }
-  c->n = 0;
-}
-
 /*
-** Run sql on the sandboxed connection c (sb_start done), as the official
-** evaluator does (one statement; its result written chunk by chunk as
-** pandas would), into out. Returns 0, or 1 when the SQL failed or hit a
-** bound (sb_errmsg(c) says why), or -1 on out of memory. *nrows counts the
-** data rows. Text that is not UTF-8 fails as Python's sqlite3 fails on it.
+** Run sql on db_path through the execution service (sandbox/exec.h) as
+** the official evaluator does (one statement; its result written chunk by
+** chunk as pandas would). Returns 0 with *r (r->status SB_OK: r->csv, the
+** CSV text, and r->nrows, its data rows; otherwise r->errmsg says why:
+** the SQL failed, hit a bound, or its process died), or -1 when this
+** process is out of memory. Text that is not UTF-8 fails as Python's
+** sqlite3 fails on it.
 */
-static int run_to_csv(sb_conn *c, const char *sql, size_t sql_len,
-                      bb_buf *out, sqlite3_int64 *nrows, char **err) {
-  *nrows = 0;
-  *err = NULL;
-  sqlite3_stmt *st = NULL;
-  chunk_buf cb = {NULL, NULL, 0};
-  int ncols = 0, rc;
-  int result = 0;
-  if (sb_prepare_len(c, sql, sql_len, &st) != SQLITE_OK) {
-    result = sb_failed(c) == SB_NOMEM ? -1 : 1;
-    goto done;
-  }
-  ncols = sqlite3_column_count(st);
-  {
-    const char **names = malloc((size_t)(ncols ? ncols : 1) * sizeof *names);
-    if (!names) {
-      result = -1;
-      goto done;
-    }
-    for (int k = 0; k < ncols; k++) names[k] = sqlite3_column_name(st, k);
-    rc_header(out, names, (size_t)ncols);
-    free(names);
-  }
-  size_t nvals = (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1);
-  cb.v = calloc(nvals, sizeof *cb.v);
-  cb.owned = calloc(nvals, sizeof *cb.owned);
-  if (!cb.v || !cb.owned) {
-    result = -1;
-    goto done;
-  }
-  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
-    rv_value *row = cb.v + cb.n * (size_t)ncols;
-    char **own = cb.owned + cb.n * (size_t)ncols;
-    for (int k = 0; k < ncols; k++) {
-      rv_value *x = &row[k];
-      memset(x, 0, sizeof *x);
-      switch (sqlite3_column_type(st, k)) {
-        case SQLITE_INTEGER:
-          x->type = RV_INT;
-          x->i = sqlite3_column_int64(st, k);
-          break;
-        case SQLITE_FLOAT:
-          x->type = RV_FLOAT;
-          x->f = sqlite3_column_double(st, k);
-          break;
-        case SQLITE_TEXT:
-        case SQLITE_BLOB: {
-          int blob = sqlite3_column_type(st, k) == SQLITE_BLOB;
-          const void *p = blob ? sqlite3_column_blob(st, k)
-                               : (const void *)sqlite3_column_text(st, k);
-          size_t n = (size_t)sqlite3_column_bytes(st, k);
-          if (!blob && !bt_utf8_valid(p, n)) {
-            /* Python's sqlite3 cannot return it */
-            char *t = bt_utf8_escape(p, n > 60 ? 60 : n);
-            const char *name = sqlite3_column_name(st, k);
-            *err = sqlite3_mprintf("Could not decode to UTF-8 column '%s' "
-                                   "with text '%s'",
-                                   name ? name : "", t ? t : "");
-            free(t);
-            result = *err ? 1 : -1;
-            goto done;
-          }
-          own[k] = malloc(n + 1);
-          if (!own[k]) {
-            result = -1;
-            goto done;
-          }
-          if (n) memcpy(own[k], p, n);
-          own[k][n] = 0;
-          x->type = blob ? RV_BLOB : RV_TEXT;
-          x->s = own[k];
-          x->n = n;
-          break;
-        }
-        default: x->type = RV_NULL;
-      }
-    }
-    (*nrows)++;
-    if (++cb.n == RC_CHUNK_ROWS) {
-      rc_chunk(out, cb.v, cb.n, (size_t)ncols);
-      chunk_clear(&cb, nvals);
-      if (sb_check(c) != SQLITE_OK) break;
-    }
-    if (out->nomem) {
-      result = -1;
-      goto done;
-    }
-  }
-  if (sb_failed(c) != SB_OK) {
-    result = sb_failed(c) == SB_NOMEM ? -1 : 1;
-    goto done;
-  }
-  if (cb.n) rc_chunk(out, cb.v, cb.n, (size_t)ncols);
-  if (out->nomem) result = -1;
-  else if (sb_check(c) != SQLITE_OK) result = 1;
-done:
-  if (result == 1 && !*err) {
-    *err = sqlite3_mprintf("%s", sb_errmsg(c) ? sb_errmsg(c) : "error");
-    if (!*err) result = -1;
-  }
-  if (cb.owned)
-    chunk_clear(&cb, (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1));
-  free(cb.v);
-  free(cb.owned);
-  sqlite3_finalize(st);
-  return result;
+static double monotonic_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Open db_path in the sandbox and start the bound: NULL with *err (an
-** execution error: the database cannot be opened) or a connection. */
-static sb_conn *open_sandbox(const char *db_path, const sb_limits *lim,
-                             char **err) {
-  sb_conn *c = NULL;
-  *err = NULL;
-  if (sb_open(db_path, &c, err) != SQLITE_OK) return NULL;
-  sb_start(c, lim);
-  return c;
+static int run_to_csv(const char *db_path, const char *sql, size_t sql_len,
+                      const sb_limits *lim, sx_result *r) {
+  sx_request q = {SX_CSV, db_path, sql, sql_len, *lim, SX_UTF8_STRICT, -1, NULL};
+  return sx_run(&q, r);
 }
 
 /* The timeout argument (seconds), or -1 with an error set. */
@@ -985,31 +866,21 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
                               len, w));
     return;
   }
-  bb_buf out = {0};
-  sqlite3_int64 nrows = 0;
-  char *err = NULL;
-  int r = 1;
-  sb_conn *c = open_sandbox((const char *)sqlite3_value_text(argv[0]), &lim,
-                            &err);
-  if (c)
-    r = run_to_csv(c, (const char *)sqlite3_value_text(argv[1]),
-                   (size_t)sqlite3_value_bytes(argv[1]), &out, &nrows, &err);
-  sb_close(c);
-  if (r < 0) {
-    free(out.s);
-    sqlite3_free(err);
+  sx_result res;
+  if (run_to_csv((const char *)sqlite3_value_text(argv[0]),
+                 (const char *)sqlite3_value_text(argv[1]),
+                 (size_t)sqlite3_value_bytes(argv[1]), &lim, &res) < 0) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  if (r > 0) {
-    free(out.s);
+  if (res.status != SB_OK) {
     if (quiet) sqlite3_result_null(ctx); /* a failed candidate, not an error */
-    else fail(ctx, sqlite3_mprintf("sql_result_csv: %s", err ? err : "?"));
-    sqlite3_free(err);
-    return;
+    else fail(ctx, sqlite3_mprintf("sql_result_csv: %s", res.errmsg));
+  } else {
+    sqlite3_result_text64(ctx, res.csv, res.csv_len, SQLITE_TRANSIENT,
+                          SQLITE_UTF8);
   }
-  sqlite3_result_text64(ctx, out.s ? out.s : "", out.s ? out.n : 0,
-                        out.s ? free : SQLITE_STATIC, SQLITE_UTF8);
+  sx_result_free(&res);
 }
 
 /*
@@ -1034,21 +905,23 @@ static int run_prediction(const char *db_path, sqlite3_value *answer,
   char *fenced =
       sql_from_fence(sql, (size_t)sqlite3_value_bytes(answer), &fenced_len);
   if (!fenced) return -1;
-  bb_buf out = {0};
-  char *xerr = NULL;
-  int r = 1;
-  sb_conn *c = open_sandbox(db_path, lim, &xerr);
-  if (c) r = run_to_csv(c, fenced, fenced_len, &out, nrows, &xerr);
+  sx_result res;
+  double t0 = monotonic_seconds();
+  int r = run_to_csv(db_path, fenced, fenced_len, lim, &res);
   free(fenced);
-  if (r == 0) {
+  if (r < 0) return -1;
+  if (res.status == SB_OK) {
     *executed = 1;
+    *nrows = res.nrows;
     if (*nrows == 0 && !empty_ok) {
       *info = sqlite3_mprintf("No data found for the specified query.");
     } else {
       char *perr = NULL;
-      tt_error te = tt_parse(out.s ? out.s : "", out.n, pred, &perr);
-      if (sb_check(c) != SQLITE_OK) {
-        *info = sqlite3_mprintf("Execution Error: %s", sb_errmsg(c));
+      tt_error te = tt_parse(res.csv, res.csv_len, pred, &perr);
+      if (lim->timeout > 0 && monotonic_seconds() - t0 > lim->timeout) {
+        /* reading the result back counts against the time limit */
+        *info = sqlite3_mprintf("Execution Error: timeout after %g s",
+                                lim->timeout);
       } else if (te != TT_OK) {
         /* what pandas would raise reading the written CSV back (a result
         ** without columns cannot be read: EmptyDataError) */
@@ -1062,13 +935,11 @@ static int run_prediction(const char *db_path, sqlite3_value *answer,
       }
     }
     r = *info ? 1 : *pred ? 0 : -1;
-  } else if (r > 0) {
-    *info = sqlite3_mprintf("Execution Error: %s", xerr);
-    if (!*info) r = -1;
+  } else {
+    *info = sqlite3_mprintf("Execution Error: %s", res.errmsg);
+    r = *info ? 1 : -1;
   }
-  sb_close(c);
-  free(out.s);
-  sqlite3_free(xerr);
+  sx_result_free(&res);
   return r;
 }
 
@@ -1285,93 +1156,85 @@ done:
 
 /* ------------------------------------------------------------ db_match */
 
-/* A table of a database open in the sandbox (sb_start done) as pandas
-** would hold it after fetchdf / read_sql_query (no CSV round trip). 0, or
-** 1 with *err when it cannot be read (also: the bound of the sandbox was
-** hit), -1 on out of memory. */
-static int read_db_table(sb_conn *c, const char *table, tt_table **out,
-                         char **err) {
+/* One bound for every read of a db_match call: each read gets the time
+** left of the call's timeout. */
+typedef struct {
+  sb_limits lim;
+  double deadline; /* monotonic seconds */
+} call_bound;
+
+/* Run sql on db_path (SX_FETCH) within the call's bound: 0 with *r, -1
+** when this process is out of memory. */
+static int fetch_within(const char *db_path, const char *sql,
+                        const call_bound *b, sx_result *r) {
+  sx_request q = {SX_FETCH, db_path, sql, strlen(sql), b->lim, 0, -1, NULL};
+  if (b->lim.timeout > 0) {
+    double left = b->deadline - monotonic_seconds();
+    q.lim.timeout = left > 0.001 ? left : 0.001;
+  }
+  return sx_run(&q, r);
+}
+
+/* The message of a failed read (a timeout names the call's timeout, not
+** the time that was left to the read). */
+static char *read_failure(const sx_result *r, const call_bound *b) {
+  if (r->status == SB_TIMEOUT && b->lim.timeout > 0)
+    return sqlite3_mprintf("timeout after %g s", b->lim.timeout);
+  return sqlite3_mprintf("%s", r->errmsg);
+}
+
+/* A table of a database, read within the call's bound, as pandas would
+** hold it after fetchdf / read_sql_query (no CSV round trip). 0; 1 with
+** *err when it cannot be read (*status says why: SB_OPEN when the
+** database cannot be opened, a bound, the SQL); -1 on out of memory. */
+static int read_db_table(const char *db_path, const char *table,
+                         const call_bound *b, tt_table **out,
+                         sb_status *status, char **err) {
   *out = NULL;
   *err = NULL;
-  sqlite3_stmt *st = NULL;
+  *status = SB_OK;
   char *sql = sql_printf("SELECT * FROM \"%w\"", table);
   if (!sql) return -1;
-  int rc = sb_prepare(c, sql, &st);
+  sx_result r;
+  int rc = fetch_within(db_path, sql, b, &r);
   sqlite3_free(sql);
-  if (rc != SQLITE_OK) {
-    if (sb_failed(c) == SB_NOMEM) return -1;
-    *err = sqlite3_mprintf("%s", sb_errmsg(c) ? sb_errmsg(c) : "error");
+  if (rc < 0) return -1;
+  if (r.status != SB_OK) {
+    *status = r.status;
+    *err = read_failure(&r, b);
+    sx_result_free(&r);
     return *err ? 1 : -1;
   }
-  int ncols = sqlite3_column_count(st);
-  size_t cap = 64, n = 0;
-  pv_cell *cells = malloc(cap * (size_t)(ncols ? ncols : 1) * sizeof *cells);
-  char **texts = NULL;
-  size_t ntexts = 0, captexts = 0;
-  const char **names = malloc((size_t)(ncols ? ncols : 1) * sizeof *names);
+  size_t ncols = (size_t)r.ncols, n = (size_t)r.nrows;
+  pv_cell *cells = malloc((n ? n : 1) * (ncols ? ncols : 1) * sizeof *cells);
   int result = -1;
-  if (!cells || !names) goto done;
-  for (int c = 0; c < ncols; c++) names[c] = sqlite3_column_name(st, c);
-  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
-    if (n == cap) {
-      pv_cell *g = realloc(cells, cap * 2 * (size_t)ncols * sizeof *cells);
-      if (!g) goto done;
-      cells = g;
-      cap *= 2;
+  if (!cells) goto done;
+  for (size_t i = 0; i < n * ncols; i++) {
+    const rv_value *v = &r.cells[i];
+    pv_cell *x = &cells[i];
+    memset(x, 0, sizeof *x);
+    switch (v->type) {
+      case RV_INT:
+        x->kind = PV_INT;
+        x->v.i = v->i;
+        break;
+      case RV_FLOAT:
+        x->kind = PV_FLOAT;
+        x->v.f = v->f;
+        break;
+      case RV_TEXT:
+      case RV_BLOB:
+        x->kind = PV_STR;
+        x->v.s = v->s; /* tt_from_cells copies */
+        x->len = (uint32_t)v->n;
+        break;
+      default: x->kind = PV_NAN;
     }
-    for (int c = 0; c < ncols; c++) {
-      pv_cell *x = &cells[n * (size_t)ncols + (size_t)c];
-      memset(x, 0, sizeof *x);
-      switch (sqlite3_column_type(st, c)) {
-        case SQLITE_INTEGER:
-          x->kind = PV_INT;
-          x->v.i = sqlite3_column_int64(st, c);
-          break;
-        case SQLITE_FLOAT:
-          x->kind = PV_FLOAT;
-          x->v.f = sqlite3_column_double(st, c);
-          break;
-        case SQLITE_TEXT:
-        case SQLITE_BLOB: {
-          size_t len = (size_t)sqlite3_column_bytes(st, c);
-          const void *p = sqlite3_column_type(st, c) == SQLITE_TEXT
-                              ? (const void *)sqlite3_column_text(st, c)
-                              : sqlite3_column_blob(st, c);
-          if (ntexts == captexts) {
-            captexts = captexts ? captexts * 2 : 64;
-            char **g = realloc(texts, captexts * sizeof *texts);
-            if (!g) goto done;
-            texts = g;
-          }
-          char *copy = malloc(len + 1);
-          if (!copy) goto done;
-          if (len) memcpy(copy, p, len);
-          copy[len] = 0;
-          texts[ntexts++] = copy;
-          x->kind = PV_STR;
-          x->v.s = copy;
-          x->len = (uint32_t)len;
-          break;
-        }
-        default: x->kind = PV_NAN;
-      }
-    }
-    n++;
-  }
-  if (rc != SQLITE_DONE) {
-    if (sb_failed(c) == SB_NOMEM) goto done;
-    *err = sqlite3_mprintf("%s", sb_errmsg(c) ? sb_errmsg(c) : "error");
-    result = *err ? 1 : -1;
-    goto done;
-  }
-  if (sb_check(c) != SQLITE_OK) { /* the copy counts against the bound */
-    *err = sqlite3_mprintf("%s", sb_errmsg(c));
-    result = *err ? 1 : -1;
-    goto done;
   }
   {
     char *terr = NULL;
-    tt_error te = tt_from_cells(names, cells, n, (size_t)ncols, out, &terr);
+    tt_error te = tt_from_cells((const char **)r.names, cells, n, ncols, out,
+                                &terr);
     if (te == TT_OK) {
       result = 0;
     } else if (te != TT_ERR_NOMEM) {
@@ -1381,11 +1244,8 @@ static int read_db_table(sb_conn *c, const char *table, tt_table **out,
     free(terr);
   }
 done:
-  for (size_t i = 0; i < ntexts; i++) free(texts[i]);
-  free(texts);
   free(cells);
-  free(names);
-  sqlite3_finalize(st);
+  sx_result_free(&r);
   return result;
 }
 
@@ -1418,50 +1278,56 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ** either cannot hang the call, write or reach the process */
   lim.timeout = timeout_arg(ctx, argc, argv, 6, "db_match");
   if (lim.timeout < 0) return;
-  sb_conn *pdb = NULL, *gdb = NULL;
-  char *oerr = NULL;
+  call_bound b = {lim, monotonic_seconds() + lim.timeout};
+  /* the caps of the options are the prediction's; the gold gets the
+  ** default caps and the same timeout */
+  call_bound gb = b;
+  sb_limits_init(&gb.lim, lim.timeout);
   json_t *tabs = NULL, *cols = NULL, *ords = NULL;
   char *info = NULL, *fail_msg = NULL;
   int score = 1;
   size_t nt = 0;
   json_error_t je;
-  if (sb_open(gold_path, &gdb, &oerr) != SQLITE_OK) {
-    fail_msg = sqlite3_mprintf("db_match: gold: %s", oerr ? oerr : "?");
-    goto done;
-  }
-  { /* the caps of the options are the prediction's; the gold gets the
-    ** default caps and the same timeout */
-    sb_limits glim;
-    sb_limits_init(&glim, lim.timeout);
-    sb_start(gdb, &glim);
-  }
-  if (tabs_json && *tabs_json && strcmp(tabs_json, "null")) {
-    tabs = json_loads(tabs_json, JSON_DECODE_ANY, &je);
-    if (!json_is_array(tabs)) {
-      fail_msg = sqlite3_mprintf("db_match: condition_tabs must be a JSON list "
-                                 "of table names, not '%.60s'", tabs_json);
+  {
+    /* the gold's tables (every one, in name order as DuckDB's SHOW TABLES,
+    ** unless condition_tabs names them): this read also tells whether the
+    ** gold opens at all */
+    sx_result r;
+    if (fetch_within(gold_path,
+                     "SELECT name FROM sqlite_schema WHERE type = "
+                     "'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE "
+                     "'\\' ORDER BY name",
+                     &gb, &r) < 0) {
+      fail_msg = sqlite3_mprintf("db_match: out of memory");
       goto done;
     }
-  } else {
-    /* every gold table, in name order (DuckDB's SHOW TABLES) */
-    tabs = json_array();
-    sqlite3_stmt *q = NULL;
-    if (sb_prepare(gdb,
-                   "SELECT name FROM sqlite_schema WHERE type = "
-                   "'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE "
-                   "'\\' ORDER BY name",
-                   &q) == SQLITE_OK)
-      while (sb_step(gdb, q) == SQLITE_ROW)
-        json_array_append_new(tabs,
-                              json_string((const char *)sqlite3_column_text(q, 0)));
-    sqlite3_finalize(q);
-    if (sb_failed(gdb) != SB_OK) {
-      fail_msg = sqlite3_mprintf("db_match: gold: cannot list the tables of "
-                                 "'%s': %s",
-                                 gold_path, sb_errmsg(gdb) ? sb_errmsg(gdb)
-                                                           : "out of memory");
+    if (r.status != SB_OK) {
+      char *m = read_failure(&r, &gb);
+      fail_msg = r.status == SB_OPEN
+                     ? sqlite3_mprintf("db_match: gold: %s", m ? m : "?")
+                     : sqlite3_mprintf("db_match: gold: cannot list the "
+                                       "tables of '%s': %s",
+                                       gold_path, m ? m : "out of memory");
+      sqlite3_free(m);
+      sx_result_free(&r);
       goto done;
     }
+    if (tabs_json && *tabs_json && strcmp(tabs_json, "null")) {
+      tabs = json_loads(tabs_json, JSON_DECODE_ANY, &je);
+      if (!json_is_array(tabs)) {
+        fail_msg = sqlite3_mprintf("db_match: condition_tabs must be a JSON "
+                                   "list of table names, not '%.60s'",
+                                   tabs_json);
+        sx_result_free(&r);
+        goto done;
+      }
+    } else {
+      tabs = json_array();
+      for (int64_t k = 0; k < r.nrows; k++)
+        if (r.ncols == 1 && r.cells[k].type == RV_TEXT)
+          json_array_append_new(tabs, json_string(r.cells[k].s));
+    }
+    sx_result_free(&r);
   }
   nt = json_array_size(tabs);
   for (size_t i = 0; i < nt; i++)
@@ -1486,17 +1352,26 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       goto done;
     }
   }
-  if (sb_open(pred_path, &pdb, &oerr) != SQLITE_OK) {
-    score = 0;
-    info = sqlite3_mprintf("Result Error: the prediction: %s", oerr ? oerr : "?");
-    goto done;
+  {
+    /* whether the prediction opens, before any table is compared */
+    sx_result r;
+    if (fetch_within(pred_path, "SELECT 1", &b, &r) < 0) {
+      fail_msg = sqlite3_mprintf("db_match: out of memory");
+      goto done;
+    }
+    if (r.status == SB_OPEN) {
+      score = 0;
+      info = sqlite3_mprintf("Result Error: the prediction: %s", r.errmsg);
+    }
+    sx_result_free(&r);
+    if (!score) goto done;
   }
-  sb_start(pdb, &lim);
   for (size_t i = 0; i < nt && score; i++) {
     const char *tab = json_string_value(json_array_get(tabs, i));
     tt_table *g = NULL, *p = NULL;
     char *e = NULL;
-    int r = read_db_table(gdb, tab, &g, &e);
+    sb_status why = SB_OK;
+    int r = read_db_table(gold_path, tab, &gb, &g, &why, &e);
     if (r) {
       fail_msg = r < 0 ? NULL
                        : sqlite3_mprintf("db_match: gold table '%s': %s", tab, e);
@@ -1504,7 +1379,7 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       sqlite3_free(e);
       goto done;
     }
-    r = read_db_table(pdb, tab, &p, &e);
+    r = read_db_table(pred_path, tab, &b, &p, &why, &e);
     if (r) {
       tt_free(g);
       if (r < 0) {
@@ -1566,9 +1441,6 @@ done:
   json_decref(tabs);
   json_decref(cols);
   json_decref(ords);
-  sb_close(pdb);
-  sb_close(gdb);
-  sqlite3_free(oerr);
   if (fail_msg) {
     fail(ctx, fail_msg);
     sqlite3_free(info);

@@ -77,6 +77,7 @@
 #include "options.h"
 #include "peers/peer_rules.h"
 #include "read/pynum.h"
+#include "sandbox/exec.h"
 #include "sandbox/sandbox.h"
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
@@ -204,13 +205,16 @@ typedef struct {
   int64_t cap;
   char **owned; /* one allocation per TEXT/BLOB value, parallel to v */
   int is_select; /* livesql: the statement started with select/with */
+  sx_result run; /* a fetch's answer: v points into it (owned is NULL) */
 } fetched;
 
 static void fetched_free(fetched *f) {
-  if (f->owned)
+  if (f->owned) {
     for (int64_t i = 0; i < f->t.nrows * f->t.ncols; i++) free(f->owned[i]);
-  free(f->owned);
-  free(f->v);
+    free(f->owned);
+    free(f->v);
+  }
+  sx_result_free(&f->run);
   memset(f, 0, sizeof *f);
 }
 
@@ -238,7 +242,7 @@ typedef struct {
 ** write are refused. Returns 0, 1 with *err (sqlite3_malloc'd) for an
 ** execution error, -1 on OOM. *steps gets the VM steps when not NULL.
 */
-static int py_fetchall_run(sb_conn *c, const char *sql, int sql_bytes,
+static int py_fetchall_run(const char *path, const char *sql, int sql_bytes,
                            text_mode mode, int64_t keep, run_limits *lim,
                            fetched *out, char **err, sqlite3_int64 *steps) {
   memset(out, 0, sizeof *out);
@@ -251,110 +255,54 @@ static int py_fetchall_run(sb_conn *c, const char *sql, int sql_bytes,
     *err = sqlite3_mprintf("the query contains a null character");
     return *err ? 1 : -1;
   }
-  sqlite3 *db = sb_db(c);
-  sqlite3_stmt *st = NULL;
-  const char *tail = NULL;
-  sb_start(c, &lim->sb);
-  /* Python's view of the text first: a blank statement gives no rows.
-  ** Then the sandbox prepares it as Python's sqlite3 would (one
-  ** statement, no parameters) for the run. */
-  int rc = sb_prepare_plain(c, sql, sql_bytes + 1, &st, &tail);
-  int blank = rc == SQLITE_OK && !st;
-  sqlite3_finalize(st);
-  st = NULL;
-  int result = 0;
-  if (blank) goto done;
-  if (sb_prepare(c, sql, &st) != SQLITE_OK) {
-    const char *m = sb_errmsg(c);
-    *err = sb_failed(c) == SB_REFUSED
+  /* Python's view of the text first: a blank statement gives no rows
+  ** (SX_PLAIN_FIRST, SX_BLANK_OK). Then the sandbox prepares it as
+  ** Python's sqlite3 would (one statement, no parameters) for the run. */
+  sx_request q = {SX_FETCH, path, sql, (size_t)sql_bytes, lim->sb,
+                  SX_PLAIN_FIRST | SX_BLANK_OK, keep, NULL};
+  sx_result *r = &out->run;
+  if (sx_run(&q, r) < 0) return -1;
+  if (r->status != SB_OK) {
+    *err = r->status == SB_REFUSED
                ? sqlite3_mprintf("refused: %s (spidereval runs SQL read-only)",
-                                 m ? m : "?")
-               : sqlite3_mprintf("%s", m ? m : sqlite3_errmsg(db));
-    result = *err ? 1 : -1;
-    goto done;
-  }
-  int nc = sqlite3_column_count(st);
-  out->t.ncols = nc;
-  while ((rc = sb_step(c, st)) == SQLITE_ROW) {
-    if (keep >= 0 && out->t.nrows >= keep) continue;
-    if (out->t.nrows + 1 > out->cap) {
-      int64_t cap = out->cap ? out->cap * 2 : 16;
-      rv_value *v = realloc(out->v, sizeof(rv_value) * (size_t)(cap * nc + 1));
-      if (v) out->v = v;
-      char **o = v ? realloc(out->owned, sizeof(char *) * (size_t)(cap * nc + 1))
-                   : NULL;
-      if (!v || !o) {
-        result = -1;
-        goto done;
-      }
-      out->owned = o;
-      out->cap = cap;
-    }
-    rv_value *row = out->v + out->t.nrows * nc;
-    char **own = out->owned + out->t.nrows * nc;
-    for (int c = 0; c < nc; c++) {
-      memset(&row[c], 0, sizeof row[c]);
-      own[c] = NULL;
-    }
-    out->t.nrows++; /* the row's owned slots are initialised: count it */
-    for (int c = 0; c < nc; c++) {
-      rv_value *x = &row[c];
-      switch (sqlite3_column_type(st, c)) {
-        case SQLITE_INTEGER:
-          x->type = RV_INT;
-          x->i = sqlite3_column_int64(st, c);
-          break;
-        case SQLITE_FLOAT:
-          x->type = RV_FLOAT;
-          x->f = sqlite3_column_double(st, c);
-          break;
-        case SQLITE_TEXT:
-        case SQLITE_BLOB: {
-          int blob = sqlite3_column_type(st, c) == SQLITE_BLOB;
-          const void *p = blob ? sqlite3_column_blob(st, c)
-                               : (const void *)sqlite3_column_text(st, c);
-          size_t n = (size_t)sqlite3_column_bytes(st, c);
-          own[c] = malloc(n + 1);
-          if (!own[c]) {
-            result = -1;
-            goto done;
-          }
-          if (n) memcpy(own[c], p, n);
-          own[c][n] = 0;
-          if (!blob && !pr_utf8_valid(own[c], n)) {
-            if (mode == TEXT_STRICT) {
-              *err = sqlite3_mprintf(
-                  "Could not decode to UTF-8 column '%s' with text '%s'",
-                  sqlite3_column_name(st, c), "<invalid UTF-8>");
-              result = *err ? 1 : -1;
-              goto done;
-            }
-            n = pr_utf8_drop_invalid(own[c], n, own[c]);
-            own[c][n] = 0;
-          }
-          x->type = blob ? RV_BLOB : RV_TEXT;
-          x->s = own[c];
-          x->n = n;
-          break;
-        }
-        default: x->type = RV_NULL;
-      }
-    }
-  }
-  if (rc != SQLITE_DONE || sb_check(c) != SQLITE_OK) {
-    const char *m = sb_errmsg(c);
-    *err = sqlite3_mprintf("%s", m ? m : sqlite3_errmsg(db));
-    result = *err ? 1 : -1;
-  }
-done:
-  if (steps && st) *steps = sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
-  sqlite3_finalize(st);
-  out->t.v = out->v;
-  if (result != 0) {
+                                 r->errmsg)
+               : sqlite3_mprintf("%s", r->errmsg);
     fetched_free(out);
-    out->t.ncols = 0;
+    return *err ? 1 : -1;
   }
-  return result;
+  out->t.ncols = r->ncols;
+  out->t.nrows = r->nrows;
+  out->v = r->cells;
+  out->t.v = out->v;
+  if (steps) *steps = r->steps;
+  for (int64_t i = 0; i < r->nrows * r->ncols; i++) {
+    rv_value *x = &r->cells[i];
+    if (x->type != RV_TEXT || pr_utf8_valid(x->s, x->n)) continue;
+    if (mode == TEXT_STRICT) {
+      *err = sqlite3_mprintf(
+          "Could not decode to UTF-8 column '%s' with text '%s'",
+          r->names[i % r->ncols], "<invalid UTF-8>");
+      fetched_free(out);
+      out->t.ncols = 0;
+      return *err ? 1 : -1;
+    }
+    char *text = (char *)x->s; /* the answer's own bytes */
+    x->n = pr_utf8_drop_invalid(text, x->n, text);
+    text[x->n] = 0;
+  }
+  return 0;
+}
+
+/* Whether the database at path opens in the sandbox: NULL, or the
+** message (sqlite3_malloc'd; "out of memory" when even that fails). */
+static char *open_problem(const char *path, const run_limits *lim) {
+  sx_request q = {SX_FETCH, path, "", 0, lim->sb,
+                  SX_PLAIN_FIRST | SX_BLANK_OK, -1, NULL};
+  sx_result r;
+  if (sx_run(&q, &r) < 0) return sqlite3_mprintf("out of memory");
+  char *m = r.status == SB_OK ? NULL : sqlite3_mprintf("%s", r.errmsg);
+  sx_result_free(&r);
+  return m;
 }
 
 /* ---- results kept in the process ------------------------------------------
@@ -415,13 +363,14 @@ static int fetched_copy(const fetched *f, fetched *out, size_t *bytes) {
   if (n) memcpy(out->v, f->v, sizeof(rv_value) * (size_t)n);
   out->t.nrows = f->t.nrows; /* owned[] is all NULL: safe to free */
   for (int64_t i = 0; i < n; i++) {
-    if (!f->owned[i]) continue;
+    if (f->v[i].type != RV_TEXT && f->v[i].type != RV_BLOB) continue;
     size_t len = f->v[i].n;
     if (!(out->owned[i] = malloc(len + 1))) {
       fetched_free(out);
       return -1;
     }
-    memcpy(out->owned[i], f->owned[i], len + 1);
+    memcpy(out->owned[i], f->v[i].s, len);
+    out->owned[i][len] = 0;
     out->v[i].s = out->owned[i];
     b += len + 1;
   }
@@ -434,7 +383,8 @@ static int fetched_copy(const fetched *f, fetched *out, size_t *bytes) {
 /* Keeps the first `keep` rows of f (-1: all). */
 static void fetched_cut(fetched *f, int64_t keep) {
   if (keep < 0 || f->t.nrows <= keep) return;
-  for (int64_t i = keep * f->t.ncols; i < f->t.nrows * f->t.ncols; i++) {
+  for (int64_t i = keep * f->t.ncols;
+       f->owned && i < f->t.nrows * f->t.ncols; i++) {
     free(f->owned[i]);
     f->owned[i] = NULL;
   }
@@ -460,7 +410,7 @@ static char *memo_key(const char *path, const char *sql, int sql_bytes,
 }
 
 /* py_fetchall_run through the memo (lim->path names the database). */
-static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
+static int py_fetchall(const char *path, const char *sql, int sql_bytes,
                        text_mode mode, int64_t keep, run_limits *lim,
                        fetched *out, char **err, sqlite3_int64 *steps) {
   size_t klen = 0;
@@ -486,8 +436,8 @@ static int py_fetchall(sb_conn *c, const char *sql, int sql_bytes,
     }
   }
   /* kept whole: the runs that cut (LiveSQLBench's) fetch every row too */
-  int rc = py_fetchall_run(c, sql, sql_bytes, mode, key ? -1 : keep, lim, out,
-                           err, steps);
+  int rc = py_fetchall_run(path, sql, sql_bytes, mode, key ? -1 : keep, lim,
+                           out, err, steps);
   memo_entry *e = rc == 0 && key ? calloc(1, sizeof *e) : NULL;
   if (e && fetched_copy(out, &e->rows, &e->bytes) == 0 && e->bytes <= MEMO_BYTES / 4) {
     e->hash = h;
@@ -651,7 +601,7 @@ typedef struct {
 } sql_arg;
 
 /* BIRD EX and Soft-F1: pred then gold on one connection, any error 0. */
-static int run_bird(sb_conn *db, const pm_rules *r, sql_arg pred, sql_arg gold,
+static int run_bird(const char *db, const pm_rules *r, sql_arg pred, sql_arg gold,
                     run_limits *lim, verdict *v) {
   fetched p, g;
   char *err = NULL;
@@ -688,7 +638,7 @@ static int run_bird(sb_conn *db, const pm_rules *r, sql_arg pred, sql_arg gold,
 }
 
 /* R-VES: correctness on separate runs, then the timed (or counted) runs. */
-static int run_bird_ves(sb_conn *db, const pm_rules *r, sql_arg pred,
+static int run_bird_ves(const char *db, const pm_rules *r, sql_arg pred,
                         sql_arg gold, run_limits *lim, verdict *v) {
   fetched p, g;
   char *err = NULL;
@@ -896,7 +846,7 @@ static int suite_paths(const char *path, char ***out) {
 }
 
 /* test-suite: preprocessing, gold first (its error raises), then pred. */
-static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
+static int run_spider(const char *path, const pm_rules *r,
                       sql_arg pred, sql_arg gold, run_limits *lim,
                       verdict *v) {
   char *pp = NULL, *gp = NULL, *tmp = NULL, *pn = NULL, *gn = NULL;
@@ -975,19 +925,11 @@ static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
   int ok = 1, rc = 0;
   for (int k = 0; k < npaths && ok == 1; k++) {
     /* the gold first, on each database; a gold error raises */
-    sb_conn *c = db;
-    char *oerr = NULL;
+    const char *c = npaths > 1 ? paths[k] : path;
     const char *where = npaths > 1 ? paths[k] : NULL;
     run_limits here = *lim; /* counted on the database it runs on */
     if (here.path) here.path = paths[k];
-    if (npaths > 1 && strcmp(paths[k], path) != 0 &&
-        sb_open(paths[k], &c, &oerr) != SQLITE_OK) {
-      c = NULL;
-      err = sqlite3_mprintf("%s", oerr ? oerr : "cannot open");
-      sqlite3_free(oerr);
-      rc = err ? 1 : -1;
-    } else
-      rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
+    rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
            : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, &here, &g,
                          &err, NULL);
     if (rc == 0)
@@ -1023,7 +965,6 @@ static int run_spider(sb_conn *db, const char *path, const pm_rules *r,
     }
     fetched_free(&g);
     fetched_free(&p);
-    if (c != db) sb_close(c);
     if (rc != 0) ok = rc < 0 ? -1 : 0;
   }
   for (int k = 0; k < npaths; k++) free(paths[k]);
@@ -1050,7 +991,7 @@ done:
 
 /* LiveSQLBench: the raw prediction runs first (unless skip_raw), then
 ** test_case_default: preprocessing, pred then gold, ex_base. */
-static int run_livesql(sb_conn *db, const pm_rules *r, sql_arg pred,
+static int run_livesql(const char *db, const pm_rules *r, sql_arg pred,
                        sql_arg gold, run_limits *lim, verdict *v) {
   fetched p = {0}, g = {0};
   char *err = NULL, *pp = NULL, *gp = NULL;
@@ -1153,10 +1094,10 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
     fail(ctx, msg);
     return;
   }
-  sb_conn *db = NULL;
-  if (sb_open(path, &db, &msg) != SQLITE_OK) {
+  const char *db = path;
+  if ((msg = open_problem(path, &lim)) != NULL) {
     sqlite3_free(r.canon);
-    fail(ctx, msg ? sqlite3_mprintf("exec_verdict: %s", msg) : NULL);
+    fail(ctx, sqlite3_mprintf("exec_verdict: %s", msg));
     sqlite3_free(msg);
     return;
   }
@@ -1170,10 +1111,9 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
     case PM_BIRD:
     case PM_BIRD_F1: rc = run_bird(db, &r, pred, gold, &lim, &v); break;
     case PM_BIRD_VES: rc = run_bird_ves(db, &r, pred, gold, &lim, &v); break;
-    case PM_SPIDER: rc = run_spider(db, path, &r, pred, gold, &lim, &v); break;
+    case PM_SPIDER: rc = run_spider(path, &r, pred, gold, &lim, &v); break;
     case PM_LIVESQL: rc = run_livesql(db, &r, pred, gold, &lim, &v); break;
   }
-  sb_close(db);
   char *json = rc == 0 ? verdict_json(&v, &r) : NULL;
   if (v.extra) sqlite3_free(sqlite3_str_finish(v.extra));
   sqlite3_free(v.error);

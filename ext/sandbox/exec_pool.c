@@ -1,0 +1,434 @@
+/*
+** exec_pool.c: the caller's side of the execution service (exec.h): the
+** pool of worker processes, a request sent and its answer awaited until
+** the deadline, the kill of a worker past it.
+**
+** A worker is the spidereval-worker program (worker_main.c) with one end
+** of a socket pair as its descriptor 3. A request and an answer each
+** travel as their length (uint64) and their bytes (exec.c). Workers are
+** started when a request finds none idle and fewer than the pool's size
+** are running; a thread that finds them all busy waits for one. A worker
+** that does not answer by the deadline plus SX_GRACE is killed (SIGKILL)
+** and reaped; one that dies is reaped; either way its slot is free for a
+** new one, and only its own request fails.
+**
+** fork(): the child's pool starts empty (pthread_atfork, and the owner's
+** pid checked on every request), so a child never talks to its parent's
+** workers; the parent's stay where they are.
+*/
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sandbox/exec.h"
+SQLITE_EXTENSION_INIT3
+
+extern char **environ;
+
+#define SX_GRACE 0.4       /* seconds past the deadline before the kill */
+#define SX_MAX_WORKERS 64  /* the pool's size at most */
+#define SX_NO_DEADLINE 86400.0 * 7
+
+typedef struct {
+  pid_t pid; /* 0: the slot is free */
+  int fd;    /* our end of its socket */
+  int busy;  /* a thread holds it */
+} worker;
+
+static struct {
+  pthread_mutex_t mu;
+  pthread_cond_t idle; /* a worker became idle or a slot free */
+  pid_t owner;         /* the process the workers belong to */
+  int size;            /* workers at most (0: not decided yet) */
+  worker w[SX_MAX_WORKERS];
+  int isolation;       /* 1 workers, 0 in-process, -1 not decided yet */
+  int path_state;      /* 0 not looked for, 1 found, -1 none */
+  char path[PATH_MAX];
+  char looked[2 * PATH_MAX + 128]; /* where it was looked for */
+  sx_stats stats;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0,
+          {{0, 0, 0}}, -1, 0, "", "", {0, 0, 0, 0}};
+
+/* An object of this library or program, for dladdr. */
+static const char anchor = 0;
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* The child of a fork: forget the parent's workers (their sockets are
+** closed here, which leaves them open in the parent). */
+static void forget_workers(void) {
+  for (int i = 0; i < SX_MAX_WORKERS; i++) {
+    if (pool.w[i].pid) close(pool.w[i].fd);
+    memset(&pool.w[i], 0, sizeof pool.w[i]);
+  }
+  pool.owner = getpid();
+}
+
+static void atfork_child(void) {
+  pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  pool.mu = mu;
+  pool.idle = cv;
+  forget_workers();
+}
+
+static void register_atfork(void) {
+  pthread_atfork(NULL, NULL, atfork_child);
+}
+
+/* ---- settings ---- */
+
+int sx_set_isolation(int on) {
+  pthread_mutex_lock(&pool.mu);
+  int old = sx_isolation();
+  pool.isolation = on ? 1 : 0;
+  pthread_mutex_unlock(&pool.mu);
+  return old;
+}
+
+int sx_isolation(void) {
+  if (pool.isolation < 0) {
+    const char *e = getenv("SPIDEREVAL_ISOLATION");
+    pool.isolation = !(e && !strcmp(e, "inprocess"));
+  }
+  return pool.isolation;
+}
+
+int sx_pool_size(int n) {
+  pthread_mutex_lock(&pool.mu);
+  if (n > 0) pool.size = n > SX_MAX_WORKERS ? SX_MAX_WORKERS : n;
+  if (!pool.size) {
+    const char *e = getenv("SPIDEREVAL_WORKERS");
+    long k = e ? strtol(e, NULL, 10) : 0;
+    if (k <= 0) k = sysconf(_SC_NPROCESSORS_ONLN);
+    if (k < 2) k = 2;
+    pool.size = k > SX_MAX_WORKERS ? SX_MAX_WORKERS : (int)k;
+  }
+  n = pool.size;
+  pthread_mutex_unlock(&pool.mu);
+  return n;
+}
+
+void sx_get_stats(sx_stats *s) {
+  pthread_mutex_lock(&pool.mu);
+  *s = pool.stats;
+  pthread_mutex_unlock(&pool.mu);
+}
+
+/* ---- the worker program ---- */
+
+static int executable(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+/* Look for the worker: $SPIDEREVAL_WORKER, else beside the library or
+** program holding this code, else in ../lib from there (an installed
+** command in bin/ with the library in lib/). Under pool.mu. */
+static const char *find_worker(void) {
+  if (pool.path_state) return pool.path_state > 0 ? pool.path : NULL;
+  pool.path_state = -1;
+  const char *env = getenv("SPIDEREVAL_WORKER");
+  if (env && *env) {
+    snprintf(pool.looked, sizeof pool.looked, "$SPIDEREVAL_WORKER=%s", env);
+    if (executable(env) && strlen(env) < sizeof pool.path) {
+      strcpy(pool.path, env);
+      pool.path_state = 1;
+    }
+    return pool.path_state > 0 ? pool.path : NULL;
+  }
+  char self[PATH_MAX] = "";
+  Dl_info info;
+  if (dladdr(&anchor, &info) && info.dli_fname &&
+      strchr(info.dli_fname, '/') && realpath(info.dli_fname, self)) {
+    /* the library (or program) this code is in */
+  } else {
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = 0;
+  }
+  char *slash = strrchr(self, '/');
+  if (slash) *slash = 0;
+  char a[PATH_MAX + 32], b[PATH_MAX + 32];
+  snprintf(a, sizeof a, "%s/spidereval-worker", self);
+  snprintf(b, sizeof b, "%s/../lib/spidereval-worker", self);
+  snprintf(pool.looked, sizeof pool.looked, "%s, %s", a, b);
+  const char *found = executable(a) ? a : executable(b) ? b : NULL;
+  if (found && realpath(found, pool.path)) pool.path_state = 1;
+  return pool.path_state > 0 ? pool.path : NULL;
+}
+
+const char *sx_worker_path(void) {
+  pthread_mutex_lock(&pool.mu);
+  const char *p = find_worker();
+  pthread_mutex_unlock(&pool.mu);
+  return p;
+}
+
+/* Start a worker in slot w. Returns 0, or -1 with *err (malloc'd). */
+static int spawn_worker(const char *path, worker *w, char **err) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    *err = sqlite3_mprintf("cannot start a worker: socketpair: %s",
+                           strerror(errno));
+    return -1;
+  }
+  if (sv[1] == 3) { /* dup2(3, 3) would keep close-on-exec */
+    int fd = fcntl(sv[1], F_DUPFD_CLOEXEC, 4);
+    close(sv[1]);
+    sv[1] = fd;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+  char *argv[] = {(char *)"spidereval-worker", NULL};
+  pid_t pid = 0;
+  int rc = sv[1] < 0 ? EMFILE : posix_spawn(&pid, path, &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (sv[1] >= 0) close(sv[1]);
+  if (rc != 0) {
+    close(sv[0]);
+    *err = sqlite3_mprintf("cannot start the worker %s: %s", path,
+                           strerror(rc));
+    return -1;
+  }
+  w->pid = pid;
+  w->fd = sv[0];
+  return 0;
+}
+
+/* Kill (or reap) the worker of slot w and free the slot; its status. */
+static int end_worker(worker *w, int kill_it) {
+  int status = 0;
+  if (kill_it) kill(w->pid, SIGKILL);
+  close(w->fd);
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+/* ---- talking to a worker ---- */
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Send all n bytes; 0 or -1. */
+static int send_all(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n) {
+    ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    c += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* Receive all n bytes by the deadline: 0, -1 (the worker closed or
+** failed) or -2 (the deadline passed). */
+static int recv_all(int fd, void *p, size_t n, double deadline) {
+  char *c = p;
+  while (n) {
+    double left = deadline - now_seconds();
+    if (left <= 0) return -2;
+    struct pollfd pf = {fd, POLLIN, 0};
+    int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    int r = poll(&pf, 1, ms);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return -1;
+    if (r == 0) continue; /* the loop sees the deadline */
+    ssize_t k = recv(fd, c, n, 0);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (k <= 0) return -1;
+    c += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* A failed answer made here (no worker said it); msg is sqlite3_malloc'd
+** (NULL: out of memory). */
+static int fail_here(sx_result *r, sb_status s, char *msg) {
+  memset(r, 0, sizeof *r);
+  if (!msg) return -1;
+  size_t n = strlen(msg) + 1;
+  char *m = malloc(n);
+  if (m) memcpy(m, msg, n);
+  sqlite3_free(msg);
+  if (!m) return -1;
+  r->status = s;
+  r->errmsg = m;
+  r->buf_ = m; /* freed with the answer */
+  return 0;
+}
+
+/* Take an idle worker (starting one if the pool has room), or wait. */
+static worker *take_worker(char **err) {
+  pthread_once(&atfork_once, register_atfork);
+  sx_pool_size(0);
+  pthread_mutex_lock(&pool.mu);
+  if (pool.owner != getpid()) forget_workers();
+  for (;;) {
+    worker *fresh = NULL;
+    int running = 0;
+    for (int i = 0; i < pool.size; i++) {
+      worker *w = &pool.w[i];
+      if (w->pid && !w->busy) {
+        w->busy = 1;
+        pthread_mutex_unlock(&pool.mu);
+        return w;
+      }
+      if (w->pid) running++;
+      else if (!fresh) fresh = w;
+    }
+    if (fresh) {
+      const char *path = find_worker();
+      if (!path) {
+        *err = sqlite3_mprintf(
+            "the worker program spidereval-worker was not found (looked "
+            "for %s; set SPIDEREVAL_WORKER, or SPIDEREVAL_ISOLATION="
+            "inprocess for trusted input)",
+            pool.looked);
+        pthread_mutex_unlock(&pool.mu);
+        return NULL;
+      }
+      fresh->pid = -1; /* reserved while it starts */
+      fresh->fd = -1;
+      fresh->busy = 1;
+      pthread_mutex_unlock(&pool.mu);
+      worker w = {0, -1, 1};
+      int rc = spawn_worker(path, &w, err);
+      pthread_mutex_lock(&pool.mu);
+      if (rc != 0) {
+        fresh->pid = 0;
+        fresh->busy = 0;
+        pthread_cond_broadcast(&pool.idle);
+        pthread_mutex_unlock(&pool.mu);
+        return NULL;
+      }
+      *fresh = w;
+      pool.stats.started++;
+      pthread_mutex_unlock(&pool.mu);
+      return fresh;
+    }
+    (void)running;
+    pthread_cond_wait(&pool.idle, &pool.mu);
+  }
+}
+
+/* Give the worker back; dead: its process was ended (slot freed). */
+static void give_back(worker *w, int dead) {
+  pthread_mutex_lock(&pool.mu);
+  if (dead) {
+    w->pid = 0;
+    w->fd = -1;
+  }
+  w->busy = 0;
+  pthread_cond_signal(&pool.idle);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+/* How a worker's end reads in a message. */
+static char *death_message(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    if (sig == SIGXCPU)
+      return sqlite3_mprintf("CPU time limit exceeded (the query's process "
+                             "was stopped)");
+    return sqlite3_mprintf("the query's process was killed by signal %d (%s)",
+                           sig, strsignal(sig));
+  }
+  return sqlite3_mprintf("the query's process ended (exit status %d)",
+                         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static int run_in_worker(const sx_request *q0, sx_result *r) {
+  char *err = NULL;
+  bb_buf req = {0};
+  uint64_t len = 0;
+  char cwd[PATH_MAX];
+  sx_request qc = *q0;
+  const sx_request *q = &qc;
+  qc.cwd = q0->db_path[0] != '/' && getcwd(cwd, sizeof cwd) ? cwd : NULL;
+  sx_encode_request(q, &req);
+  if (req.nomem) return -1;
+  double timeout = q->lim.timeout > 0 ? q->lim.timeout : SX_NO_DEADLINE;
+  double deadline = now_seconds() + timeout + SX_GRACE;
+  for (int attempt = 0;; attempt++) {
+    worker *w = take_worker(&err);
+    if (!w) {
+      free(req.s);
+      return fail_here(r, SB_OPEN, err);
+    }
+    len = req.n;
+    if (send_all(w->fd, &len, sizeof len) || send_all(w->fd, req.s, req.n)) {
+      /* it died while idle (or was killed from outside): once more */
+      end_worker(w, 1);
+      give_back(w, 1);
+      pthread_mutex_lock(&pool.mu);
+      pool.stats.died++;
+      pthread_mutex_unlock(&pool.mu);
+      if (attempt < 1) continue;
+      free(req.s);
+      return fail_here(r, SB_CAP,
+                       sqlite3_mprintf("cannot send the query to a worker"));
+    }
+    int rc = recv_all(w->fd, &len, sizeof len, deadline);
+    char *buf = NULL;
+    if (rc == 0) {
+      if (len > ((uint64_t)1 << 40)) rc = -1;
+      else if (!(buf = malloc(len ? len : 1))) rc = -3;
+      else rc = recv_all(w->fd, buf, len, deadline);
+    }
+    if (rc == 0) {
+      give_back(w, 0);
+      free(req.s);
+      pthread_mutex_lock(&pool.mu);
+      pool.stats.served++;
+      pthread_mutex_unlock(&pool.mu);
+      if (sx_decode_result(buf, len, r) != 0) return -1;
+      return 0;
+    }
+    free(buf);
+    free(req.s);
+    int status = end_worker(w, 1);
+    give_back(w, 1);
+    pthread_mutex_lock(&pool.mu);
+    if (rc == -2) pool.stats.killed++;
+    else pool.stats.died++;
+    pthread_mutex_unlock(&pool.mu);
+    if (rc == -3) return -1;
+    if (rc == -2)
+      return fail_here(r, SB_TIMEOUT,
+                       sqlite3_mprintf("timeout after %g s", q->lim.timeout));
+    return fail_here(r, SB_CAP, death_message(status));
+  }
+}
+
+int sx_run(const sx_request *q, sx_result *r) {
+  memset(r, 0, sizeof *r);
+  if (sx_isolation()) return run_in_worker(q, r);
+  bb_buf out = {0};
+  sx_execute(q, &out);
+  if (out.nomem || !out.s) {
+    free(out.s);
+    return -1;
+  }
+  return sx_decode_result(out.s, out.n, r) ? -1 : 0;
+}

@@ -1,0 +1,136 @@
+/*
+** worker_main.c: the spidereval-worker program, one process of the
+** execution service's pool (exec.h). Started by exec_pool.c with its
+** socket as descriptor 3; not meant to be run by hand.
+**
+** It reads a request (its length, uint64, then its bytes), runs it
+** through the sandbox (exec.c: sx_execute) and writes the answer the same
+** way, until its socket closes. Before each request it sets its own
+** limits from the request's bound: address space (what it uses now, plus
+** the memory cap, plus room for the result), CPU time (what it used, plus
+** the timeout, plus 2 s). For its whole life: no file can be written or
+** grown (RLIMIT_FSIZE 0, SIGXFSZ ignored: a write fails instead), no core
+** file, descriptors other than 0-3 closed; its working directory is its
+** caller's (sent with each request, for relative database paths). Its parent kills it at the deadline; these limits hold even if
+** the parent cannot.
+*/
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sandbox/exec.h"
+
+#define SOCK_FD 3
+#define AS_ROOM (256LL << 20) /* address space beyond the cap: code, stacks */
+
+static int read_all(int fd, void *p, size_t n) {
+  char *c = p;
+  while (n) {
+    ssize_t k = read(fd, c, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    c += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n) {
+    ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    c += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* The address space this process maps now (bytes), from /proc. */
+static long long mapped_now(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long long pages = 0;
+  if (f) {
+    if (fscanf(f, "%lld", &pages) != 1) pages = 0;
+    fclose(f);
+  }
+  return pages * sysconf(_SC_PAGESIZE);
+}
+
+static void set_soft(int resource, rlim_t value) {
+  struct rlimit rl;
+  if (getrlimit(resource, &rl) != 0) return;
+  if (rl.rlim_max != RLIM_INFINITY && value > rl.rlim_max) value = rl.rlim_max;
+  rl.rlim_cur = value;
+  setrlimit(resource, &rl);
+}
+
+/* The request's bound as process limits. */
+static void bound_process(const sx_request *q) {
+  if (q->lim.max_memory > 0) {
+    /* SQLite's memory (the cap) plus the answer (up to twice the result
+    ** bytes while its buffer grows) plus room */
+    long long result = q->lim.max_bytes > 0 ? 2 * q->lim.max_bytes : (1LL << 30);
+    set_soft(RLIMIT_AS, (rlim_t)(mapped_now() + q->lim.max_memory + result +
+                                 AS_ROOM));
+  } else {
+    set_soft(RLIMIT_AS, RLIM_INFINITY);
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  long long used = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1;
+  long long allow = q->lim.timeout > 0 ? (long long)q->lim.timeout + 2 : 0;
+  set_soft(RLIMIT_CPU, allow ? (rlim_t)(used + allow) : RLIM_INFINITY);
+}
+
+int main(int argc, char **argv) {
+  (void)argv;
+  struct stat st;
+  if (argc > 1 || fstat(SOCK_FD, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+    fprintf(stderr, "spidereval-worker: started by spidereval's execution "
+                    "service, not by hand\n");
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN);
+  struct rlimit zero = {0, 0};
+  setrlimit(RLIMIT_CORE, &zero);
+  setrlimit(RLIMIT_FSIZE, &zero);
+  if (chdir("/") != 0) return 2;
+  for (int fd = SOCK_FD + 1; fd < 1024; fd++) close(fd);
+  sqlite3_initialize();
+  char *cwd = NULL; /* the working directory of the last request */
+  for (;;) {
+    uint64_t len = 0;
+    if (read_all(SOCK_FD, &len, sizeof len)) return 0; /* the parent left */
+    if (len > (1u << 30)) return 3;
+    char *buf = malloc(len + 1);
+    if (!buf || read_all(SOCK_FD, buf, len)) return 3;
+    buf[len] = 0;
+    sx_request q;
+    bb_buf out = {0};
+    if (sx_decode_request(buf, len, &q) != 0) return 3;
+    if (q.cwd && (!cwd || strcmp(cwd, q.cwd))) {
+      /* relative database paths are the caller's */
+      free(cwd);
+      cwd = chdir(q.cwd) == 0 ? strdup(q.cwd) : NULL;
+      if (!cwd && chdir("/") != 0) return 2;
+    }
+    bound_process(&q);
+    sx_execute(&q, &out);
+    free(buf);
+    if (out.nomem || !out.s) return 4;
+    uint64_t n = out.n;
+    int bad = write_all(SOCK_FD, &n, sizeof n) || write_all(SOCK_FD, out.s, out.n);
+    free(out.s);
+    if (bad) return 0;
+    set_soft(RLIMIT_AS, RLIM_INFINITY);
+  }
+}
