@@ -9,7 +9,8 @@ VERSION := $(shell cat VERSION)
 COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 # CFLAGS is the user's (optimisation, sanitizers); SE_CFLAGS always apply.
 CFLAGS  ?= -O2 -g
-SE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror -fPIC \
+SE_WARN ?= -Wall -Wextra -Wpedantic -Werror
+SE_CFLAGS = -std=c11 -D_GNU_SOURCE $(SE_WARN) -fPIC \
            -DSPIDEREVAL_VERSION='"$(VERSION)"' -DSPIDEREVAL_COMMIT='"$(COMMIT)"'
 DEPCFLAGS = $(shell pkg-config --cflags sqlite3 jansson libpcre2-8 2>/dev/null)
 DEPLIBS   = $(shell pkg-config --libs jansson libpcre2-8 2>/dev/null) -lm
@@ -205,7 +206,6 @@ FUZZ_TARGETS := fuzz_csv fuzz_cc fuzz_sql fuzz_gold fuzz_graph fuzz_compare fuzz
 # targets that run SQL: the extension compiled in (SQLITE_CORE)
 FUZZ_EXT_TARGETS := fuzz_jsonl fuzz_sandbox
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-FUZZ_BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -DSPIDEREVAL_VERSION='"$(VERSION)"'
 .PHONY: fuzz fuzz-targets valgrind
 $(addprefix $(BUILD)/,$(filter-out $(FUZZ_EXT_TARGETS),$(FUZZ_TARGETS))): $(BUILD)/fuzz_%: \
     $(BUILD)/obj/tests/fuzz/fuzz_%.o $(CORE_OBJ)
@@ -217,8 +217,8 @@ $(addprefix $(BUILD)/,$(FUZZ_EXT_TARGETS)): $(BUILD)/fuzz_%: \
 fuzz-targets: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 
 fuzz:
-	@$(MAKE) -s BUILD=$(BUILD)/fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" \
-	  SE_CFLAGS="$(FUZZ_BASE_CFLAGS)" fuzz-targets
+	@$(MAKE) -s BUILD=$(BUILD)/fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" SE_WARN= \
+	  fuzz-targets
 	@FUZZ_DIR=$(BUILD)/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) \
 	  ./tests/run_fuzz.sh $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
@@ -241,6 +241,6 @@ TSAN_CFLAGS := -g -O1 -fsanitize=thread
 $(BUILD)/threads: $(BUILD)/obj-core/tests/threads.o $(CORE_OBJ) $(EXT_CORE_OBJ) | $(BUILD)/spidereval-worker
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) $(DEPLIBS) -lpthread
 tsan:
-	@$(MAKE) -s BUILD=$(BUILD)/tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \
-	  SE_CFLAGS="$(FUZZ_BASE_CFLAGS)" $(BUILD)/tsan/threads
+	@$(MAKE) -s BUILD=$(BUILD)/tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" SE_WARN= \
+	  $(BUILD)/tsan/threads
 	@$(BUILD)/tsan/threads

@@ -98,8 +98,10 @@ void sx_result_free(sx_result *r);
 int sx_set_isolation(int on);
 int sx_isolation(void);
 
-/* How many workers may run at once (default: the number of processors,
-** at least 2, or $SPIDEREVAL_WORKERS); n <= 0 keeps it. Returns it. */
+/* How many workers may run at once (default: twice the number of
+** processors, at least 4, or $SPIDEREVAL_WORKERS); n <= 0 keeps it.
+** Returns it. A request that finds every worker busy waits for one; its
+** bound starts when a worker takes it. */
 int sx_pool_size(int n);
 
 /* Counters of this process: workers started, killed at a deadline, died

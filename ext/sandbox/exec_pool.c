@@ -113,8 +113,8 @@ int sx_pool_size(int n) {
   if (!pool.size) {
     const char *e = getenv("SPIDEREVAL_WORKERS");
     long k = e ? strtol(e, NULL, 10) : 0;
-    if (k <= 0) k = sysconf(_SC_NPROCESSORS_ONLN);
-    if (k < 2) k = 2;
+    if (k <= 0) k = 2 * sysconf(_SC_NPROCESSORS_ONLN);
+    if (k < 4) k = 4;
     pool.size = k > SX_MAX_WORKERS ? SX_MAX_WORKERS : (int)k;
   }
   n = pool.size;
@@ -369,13 +369,15 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
   sx_encode_request(q, &req);
   if (req.nomem) return -1;
   double timeout = q->lim.timeout > 0 ? q->lim.timeout : SX_NO_DEADLINE;
-  double deadline = now_seconds() + timeout + SX_GRACE;
   for (int attempt = 0;; attempt++) {
     worker *w = take_worker(&err);
     if (!w) {
       free(req.s);
       return fail_here(r, SB_OPEN, err);
     }
+    /* the bound counts from the moment a worker has the query (time spent
+    ** waiting for a free worker is not the query's) */
+    double deadline = now_seconds() + timeout + SX_GRACE;
     len = req.n;
     if (send_all(w->fd, &len, sizeof len) || send_all(w->fd, req.s, req.n)) {
       /* it died while idle (or was killed from outside): once more */

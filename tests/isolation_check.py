@@ -1,0 +1,208 @@
+"""Honest verdicts beside attacks, in threads and in processes, and a fork
+while a query runs (tests/run_isolation.sh runs it with Debian's python3).
+
+Each attack is model-written SQL that once broke a promise of the
+in-process sandbox (docs/security.md, "Isolation"): it must end within its
+bound (1.5 x the timeout + 0.5 s), as a verdict with a reason, never as an
+exception; honest verdicts run at the same time must keep their scores.
+Prints one line per check ("ok NAME" / "FAIL NAME: why") and last
+"isolation: N passed, N failed".
+
+Usage: isolation_check.py BUNDLE DB GOLD [ROUNDS]
+"""
+
+import os
+import sqlite3
+import sys
+import threading
+import time
+
+BUNDLE, DB, GOLD = sys.argv[1], sys.argv[2], sys.argv[3]
+ROUNDS = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+HONEST = "SELECT city, count(*) FROM customers GROUP BY 1"
+passed = failed = 0
+
+
+def check(name, ok, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {why}", flush=True)
+
+
+def connect():
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn.enable_load_extension(True)
+    conn.load_extension(BUNDLE)
+    return conn
+
+
+def verdict(conn, sql, timeout=60, options="lite"):
+    row = conn.execute(
+        "SELECT sql_verdict(?, ?, ?, 'shop001', ?, ?)",
+        (DB, sql, GOLD, options, timeout)).fetchone()
+    import json
+    return json.loads(row[0])
+
+
+def doubling_ctes(n):
+    q = "WITH c0(a) AS (SELECT 1)"
+    for i in range(1, n + 1):
+        q += f", c{i}(a) AS (SELECT a + a AS a FROM c{i - 1})"
+    return q + f" SELECT a FROM c{n}"
+
+
+def many_calls(n, size):
+    return "SELECT " + " + ".join(
+        [f"length(hex(zeroblob({size})))"] * n)
+
+
+# (name, sql, timeout, options): each must give score 0 with an
+# error_info, within 1.5 x timeout + 0.5 s
+ATTACKS = [
+    # the plan passes SQLITE_LIMIT_VDBE_OP, which SQLite reports as out
+    # of memory: a verdict, not an aborted run
+    ("plan too large", doubling_ctes(20), 5, "lite"),
+    # hundreds of expensive calls in one row's expression: no VM jump
+    # between them for the interrupt to be seen
+    ("calls in one expression", many_calls(150, 30_000_000), 1, "lite"),
+    # one big sort: the sorter merges without jumps
+    ("one big sort",
+     "SELECT x FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+     "FROM c LIMIT 3000000) SELECT x, randomblob(64) AS b FROM c) ORDER BY b",
+     1, "lite"),
+    # a result of big blobs written back as pandas would, byte by byte
+    ("big blobs written back",
+     "SELECT zeroblob(60000000) AS a UNION ALL SELECT zeroblob(60000000)",
+     1, "lite maxbytes=0"),
+    # memory past the cap (the process-wide counter once failed others)
+    ("memory cap",
+     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+     "LIMIT 40000000) SELECT group_concat(x) FROM c",
+     20, "lite maxmem=200000000"),
+]
+
+
+def run_attack(conn, name, sql, timeout, options, results):
+    t0 = time.monotonic()
+    try:
+        v = verdict(conn, sql, timeout, options)
+    except Exception as e:  # noqa: BLE001 - any exception is the failure
+        results.append((name, False, f"raised {type(e).__name__}: {e}"))
+        return
+    took = time.monotonic() - t0
+    bound = 1.5 * timeout + 0.5
+    results.append((name, v["score"] == 0 and v["error_info"] != ""
+                    and took <= bound,
+                    f"score {v['score']}, error_info {v['error_info']!r}, "
+                    f"took {took:.2f} s (bound {bound:.2f} s)"))
+
+
+def honest_loop(stop, results):
+    conn = connect()
+    n = 0
+    while not stop.is_set() or n < 3:
+        try:
+            v = verdict(conn, HONEST)
+            results.append(v["score"] == 1)
+        except Exception as e:  # noqa: BLE001
+            results.append(f"{type(e).__name__}: {e}")
+        n += 1
+
+
+def threads_round(r):
+    """Every attack in its own thread, four honest threads beside them."""
+    stop = threading.Event()
+    honest = []
+    hts = [threading.Thread(target=honest_loop, args=(stop, honest))
+           for _ in range(4)]
+    for t in hts:
+        t.start()
+    results = []
+    ats = []
+    for name, sql, timeout, options in ATTACKS:
+        conn = connect()
+        t = threading.Thread(target=run_attack,
+                             args=(conn, name, sql, timeout, options, results))
+        t.start()
+        ats.append(t)
+    for t in ats:
+        t.join()
+    stop.set()
+    for t in hts:
+        t.join()
+    for name, ok, why in results:
+        check(f"round {r}: threads: {name}", ok, why)
+    bad = [h for h in honest if h is not True]
+    check(f"round {r}: threads: {len(honest)} honest verdicts beside the "
+          f"attacks keep score 1", not bad and len(honest) >= 12,
+          f"{len(bad)} of {len(honest)} differ: {bad[:3]}")
+
+
+def process_child(name, sql, timeout, options):
+    conn = connect()
+    results = []
+    run_attack(conn, name, sql, timeout, options, results)
+    os._exit(0 if results and results[0][1] else 1)
+
+
+def processes_round(r):
+    """Each attack in a forked process, honest verdicts in this one."""
+    pids = {}
+    for name, sql, timeout, options in ATTACKS:
+        pid = os.fork()
+        if pid == 0:
+            process_child(name, sql, timeout, options)
+        pids[pid] = name
+    conn = connect()
+    honest = []
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline or len(honest) < 12:
+        honest.append(verdict(conn, HONEST)["score"] == 1)
+    for pid, name in pids.items():
+        _, status = os.waitpid(pid, 0)
+        check(f"round {r}: processes: {name}",
+              os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+              f"child status {status}")
+    check(f"round {r}: processes: honest verdicts keep score 1",
+          all(honest), f"{honest.count(False)} of {len(honest)} differ")
+
+
+def fork_while_busy(r):
+    """A fork while another thread's query runs in a worker: the child
+    gets workers of its own and an honest verdict; the parent's query
+    still ends at its bound."""
+    conn = connect()
+    verdict(conn, HONEST)  # the pool has a worker now
+    results = []
+    t = threading.Thread(target=run_attack,
+                         args=(connect(), "slow", many_calls(150, 30_000_000),
+                               2, "lite", results))
+    t.start()
+    time.sleep(0.3)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ok = verdict(connect(), HONEST)["score"] == 1
+        except Exception:  # noqa: BLE001
+            ok = False
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    t.join()
+    check(f"round {r}: fork while busy: the child's honest verdict",
+          os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+          f"child status {status}")
+    check(f"round {r}: fork while busy: the parent's slow query",
+          results and results[0][1], results and results[0][2])
+    check(f"round {r}: fork while busy: the parent's honest verdict",
+          verdict(conn, HONEST)["score"] == 1)
+
+
+for r in range(1, ROUNDS + 1):
+    threads_round(r)
+    processes_round(r)
+    fork_while_busy(r)
+print(f"isolation: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
