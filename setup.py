@@ -13,14 +13,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class BuildPyWithBundle(build_py):
-    """build_py that runs `make all` and copies build/spidereval.so and
-    sql/spider2e.sql into the package."""
+    """build_py that runs `make all` and copies build/spidereval.so, the
+    worker program build/spidereval-worker and sql/spider2e.sql into the
+    package."""
 
     def run(self):
         subprocess.check_call(["make", "-C", HERE, "all"])
         super().run()
         dest = os.path.join(self.build_lib, "spidereval")
         shutil.copy2(os.path.join(HERE, "build", "spidereval.so"), dest)
+        # the execution service's worker, found beside the bundle
+        shutil.copy2(os.path.join(HERE, "build", "spidereval-worker"), dest)
         os.makedirs(os.path.join(dest, "sql"), exist_ok=True)
         shutil.copy2(os.path.join(HERE, "sql", "spider2e.sql"),
                      os.path.join(dest, "sql", "spider2e.sql"))

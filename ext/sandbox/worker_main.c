@@ -72,15 +72,26 @@ static void set_soft(int resource, rlim_t value) {
   setrlimit(resource, &rl);
 }
 
-/* The request's bound as process limits. */
+/* The request's bound as process limits. The address-space limit is
+** recomputed when the caps change, and every 64 requests (what the
+** process maps grows slowly: SQLite's caches); the CPU limit each time. */
 static void bound_process(const sx_request *q) {
-  if (q->lim.max_memory > 0) {
+  static sqlite3_int64 last_memory = -1, last_bytes = -1;
+  static unsigned served = 0;
+  if (q->lim.max_memory == last_memory && q->lim.max_bytes == last_bytes &&
+      (served++ & 63) != 0) {
+    /* the address-space limit stands */
+  } else if (q->lim.max_memory > 0) {
+    last_memory = q->lim.max_memory;
+    last_bytes = q->lim.max_bytes;
     /* SQLite's memory (the cap) plus the answer (up to twice the result
     ** bytes while its buffer grows) plus room */
     long long result = q->lim.max_bytes > 0 ? 2 * q->lim.max_bytes : (1LL << 30);
     set_soft(RLIMIT_AS, (rlim_t)(mapped_now() + q->lim.max_memory + result +
                                  AS_ROOM));
   } else {
+    last_memory = q->lim.max_memory;
+    last_bytes = q->lim.max_bytes;
     set_soft(RLIMIT_AS, RLIM_INFINITY);
   }
   struct rusage ru;
@@ -131,6 +142,5 @@ int main(int argc, char **argv) {
     int bad = write_all(SOCK_FD, &n, sizeof n) || write_all(SOCK_FD, out.s, out.n);
     free(out.s);
     if (bad) return 0;
-    set_soft(RLIMIT_AS, RLIM_INFINITY);
   }
 }

@@ -26,6 +26,7 @@ def test_wheel_and_install_in_a_venv(root, tmp_path):
     assert "linux" in wheels[0]  # a platform wheel: it holds a compiled library
     names = zipfile.ZipFile(tmp_path / "dist" / wheels[0]).namelist()
     assert "spidereval/spidereval.so" in names and "spidereval/reward.py" in names
+    assert "spidereval/spidereval-worker" in names  # the execution service's worker
     venv = tmp_path / "venv"
     run([PY, "-m", "venv", "--system-site-packages", str(venv)], env=env)
     vpy = str(venv / "bin" / "python")
