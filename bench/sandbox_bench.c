@@ -3,14 +3,22 @@
 **
 **   sandbox_bench <database> [n]
 **
-** Runs one tiny query n times (default 20000) three ways and prints the
+** Runs one tiny query n times (default 20000) several ways and prints the
 ** time per query: on an open plain read-only connection (prepare, step,
 ** finalize: the floor), through the sandbox (sb_open from its cache,
 ** sb_start, sb_prepare, sb_step, sb_close), and opening a plain read-only
-** connection per query (what sql_verdict did before the sandbox).
+** connection per query (what sql_verdict did before the sandbox); then
+** through the execution service (sx_run, exec.h): in this process, and
+** isolated in a worker process, in CPU time of this process and its
+** workers (their share read from /proc) as well as wall time.
 */
+#include <dirent.h>
+#include <unistd.h>
+
+#include "sandbox/exec.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "sandbox/sandbox.h"
@@ -22,6 +30,61 @@ static double now(void) {
 }
 
 static const char *SQL = "SELECT count(*) FROM sqlite_schema WHERE type = 'table'";
+
+/* CPU seconds of this process and of its live children (the workers). */
+static double cpu_with_children(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  double cpu = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+  DIR *d = opendir("/proc/self/task");
+  struct dirent *e;
+  long tick = sysconf(_SC_CLK_TCK);
+  while (d && (e = readdir(d))) {
+    char path[300];
+    snprintf(path, sizeof path, "/proc/self/task/%s/children", e->d_name);
+    FILE *f = fopen(path, "r");
+    long pid;
+    while (f && fscanf(f, "%ld", &pid) == 1) {
+      char sp[64];
+      snprintf(sp, sizeof sp, "/proc/%ld/stat", pid);
+      FILE *g = fopen(sp, "r");
+      char buf[1024];
+      size_t n = g ? fread(buf, 1, sizeof buf - 1, g) : 0;
+      if (g) fclose(g);
+      buf[n] = 0;
+      char *p = strrchr(buf, ')');
+      unsigned long ut = 0, st = 0;
+      if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                      &ut, &st) == 2)
+        cpu += (double)(ut + st) / (double)tick;
+    }
+    if (f) fclose(f);
+  }
+  if (d) closedir(d);
+  return cpu;
+}
+
+/* n tiny queries through sx_run: wall and CPU seconds per query. */
+static int run_service(const char *path, int n, double *wall, double *cpu) {
+  sb_limits lim;
+  sb_limits_init(&lim, 60);
+  sx_request q = {SX_FETCH, path, SQL, strlen(SQL), lim, 0, -1, NULL};
+  sx_result r;
+  if (sx_run(&q, &r) != 0 || r.status != SB_OK) {
+    fprintf(stderr, "sandbox_bench: %s\n", r.errmsg ? r.errmsg : "out of memory");
+    return 1;
+  }
+  sx_result_free(&r);
+  double t0 = now(), c0 = cpu_with_children();
+  for (int i = 0; i < n; i++) {
+    if (sx_run(&q, &r) != 0) return 1;
+    sx_result_free(&r);
+  }
+  *cpu = (cpu_with_children() - c0) / n;
+  *wall = (now() - t0) / n;
+  return 0;
+}
+
 
 static int run_plain(sqlite3 *db) {
   sqlite3_stmt *st = NULL;
@@ -82,5 +145,15 @@ int main(int argc, char **argv) {
          "%.1f us, sandbox (cached connection) %.1f us (%.2fx), plain "
          "connection opened per query %.1f us\n",
          plain * 1e6, sandboxed * 1e6, sandboxed / plain, reopen * 1e6);
+  double iw, ic, pw, pc;
+  sx_set_isolation(0);
+  if (run_service(path, n, &iw, &ic)) return 1;
+  sx_set_isolation(1);
+  if (run_service(path, n, &pw, &pc)) return 1;
+  printf("execution service: tiny query, per query: in-process %.1f us CPU "
+         "(%.1f us wall), isolated in a worker process %.1f us CPU with the "
+         "worker's (%.1f us wall): %.2fx the in-process CPU, %.0f queries/s "
+         "per core\n",
+         ic * 1e6, iw * 1e6, pc * 1e6, pw * 1e6, pc / ic, 1 / pc);
   return 0;
 }

@@ -12,6 +12,12 @@
 **   spidereval_cache_clear() forget cached tables and gold directories
 **   spidereval_cache_limit([bytes]) the bytes of parsed tables kept (256 MiB
 **                            by default); with an argument, set it
+**   spidereval_isolation([mode]) 'process' (the default: untrusted SQL
+**                            runs in worker processes, sandbox/exec.h) or
+**                            'inprocess' (trusted input only); with an
+**                            argument, set it for the whole process
+**   spidereval_workers([n])  the worker pool's size (default twice the
+**                            processors, at least 4; $SPIDEREVAL_WORKERS)
 **   spidereval_snapshot_dir([dir]) where parsed gold tables are kept on
 **                            disk for the next process ('' when nowhere);
 **                            with an argument, set it ('' or NULL: none).
@@ -55,6 +61,7 @@
 
 #include "base/call_count.h"
 #include "spidereval.h"
+#include "sandbox/exec.h"
 SQLITE_EXTENSION_INIT1
 
 #ifndef SPIDEREVAL_VERSION
@@ -124,6 +131,43 @@ static void cacheClearFunc(sqlite3_context *ctx, int argc,
   }
   se_cache_clear(c);
   sqlite3_result_null(ctx);
+}
+
+/* spidereval_isolation(['process'|'inprocess']): where untrusted SQL
+** runs for every connection of the process (sandbox/exec.h); returns the
+** setting (after the change). spidereval_workers([n]): the worker pool's
+** size. */
+static void isolationFunc(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
+  if (argc > 0 && sqlite3_value_type(argv[0]) != SQLITE_NULL) {
+    const char *m = (const char *)sqlite3_value_text(argv[0]);
+    if (m && !strcmp(m, "process")) sx_set_isolation(1);
+    else if (m && !strcmp(m, "inprocess")) sx_set_isolation(0);
+    else {
+      char *e = sqlite3_mprintf("spidereval_isolation: unknown mode '%s' "
+                                "(expected process or inprocess)",
+                                m ? m : "");
+      sqlite3_result_error(ctx, e ? e : "out of memory", -1);
+      sqlite3_free(e);
+      return;
+    }
+  }
+  sqlite3_result_text(ctx, sx_isolation() ? "process" : "inprocess", -1,
+                      SQLITE_STATIC);
+}
+
+static void workersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  int n = 0;
+  if (argc > 0 && sqlite3_value_type(argv[0]) != SQLITE_NULL) {
+    sqlite3_int64 v = sqlite3_value_int64(argv[0]);
+    if (v < 1 || v > 64) {
+      sqlite3_result_error(ctx, "spidereval_workers: n must be between 1 "
+                                "and 64", -1);
+      return;
+    }
+    n = (int)v;
+  }
+  sqlite3_result_int(ctx, sx_pool_size(n));
 }
 
 static void cacheLimitFunc(sqlite3_context *ctx, int argc,
@@ -328,6 +372,20 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
     rc = sqlite3_create_function_v2(db, "progress", 3, SQLITE_UTF8, 0,
                                     progressFunc, 0, 0, 0);
   /* spidereval_cache_limit([bytes]): read or set the cache budget */
+  /* process-wide settings of the execution service; DIRECTONLY: a
+  ** schema must not change where untrusted SQL runs */
+  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
+    rc = sqlite3_create_function_v2(db, "spidereval_isolation", nargs,
+                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                    isolationFunc, 0, 0, 0);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_create_function_v2(db, "spidereval_workers", nargs,
+                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                      workersFunc, 0, 0, 0);
+    if (rc != SQLITE_OK)
+      *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
+                                  "spidereval_isolation", sqlite3_errstr(rc));
+  }
   for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
     se_cache_retain(cache);
     rc = sqlite3_create_function_v2(db, "spidereval_cache_limit", nargs,

@@ -18,4 +18,15 @@ Suite *suite_bytebuf(void);
 Suite *suite_pyjson(void);
 Suite *suite_bigmem(void);
 Suite *suite_result_diff(void);
+
+/* A suite's exhaustive tests (millions of inputs against a reference):
+** a second TCase tagged "exhaustive", added to s. make valgrind leaves
+** them out (CK_EXCLUDE_TAGS=exhaustive): they run the same code as the
+** other tests, only longer, and make asan runs them all. */
+static inline TCase *exhaustive_case(Suite *s) {
+  TCase *tc = tcase_create("exhaustive");
+  tcase_set_tags(tc, "exhaustive");
+  suite_add_tcase(s, tc);
+  return tc;
+}
 #endif

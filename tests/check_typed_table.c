@@ -823,9 +823,11 @@ Suite *suite_typed_table(void) {
   tcase_add_test(tc, test_file_equals_parse);
   tcase_add_test(tc, test_stream_changed);
   tcase_add_test(tc, test_text_buffers);
-  tcase_add_test(tc, test_pandas_limits);
   tcase_add_test(tc, test_chunk_boundary_width);
   tcase_add_test(tc, test_direct_typing);
   suite_add_tcase(s, tc);
+  TCase *ex = exhaustive_case(s);
+  tcase_set_timeout(ex, 60);
+  tcase_add_test(ex, test_pandas_limits);
   return s;
 }

@@ -1,7 +1,8 @@
 /*
-** agent_exec.c: the tools that run an agent's SQL, in the sandbox of the
-** tool database (sandbox.h): one read-only statement, a fresh bound per
-** call, no state left behind.
+** agent_exec.c: the tools that run an agent's SQL, each statement in a
+** worker of the execution service (sandbox/exec.h): one read-only
+** statement, a fresh bound per call that holds whatever the SQL does, no
+** state left behind.
 **
 ** execute_sql(db, sql [, max_rows [, timeout]])
 **   Runs one read-only statement and returns JSON: {"columns": [...],
@@ -49,98 +50,88 @@ int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
       return SQLITE_ERROR;
     }
   }
-  /* one read-only statement in the sandbox: no state survives the call */
-  at_tool_bound(d, timeout);
-  sqlite3_stmt *st = NULL;
-  if (sb_prepare(d->sb, sql, &st) != SQLITE_OK) {
-    *err = at_msgf("%s: %s", fn, sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
+  /* one read-only statement in a worker of the execution service: no
+  ** state survives the call, and the bound holds whatever the SQL does */
+  sb_limits lim;
+  sb_limits_init(&lim, timeout);
+  sx_request q = {SX_FETCH, d->path, sql, strlen(sql), lim, 0, -1, NULL};
+  sx_result res;
+  if (sx_run(&q, &res) < 0) {
+    *err = at_msgf("%s: out of memory", fn);
+    return SQLITE_NOMEM;
+  }
+  if (res.status != SB_OK) {
+    *err = at_msgf("%s: %s", fn, res.errmsg);
+    sx_result_free(&res);
     return SQLITE_ERROR;
   }
-  int nc = sqlite3_column_count(st);
-  sqlite3_int64 r = 0;
-  int rc;
-  while ((rc = sb_step(d->sb, st)) == SQLITE_ROW) {
-    for (int c = 0; c < nc; c++) {
+  for (int64_t r = 0; r < res.nrows && !out->nomem; r++) {
+    for (int c = 0; c < res.ncols; c++) {
       cell *row = at_new_row(out);
       if (!row) break;
       at_set_int(&row[0], r);
       at_set_int(&row[1], c);
-      at_set_text(out, &row[2], sqlite3_column_name(st, c), -1);
-      at_set_value(out, &row[3], st, c);
+      at_set_text(out, &row[2], res.names[c], -1);
+      at_set_rv(out, &row[3], &res.cells[r * res.ncols + c]);
     }
-    r++;
-    if (out->nomem) break;
   }
+  sx_result_free(&res);
   if (out->nomem) {
     *err = at_msgf("%s: out of memory", fn);
-    rc = SQLITE_NOMEM;
-  } else if (rc != SQLITE_DONE) {
-    *err = at_msgf("%s: %s", fn, sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
-    rc = SQLITE_ERROR;
-  } else {
-    rc = SQLITE_OK;
+    return SQLITE_NOMEM;
   }
-  sqlite3_finalize(st);
-  return rc;
+  return SQLITE_OK;
 }
 
 /* ------------------------------------------------------- execute_sql */
 
-/* Run sql in the sandbox of d: JSON text (malloc'd) with columns, rows,
-** truncated and error; NULL on out of memory. */
+/* Run sql on d's database in a worker of the execution service: JSON
+** text (malloc'd) with columns, rows, truncated and error; NULL on out of
+** memory. The worker stops after max_rows + 1 rows (the one more tells
+** that the result was truncated). */
 static char *se_execute_json(tool_db *d, const char *sql, sqlite3_int64 max_rows,
                              double timeout) {
-  bb_buf cols = {0}, rows = {0}, res = {0};
+  bb_buf res = {0};
   char *err = NULL;
   int truncated = 0;
-  sqlite3_stmt *st = NULL;
-  at_tool_bound(d, timeout);
-  bb_puts(&cols, "[");
-  bb_puts(&rows, "[");
-  if (sb_prepare(d->sb, sql, &st) != SQLITE_OK) {
-    err = at_msgf("%s", sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
+  sb_limits lim;
+  sb_limits_init(&lim, timeout);
+  sx_request q = {SX_FETCH, d->path, sql, strlen(sql), lim, SX_STOP,
+                  max_rows + 1, NULL};
+  sx_result r;
+  if (sx_run(&q, &r) < 0) return NULL;
+  bb_puts(&res, "{\"columns\":[");
+  if (r.status != SB_OK) {
+    err = at_msgf("%s", r.errmsg);
   } else {
-    int nc = sqlite3_column_count(st);
-    for (int k = 0; k < nc; k++) {
-      const char *cn = sqlite3_column_name(st, k);
-      if (k) bb_puts(&cols, ",");
-      jt_string(&cols, cn ? cn : "", cn ? strlen(cn) : 0);
+    for (int k = 0; k < r.ncols; k++) {
+      if (k) bb_puts(&res, ",");
+      jt_string(&res, r.names[k], strlen(r.names[k]));
     }
-    sqlite3_int64 n = 0;
-    int rc;
-    while ((rc = sb_step(d->sb, st)) == SQLITE_ROW) {
-      if (n == max_rows) {
-        truncated = 1;
-        break;
-      }
-      bb_puts(&rows, n ? ",[" : "[");
-      for (int k = 0; k < nc; k++) {
-        if (k) bb_puts(&rows, ",");
-        jt_cell(&rows, st, k);
-      }
-      bb_puts(&rows, "]");
-      n++;
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-      err = at_msgf("%s", sb_errmsg(d->sb) ? sb_errmsg(d->sb) : "error");
   }
-  sqlite3_finalize(st);
-  bb_puts(&cols, "]");
-  bb_puts(&rows, "]");
-  bb_puts(&res, "{\"columns\":");
-  if (cols.s) bb_puts(&res, cols.s);
-  bb_puts(&res, ",\"rows\":");
-  if (rows.s) bb_puts(&res, rows.s);
+  bb_puts(&res, "],\"rows\":[");
+  int64_t n = r.status == SB_OK ? r.nrows : 0;
+  if (n > max_rows) {
+    truncated = 1;
+    n = max_rows;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    bb_puts(&res, i ? ",[" : "[");
+    for (int k = 0; k < r.ncols; k++) {
+      if (k) bb_puts(&res, ",");
+      jt_value(&res, &r.cells[i * r.ncols + k]);
+    }
+    bb_puts(&res, "]");
+  }
+  bb_puts(&res, "]");
   bb_puts(&res, truncated ? ",\"truncated\":true" : ",\"truncated\":false");
   bb_puts(&res, ",\"error\":");
   if (err) jt_string(&res, err, strlen(err));
   else bb_puts(&res, "null");
   bb_puts(&res, "}");
-  int bad = cols.nomem || rows.nomem || res.nomem;
-  free(cols.s);
-  free(rows.s);
+  sx_result_free(&r);
   sqlite3_free(err);
-  if (bad) {
+  if (res.nomem) {
     free(res.s);
     return NULL;
   }

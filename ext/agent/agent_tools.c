@@ -300,6 +300,28 @@ void at_set_value(rowset *r, cell *c, sqlite3_stmt *st, int k) {
   }
 }
 
+void at_set_rv(rowset *r, cell *c, const rv_value *v) {
+  switch (v->type) {
+    case RV_INT: at_set_int(c, v->i); break;
+    case RV_FLOAT:
+      c->type = SQLITE_FLOAT;
+      c->d = v->f;
+      break;
+    case RV_TEXT: at_set_text(r, c, v->s, (int)v->n); break;
+    case RV_BLOB:
+      c->s = malloc(v->n + 1);
+      if (!c->s) {
+        r->nomem = 1;
+        break;
+      }
+      if (v->n) memcpy(c->s, v->s, v->n);
+      c->n = (int)v->n;
+      c->type = SQLITE_BLOB;
+      break;
+    default: c->type = SQLITE_NULL;
+  }
+}
+
 /* Append every row of st (its first ncols columns); 0 or an SQLite code. */
 int at_add_rows(rowset *r, sqlite3_stmt *st, sqlite3 *db, char **err) {
   int rc;
@@ -382,6 +404,24 @@ void jt_cell(bb_buf *j, sqlite3_stmt *st, int k) {
     case SQLITE_BLOB:
       snprintf(buf, sizeof buf, "\"<blob of %d bytes>\"",
                sqlite3_column_bytes(st, k));
+      bb_puts(j, buf);
+      break;
+    default: bb_puts(j, "null");
+  }
+}
+
+/* A value of the execution service's answer as JSON, as jt_cell. */
+void jt_value(bb_buf *j, const rv_value *v) {
+  char buf[64];
+  switch (v->type) {
+    case RV_INT: bb_put(j, buf, (size_t)pn_int_repr(v->i, buf)); break;
+    case RV_FLOAT:
+      if (isfinite(v->f)) bb_put(j, buf, (size_t)pn_float_repr(v->f, NULL, buf));
+      else bb_puts(j, "null");
+      break;
+    case RV_TEXT: jt_string(j, v->s, v->n); break;
+    case RV_BLOB:
+      snprintf(buf, sizeof buf, "\"<blob of %zu bytes>\"", v->n);
       bb_puts(j, buf);
       break;
     default: bb_puts(j, "null");

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "base/bytebuf.h"
+#include "sandbox/exec.h"
 #include "sandbox/sandbox.h"
 #include "spidereval.h"
 
@@ -115,6 +116,8 @@ cell *at_new_row(rowset *r);
 void at_set_text(rowset *r, cell *c, const char *s, int n);
 void at_set_int(cell *c, sqlite3_int64 v);
 void at_set_value(rowset *r, cell *c, sqlite3_stmt *st, int k);
+/* The same for a value of the execution service's answer (exec.h). */
+void at_set_rv(rowset *r, cell *c, const rv_value *v);
 /* Append every row of st (its first ncols columns); 0 or an SQLite code. */
 int at_add_rows(rowset *r, sqlite3_stmt *st, sqlite3 *db, char **err);
 void at_rowset_clear(rowset *r);
@@ -125,6 +128,8 @@ void at_rowset_clear(rowset *r);
 void jt_string(bb_buf *j, const char *s, size_t n);
 /* A cell of a statement as JSON. */
 void jt_cell(bb_buf *j, sqlite3_stmt *st, int k);
+/* The same for a value of the execution service's answer (exec.h). */
+void jt_value(bb_buf *j, const rv_value *v);
 
 /* ---------------------------------------------------------- the tools */
 

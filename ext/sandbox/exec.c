@@ -183,7 +183,10 @@ static void run_fetch(sb_conn *c, const sx_request *q, bb_buf *out) {
   put_head(out, SX_FETCH, SB_OK, NULL, 0, 0, 0, ncols);
   for (int k = 0; k < ncols; k++) put_text(out, sqlite3_column_name(st, k));
   while ((rc = sb_step(c, st)) == SQLITE_ROW) {
-    if (q->keep >= 0 && nrows >= q->keep) continue;
+    if (q->keep >= 0 && nrows >= q->keep) {
+      if (q->flags & SX_STOP) break;
+      continue;
+    }
     nrows++;
     for (int k = 0; k < ncols; k++) {
       unsigned char type = (unsigned char)sqlite3_column_type(st, k);
@@ -205,7 +208,8 @@ static void run_fetch(sb_conn *c, const sx_request *q, bb_buf *out) {
   }
   if (out->nomem) {
     put_failure(out, SB_NOMEM, "out of memory while fetching the result");
-  } else if (rc != SQLITE_DONE || sb_check(c) != SQLITE_OK) {
+  } else if ((rc != SQLITE_DONE && rc != SQLITE_ROW) ||
+             sb_check(c) != SQLITE_OK) {
     put_query_failure(out, c);
   } else {
     patch_head(out, sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0),

@@ -53,6 +53,9 @@ typedef enum {
 #define SX_PLAIN_FIRST 2u /* SX_FETCH: prepare with sqlite3_prepare_v2 first
                          ** (sb_prepare_plain): SQLite's own message for
                          ** a statement it cannot prepare */
+#define SX_STOP 8u        /* SX_FETCH: stop stepping once keep rows are
+                          ** kept (an agent's first rows of an endless
+                          ** query) */
 #define SX_UTF8_STRICT 4u /* SX_CSV: TEXT that is not UTF-8 fails as
                           ** Python's sqlite3 fails on it */
 

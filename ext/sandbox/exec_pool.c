@@ -262,6 +262,36 @@ static int recv_all(int fd, void *p, size_t n, double deadline) {
   return 0;
 }
 
+/* The worker's answer (its length, then its bytes) by the deadline into
+** *buf (malloc'd) and *len: 0, -1 (the worker closed, failed or sent a
+** length beyond 1 TiB), -2 (the deadline passed), -3 (out of memory). A
+** small answer comes in one read. */
+static int recv_answer(int fd, double deadline, char **buf, uint64_t *len) {
+  char first[65536];
+  size_t got = 0;
+  *buf = NULL;
+  while (got < sizeof *len) {
+    double left = deadline - now_seconds();
+    if (left <= 0) return -2;
+    struct pollfd pf = {fd, POLLIN, 0};
+    int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    int r = poll(&pf, 1, ms);
+    if (r < 0 && errno != EINTR) return -1;
+    if (r <= 0) continue;
+    ssize_t k = recv(fd, first + got, sizeof first - got, MSG_DONTWAIT);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (k <= 0) return -1;
+    got += (size_t)k;
+  }
+  memcpy(len, first, sizeof *len);
+  if (*len > ((uint64_t)1 << 40)) return -1;
+  size_t have = got - sizeof *len;
+  if (have > *len) return -1; /* more than one answer: out of step */
+  if (!(*buf = malloc(*len ? *len : 1))) return -3;
+  memcpy(*buf, first + sizeof *len, have);
+  return have == *len ? 0 : recv_all(fd, *buf + have, *len - have, deadline);
+}
+
 /* A failed answer made here (no worker said it); msg is sqlite3_malloc'd
 ** (NULL: out of memory). */
 static int fail_here(sx_result *r, sb_status s, char *msg) {
@@ -366,8 +396,12 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
   sx_request qc = *q0;
   const sx_request *q = &qc;
   qc.cwd = q0->db_path[0] != '/' && getcwd(cwd, sizeof cwd) ? cwd : NULL;
+  /* the length first, then the request: one send */
+  bb_put(&req, &len, sizeof len);
   sx_encode_request(q, &req);
   if (req.nomem) return -1;
+  len = req.n - sizeof len;
+  memcpy(req.s, &len, sizeof len);
   double timeout = q->lim.timeout > 0 ? q->lim.timeout : SX_NO_DEADLINE;
   for (int attempt = 0;; attempt++) {
     worker *w = take_worker(&err);
@@ -378,8 +412,7 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
     /* the bound counts from the moment a worker has the query (time spent
     ** waiting for a free worker is not the query's) */
     double deadline = now_seconds() + timeout + SX_GRACE;
-    len = req.n;
-    if (send_all(w->fd, &len, sizeof len) || send_all(w->fd, req.s, req.n)) {
+    if (send_all(w->fd, req.s, req.n)) {
       /* it died while idle (or was killed from outside): once more */
       end_worker(w, 1);
       give_back(w, 1);
@@ -391,13 +424,8 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
       return fail_here(r, SB_CAP,
                        sqlite3_mprintf("cannot send the query to a worker"));
     }
-    int rc = recv_all(w->fd, &len, sizeof len, deadline);
     char *buf = NULL;
-    if (rc == 0) {
-      if (len > ((uint64_t)1 << 40)) rc = -1;
-      else if (!(buf = malloc(len ? len : 1))) rc = -3;
-      else rc = recv_all(w->fd, buf, len, deadline);
-    }
+    int rc = recv_answer(w->fd, deadline, &buf, &len);
     if (rc == 0) {
       give_back(w, 0);
       free(req.s);

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "sandbox/exec.h"
@@ -41,14 +42,20 @@ static int read_all(int fd, void *p, size_t n) {
   return 0;
 }
 
-static int write_all(int fd, const void *p, size_t n) {
-  const char *c = p;
-  while (n) {
-    ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
+/* The answer: its length and its bytes, in one call when they fit. */
+static int write_answer(int fd, const char *p, size_t n) {
+  uint64_t len = n;
+  struct iovec iov[2] = {{&len, sizeof len}, {(void *)p, n}};
+  int i = 0;
+  while (i < 2) {
+    ssize_t k = writev(fd, iov + i, 2 - i);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return -1;
-    c += k;
-    n -= (size_t)k;
+    while (i < 2 && (size_t)k >= iov[i].iov_len) k -= (ssize_t)iov[i++].iov_len;
+    if (i < 2) {
+      iov[i].iov_base = (char *)iov[i].iov_base + k;
+      iov[i].iov_len -= (size_t)k;
+    }
   }
   return 0;
 }
@@ -94,11 +101,22 @@ static void bound_process(const sx_request *q) {
     last_bytes = q->lim.max_bytes;
     set_soft(RLIMIT_AS, RLIM_INFINITY);
   }
+  /* CPU: at least the timeout plus 2 s from now, set again only when
+  ** less than that is left (the limit goes 10 s further each time) */
+  static long long cpu_limit = -1; /* seconds; -1: none set */
+  long long allow = q->lim.timeout > 0 ? (long long)q->lim.timeout + 2 : 0;
+  if (!allow) {
+    if (cpu_limit >= 0) set_soft(RLIMIT_CPU, RLIM_INFINITY);
+    cpu_limit = -1;
+    return;
+  }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   long long used = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1;
-  long long allow = q->lim.timeout > 0 ? (long long)q->lim.timeout + 2 : 0;
-  set_soft(RLIMIT_CPU, allow ? (rlim_t)(used + allow) : RLIM_INFINITY);
+  if (cpu_limit < 0 || cpu_limit - used < allow) {
+    cpu_limit = used + allow + 10;
+    set_soft(RLIMIT_CPU, (rlim_t)cpu_limit);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -120,10 +138,21 @@ int main(int argc, char **argv) {
   char *cwd = NULL; /* the working directory of the last request */
   for (;;) {
     uint64_t len = 0;
-    if (read_all(SOCK_FD, &len, sizeof len)) return 0; /* the parent left */
-    if (len > (1u << 30)) return 3;
+    static char first[65536];
+    size_t got = 0;
+    while (got < sizeof len) { /* the length, and what came with it */
+      ssize_t k = read(SOCK_FD, first + got, sizeof first - got);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) return 0; /* the parent left */
+      got += (size_t)k;
+    }
+    memcpy(&len, first, sizeof len);
+    size_t have = got - sizeof len;
+    if (len > (1u << 30) || have > len) return 3;
     char *buf = malloc(len + 1);
-    if (!buf || read_all(SOCK_FD, buf, len)) return 3;
+    if (!buf) return 3;
+    memcpy(buf, first + sizeof len, have);
+    if (have < len && read_all(SOCK_FD, buf + have, len - have)) return 3;
     buf[len] = 0;
     sx_request q;
     bb_buf out = {0};
@@ -138,8 +167,7 @@ int main(int argc, char **argv) {
     sx_execute(&q, &out);
     free(buf);
     if (out.nomem || !out.s) return 4;
-    uint64_t n = out.n;
-    int bad = write_all(SOCK_FD, &n, sizeof n) || write_all(SOCK_FD, out.s, out.n);
+    int bad = write_answer(SOCK_FD, out.s, out.n);
     free(out.s);
     if (bad) return 0;
   }
