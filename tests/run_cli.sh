@@ -418,7 +418,7 @@ expect "a number option that is not one" 2 "spidereval report: --limit 'abc': ex
 dest=$work/dest
 make -s -C "$root" install DESTDIR="$dest" PREFIX=/opt/se >/dev/null 2>&1
 check "install: files" "$(cd "$dest/opt/se" && find . -type f | grep -v '/sql/' | sort | tr '\n' ' ')" \
-  "./bin/spidereval ./lib/spidereval.so ./share/man/man1/spidereval.1 "
+  "./bin/spidereval ./lib/spidereval-worker ./lib/spidereval.so ./share/man/man1/spidereval.1 "
 check "install: scripts" "$(ls "$dest/opt/se/share/spidereval/sql")" "$(ls "$root/sql")"
 out=$(cd / && "$dest/opt/se/bin/spidereval" audit "$S/gold" | head -1)
 check "installed command runs from /" "$out" "Gold variants per instance (instances in eval)"
@@ -426,6 +426,10 @@ out=$(cd / && sqlite3 :memory: -cmd ".load $dest/opt/se/lib/spidereval" \
   -cmd ".parameter set :submission '$S/submission'" -cmd ".parameter set :gold '$S/gold'" \
   <"$dest/opt/se/share/spidereval/sql/evaluate.sql" | tail -1 | tr -d '\r')
 check "installed evaluate.sql runs from /" "$out" "demo005,0,\"Evaluation Error:EmptyDataError: No columns to parse from file\""
+out=$(cd / && sqlite3 :memory: -cmd ".load $dest/opt/se/lib/spidereval" \
+  "SELECT sql_result_csv('$root/build/samples/shop.sqlite', 'SELECT 6 * 7 AS n')" | tr -d '\r')
+check "installed bundle runs SQL in its installed worker" "$out" "n
+42"
 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/opt/se >/dev/null 2>&1
 check "uninstall" "$(find "$dest" -type f)" ""
 
