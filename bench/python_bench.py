@@ -9,7 +9,8 @@
    gold, fetchall, compare, close.
 
 Figures are per core: CPU seconds of this one-threaded process
-(time.process_time), so other load on the machine does not count.
+(time.process_time) plus those of its worker processes (the execution
+service's, read from /proc), so other load on the machine does not count.
 """
 
 import csv
@@ -33,15 +34,34 @@ ROWS = spidereval.Rows(["region", "total"], [("South", 980.5), ("North", 1520.25
 RUNS = 5
 
 
+def cpu_seconds():
+    """CPU seconds of this process and of its live children (the execution
+    service's workers run the queries)."""
+    total = time.process_time()
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in os.listdir("/proc/self/task"):
+        try:
+            pids = open("/proc/self/task/%s/children" % task).read().split()
+        except OSError:
+            continue
+        for pid in pids:
+            try:
+                fields = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def per_second(fn, n, runs=RUNS):
     """Calls of fn per CPU second, the median of several runs."""
     fn()
     rates = []
     for _ in range(runs):
-        t = time.process_time()
+        t = cpu_seconds()
         for _ in range(n):
             fn()
-        rates.append(n / (time.process_time() - t))
+        rates.append(n / (cpu_seconds() - t))
     return sorted(rates)[len(rates) // 2]
 
 
@@ -50,9 +70,9 @@ def items_per_second(fn, n, runs=RUNS):
     fn()
     rates = []
     for _ in range(runs):
-        t = time.process_time()
+        t = cpu_seconds()
         fn()
-        rates.append(n / (time.process_time() - t))
+        rates.append(n / (cpu_seconds() - t))
     return sorted(rates)[len(rates) // 2]
 
 
@@ -133,6 +153,10 @@ def bench_rewards(db):
     r = reward.SqlReward()
     assert r(PRED_SQL, db, GOLD_SQL).match
     ours = per_second(lambda: r(PRED_SQL, db, GOLD_SQL), 3000)
+    conn = spidereval.connect()
+    conn.execute("SELECT spidereval_isolation('inprocess')")
+    inproc = per_second(lambda: r(PRED_SQL, db, GOLD_SQL), 3000)
+    conn.execute("SELECT spidereval_isolation('process')")
     bare = reward.extract_sql(PRED_SQL)
 
     def typical():
@@ -148,9 +172,10 @@ def bench_rewards(db):
     c = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     gold_rows = sorted(map(str, c.execute(GOLD_SQL).fetchall()))
     cached = per_second(lambda: sorted(map(str, c.execute(bare).fetchall())) == gold_rows, 10000)
-    print("python rewards, tiny query (4 rows), per core (median of %d): SqlReward %.0f/s; "
+    print("python rewards, tiny query (4 rows), per core (median of %d): SqlReward %.0f/s "
+          "isolated in worker processes (target >= 15000/s), %.0f/s in-process; "
           "open-execute-fetchall loop %.0f/s; plain Python on one open connection, no "
-          "comparison rules %.0f/s; target >= 10000/s" % (RUNS, ours, usual, cached))
+          "comparison rules %.0f/s" % (RUNS, ours, inproc, usual, cached))
 
 
 if __name__ == "__main__":
