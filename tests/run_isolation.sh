@@ -29,4 +29,20 @@ check "missing worker" "$out" "Error: stepping, sql_result_csv: the worker progr
 a=$(sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")
 b=$(SPIDEREVAL_ISOLATION=inprocess sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")
 check "in-process gives the same CSV" "$a" "$b"
+# agent tools on a hostile database: a view that never ends is stopped at
+# the tool's bound (SPIDEREVAL_TOOL_TIMEOUT), by the worker's kill if need be
+hostile_db=build/isolation_view.sqlite
+rm -f "$hostile_db"
+sqlite3 "$hostile_db" "CREATE TABLE t(a); INSERT INTO t VALUES (1);
+  CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+  SELECT x, randomblob(64) AS b FROM c ORDER BY b;"
+t0=$(date +%s.%N)
+out=$(SPIDEREVAL_TOOL_TIMEOUT=1 sqlite3 :memory: -cmd ".load $EXT" \
+  "SELECT count(*) FROM sample_rows('$hostile_db', 'v', 3)" 2>&1)
+el=$(echo "$(date +%s.%N) - $t0" | bc)
+check "sample_rows on an endless view" "$out" "Error: stepping, sample_rows: timeout after 1 s"
+[ "$(echo "$el < 2.5" | bc)" = 1 ] && ok || bad "sample_rows on an endless view took $el s (bound 1 s)"
+out=$(sqlite3 :memory: -cmd ".load $EXT" \
+  "SELECT execute_sql('$hostile_db', 'SELECT x FROM v', 2, 1) ->> 'error'" 2>&1)
+check "execute_sql on an endless view" "$out" "timeout after 1 s"
 finish isolation

@@ -623,44 +623,56 @@ int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
     *err = at_msgf("%s: no table '%s' in '%s'", fn, table ? table : "", d->path);
     return SQLITE_ERROR;
   }
-  sqlite3_stmt *st = NULL;
-  rc = at_prepare(d->data, &st, err, "SELECT * FROM \"%w\" LIMIT %lld", name,
-                  (long long)n);
+  /* the rows are read in a worker of the execution service: a view of a
+  ** hostile database that never ends is stopped at the tool's bound */
+  char *sql = sqlite3_mprintf("SELECT * FROM \"%w\" LIMIT %lld", name,
+                              (long long)n);
   free(name);
-  if (rc) return rc;
-  sqlite3_int64 r = 0;
-  int ncols = sqlite3_column_count(st);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  if (!sql) {
+    *err = at_msgf("%s: out of memory", fn);
+    return SQLITE_NOMEM;
+  }
+  sb_limits lim;
+  sb_limits_init(&lim, at_tool_timeout());
+  sx_request xq = {SX_FETCH, d->path, sql, strlen(sql), lim, SX_STOP, n, NULL};
+  sx_result res;
+  rc = sx_run(&xq, &res);
+  sqlite3_free(sql);
+  if (rc < 0) {
+    *err = at_msgf("%s: out of memory", fn);
+    return SQLITE_NOMEM;
+  }
+  if (res.status != SB_OK) {
+    *err = at_msgf("%s: %s", fn, res.errmsg);
+    sx_result_free(&res);
+    return SQLITE_ERROR;
+  }
+  for (int64_t r = 0; r < res.nrows; r++) {
     bb_buf j = {0};
     bb_puts(&j, "{");
-    for (int k = 0; k < ncols; k++) {
-      const char *cn = sqlite3_column_name(st, k);
+    for (int k = 0; k < res.ncols; k++) {
       if (k) bb_puts(&j, ",");
-      jt_string(&j, cn ? cn : "", cn ? strlen(cn) : 0);
+      jt_string(&j, res.names[k], strlen(res.names[k]));
       bb_puts(&j, ":");
-      jt_cell(&j, st, k);
+      jt_value(&j, &res.cells[r * res.ncols + k]);
     }
     bb_puts(&j, "}");
-    char *s = j.nomem ? NULL : j.s;
-    if (!s) free(j.s);
+    char *js = j.nomem ? NULL : j.s;
+    if (!js) free(j.s);
     cell *row = at_new_row(out);
-    if (!s || !row) {
-      free(s);
+    if (!js || !row) {
+      free(js);
       out->nomem = 1;
       break;
     }
-    at_set_int(&row[0], ++r);
-    at_set_text(out, &row[1], s, -1);
-    free(s);
+    at_set_int(&row[0], r + 1);
+    at_set_text(out, &row[1], js, -1);
+    free(js);
   }
+  sx_result_free(&res);
   if (out->nomem) {
     *err = at_msgf("%s: out of memory", fn);
-    rc = SQLITE_NOMEM;
-  } else if (rc != SQLITE_DONE) {
-    *err = at_msgf("%s: %s", fn, at_data_errmsg(d));
-  } else {
-    rc = SQLITE_OK;
+    return SQLITE_NOMEM;
   }
-  sqlite3_finalize(st);
-  return rc;
+  return SQLITE_OK;
 }
