@@ -159,6 +159,37 @@ SELECT kind, label, o,
                                                      100.0 * ok / n - apct) ELSE '' END || '</td>', '') || '</tr>' AS html
 FROM (SELECT g.*, a.pct AS apct FROM g JOIN a USING (kind, label) ORDER BY ord)
 GROUP BY kind, label ORDER BY kind = 'family', o, max(n) DESC, label;
+-- a failure's row-level diff: for each gold column without a match (up to
+-- three) and its nearest prediction column (result_diff's), both columns'
+-- first 500 values; the page pairs them under the rule that decided the
+-- verdict (ignore_order: as multisets; else position by position; numbers
+-- within the official tolerance) and lists the gold values without a
+-- partner and the extra predicted ones
+DROP TABLE IF EXISTS temp.html_rowdiff;
+CREATE TEMP TABLE html_rowdiff AS
+WITH c AS (
+  -- the nearest column; with another row count result_diff names none:
+  -- the prediction column of the same name, else of the same position
+  SELECT h.instance_id, h.gold_path, h.pred_path, c.value ->> 'gold_col' AS gold_col, c.value ->> 'name' AS name,
+         coalesce(c.value ->> 'nearest',
+                  (SELECT min(col) FROM result_columns(h.pred_path) WHERE lower(name) = lower(c.value ->> 'name')),
+                  (SELECT col FROM result_columns(h.pred_path) WHERE col = c.value ->> 'gold_col')) AS nearest
+  FROM html_instances AS h, json_each(h.diff, '$.columns') AS c
+  WHERE h.score = 0 AND h.diff IS NOT NULL AND h.gold_path IS NOT NULL AND CAST(c.key AS INTEGER) < 3
+    AND coalesce(h.error_info, '') NOT LIKE 'Evaluation Error%'
+    AND instr(coalesce(h.error_info, ''), 'gold variant ''' || h.gold_path || ''' cannot be read') = 0
+)
+SELECT instance_id, json_group_array(json_object(
+         'gold_col', gold_col, 'name', name, 'nearest', nearest,
+         'pname', (SELECT name FROM result_columns(pred_path) WHERE col = nearest),
+         'gn', (SELECT max(rows) FROM result_columns(gold_path)),
+         'pn', (SELECT max(rows) FROM result_columns(pred_path)),
+         'g', (SELECT json_group_array(text) FROM (SELECT text FROM result_cells(gold_path)
+                WHERE col = gold_col AND row < 500 ORDER BY row)),
+         'p', (SELECT json_group_array(text) FROM (SELECT text FROM result_cells(pred_path)
+                WHERE col = nearest AND row < 500 ORDER BY row)))) AS rd
+FROM c WHERE nearest IS NOT NULL
+GROUP BY instance_id;
 -- the gold SQL of each instance where the gold has it, else that of the
 -- spider2-lite instance with the same question (whose difficulty it took)
 DROP TABLE IF EXISTS temp.html_gold_sql;
@@ -282,6 +313,7 @@ data AS (
            'missing_tables', h.missing_tables,
            'diff', json(h.diff), 'gold', json(tb.gold), 'pred', json(tb.pred),
            'gold_sql', gs.gold_sql, 'lite_id', gs.lite_id, 'lite_sql', gs.lite_sql,
+           'rowdiff', (SELECT json(rd) FROM temp.html_rowdiff AS rdf WHERE rdf.instance_id = h.instance_id),
            'sql', CASE WHEN :pred_sql IS NOT NULL THEN
                     CAST(readfile(rtrim(:pred_sql, '/') || '/' || h.instance_id || '.sql') AS TEXT) END,
            'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
@@ -420,6 +452,59 @@ function table(t, title, marks) {
   box.appendChild(tb);
   return box;
 }
+/* the row-level diff of one gold column and its nearest prediction column,
+   under the official rule: numbers equal within math.isclose(rel 1e-9,
+   abs 0.01), text equal as text; with ignore_order each column is compared
+   as a sorted vector (so: as a multiset), else position by position */
+function rowDiff(r, ignore) {
+  function num(v) { return v !== "" && v !== null && !isNaN(Number(v)) ? Number(v) : null; }
+  function close(a, b) {
+    if (a === b) return true;
+    var p = num(a), q = num(b);
+    return p !== null && q !== null && Math.abs(p - q) <= Math.max(1e-9 * Math.max(Math.abs(p), Math.abs(q)), 0.01);
+  }
+  var g = r.g || [], p = r.p || [], lone = [], extra = [];
+  if (ignore) {
+    var gn = [], pn = [], gt = {}, pt = {};
+    g.forEach(function (v, i) { if (num(v) !== null) gn.push([num(v), i]); else (gt[v] = gt[v] || []).push(i); });
+    p.forEach(function (v, i) { if (num(v) !== null) pn.push([num(v), i]); else (pt[v] = pt[v] || []).push(i); });
+    gn.sort(function (a, b) { return a[0] - b[0]; }); pn.sort(function (a, b) { return a[0] - b[0]; });
+    var i = 0, j = 0;
+    while (i < gn.length && j < pn.length) {
+      if (close(String(gn[i][0]), String(pn[j][0]))) { i++; j++; }
+      else if (gn[i][0] < pn[j][0]) lone.push(gn[i++][1]); else extra.push(pn[j++][1]);
+    }
+    for (; i < gn.length; i++) lone.push(gn[i][1]);
+    for (; j < pn.length; j++) extra.push(pn[j][1]);
+    Object.keys(gt).forEach(function (v) { var k = (pt[v] || []).length; gt[v].slice(k).forEach(function (x) { lone.push(x); }); });
+    Object.keys(pt).forEach(function (v) { var k = (gt[v] || []).length; pt[v].slice(k).forEach(function (x) { extra.push(x); }); });
+    lone.sort(function (a, b) { return a - b; }); extra.sort(function (a, b) { return a - b; });
+  } else {
+    for (var k = 0; k < Math.max(g.length, p.length); k++) {
+      if (k < g.length && k < p.length && close(g[k], p[k])) continue;
+      if (k < g.length) lone.push(k);
+      if (k < p.length) extra.push(k);
+    }
+  }
+  var box = el("div", null, "rowdiff");
+  box.dataset.lone = lone.length; box.dataset.extra = extra.length;
+  box.appendChild(el("h4", "row-level diff: gold column " + r.gold_col + " (" + r.name + ") against prediction column " +
+    r.nearest + " (" + r.pname + ")"));
+  box.appendChild(el("p", (ignore ? "ignore_order: each column compared as a sorted vector, so as a multiset" :
+    "order kept: row by row") + "; numbers within the official tolerance (abs 0.01)" +
+    (r.gn > g.length || r.pn > p.length ? "; first " + g.length + " of " + r.gn + " gold and " + p.length + " of " + r.pn + " predicted values" : "")));
+  function list(title, rows, vals, cls) {
+    var u = el("ul", null, cls);
+    u.appendChild(el("li", title + ": " + rows.length + (rows.length > 20 ? " (first 20)" : "")));
+    rows.slice(0, 20).forEach(function (i) { u.appendChild(el("li", "row " + i + ": " + vals[i])); });
+    return u;
+  }
+  var side = el("div", null, "side");
+  side.appendChild(list("gold values without a partner", lone, g, "lone"));
+  side.appendChild(list("extra predicted values", extra, p, "extra"));
+  box.appendChild(side);
+  return box;
+}
 function open(id) {
   var x = DATA[id], box = document.getElementById("detail");
   ROWS.forEach(function (r) { r.classList.toggle("open", r.dataset.id === id); });
@@ -476,6 +561,7 @@ function open(id) {
     side.appendChild(t);
   });
   box.appendChild(side);
+  (x.rowdiff || []).forEach(function (r) { box.appendChild(rowDiff(r, x.ignore_order)); });
   if (x.ignore_order) box.appendChild(el("p", "ignore_order: the official comparison sorts each column on its own; rows are shown as in the files."));
   if (x.diff) { box.appendChild(el("h4", "result_diff evidence")); box.appendChild(el("pre", JSON.stringify(x.diff, null, 1))); }
   if (x.sql) { box.appendChild(el("h4", "predicted SQL")); box.appendChild(el("pre", x.sql, "sql")); }

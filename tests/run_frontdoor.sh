@@ -297,5 +297,28 @@ lost run_b:demo001"
 else
   check "chromium" missing "installed (scripts/install-deps.sh)"
 fi
+
+# ---- the row-level diff, under the rules that decided the verdict ----
+D=$work/rowdiff
+mkdir -p "$D/gold/exec_result" "$D/run"
+printf '{"instance_id": "r1", "condition_cols": [], "ignore_order": true}\n{"instance_id": "r2", "condition_cols": [], "ignore_order": false}\n' \
+  >"$D/gold/spider2snow_eval.jsonl"
+printf 'v\n1\n2\n3.004\n7\n' >"$D/gold/exec_result/r1.csv"   # as a multiset: 1 has no partner
+printf 'v\n3\n2\n5\n7\n9\n' >"$D/run/r1.csv"                 # 5 and 9 are extra; 3 ~ 3.004
+printf 'v\na\nb\nc\n' >"$D/gold/exec_result/r2.csv"          # order kept: rows 1, 2 differ
+printf 'v\na\nc\nb\n' >"$D/run/r2.csv"
+"$bin" report "$D/run" --gold_dir "$D/gold" --html "$D/page.html" 2>/dev/null
+if [ -n "$chrome" ]; then
+  dom=$(timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom "file://$D/page.html#open=r1" 2>/dev/null)
+  check "row diff, ignore_order: lone and extra" \
+    "$(grep -o '<ul class="[a-z]*">.*</ul>' <<<"$dom" | grep -o '<li>[^<]*</li>' | sed 's/<[^>]*>//g')" \
+"gold values without a partner: 1
+row 0: 1.0
+extra predicted values: 2
+row 2: 5
+row 4: 9"
+  dom=$(timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom "file://$D/page.html#open=r2" 2>/dev/null)
+  check "row diff, order kept: row by row" "$(grep -o 'data-lone="[0-9]*" data-extra="[0-9]*"' <<<"$dom")" 'data-lone="2" data-extra="2"'
+fi
 [ -n "${KEEP:-}" ] && cp -r "$work" "$KEEP"
 finish frontdoor
