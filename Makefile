@@ -1,4 +1,5 @@
 SHELL := /bin/bash
+.DEFAULT_GOAL := all
 # spidereval: SQLite extensions for evaluating text-to-SQL systems.
 #   make demo   install missing packages, build, evaluate samples/
 #   make test   unit tests, SQL golden tests, parity with official verdicts
@@ -13,7 +14,13 @@ SE_WARN ?= -Wall -Wextra -Wpedantic -Werror
 SE_CFLAGS = -std=c11 -D_GNU_SOURCE $(SE_WARN) -fPIC \
            -DSPIDEREVAL_VERSION='"$(VERSION)"' -DSPIDEREVAL_COMMIT='"$(COMMIT)"'
 DEPCFLAGS = $(shell pkg-config --cflags sqlite3 jansson libpcre2-8 2>/dev/null)
-DEPLIBS   = $(shell pkg-config --libs jansson libpcre2-8 2>/dev/null) -lm
+DEPLIBS   = $(shell pkg-config --libs jansson libpcre2-8 2>/dev/null) -lm -ldl -lpthread
+# DuckDB (ext/duckdb/): its header from scripts/install-duckdb.sh's cache;
+# libduckdb itself is loaded at run time. Without the header the bundle
+# builds, and the DuckDB functions say how to install it.
+DUCKDB_DIR ?= $(or $(SPIDEREVAL_CACHE),$(HOME)/.cache/spidereval)/duckdb-1.5.6
+DEPCFLAGS += $(if $(wildcard $(DUCKDB_DIR)/duckdb.h),-DSE_HAVE_DUCKDB_H -isystem $(DUCKDB_DIR) \
+             -DSE_DUCKDB_DIR='"$(DUCKDB_DIR)"')
 CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
 SHARED  ?= ../shared
 
@@ -28,14 +35,16 @@ CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl
             ext/sandbox/bounded_text.c \
             $(addprefix ext/peers/,peer_rules.c spider_hardness.c) \
             ext/analysis/hardcoded.c \
-            $(addprefix ext/agent/,schema_graph.c doc_parse.c)
+            $(addprefix ext/agent/,schema_graph.c doc_parse.c) \
+            $(addprefix ext/duckdb/,duckdb_lib.c dbt_frame.c dbt_compare.c)
 EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
             ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c \
             ext/sandbox/sandbox.c ext/sandbox/exec.c ext/sandbox/exec_pool.c \
             ext/select/select_funcs.c ext/analysis/sql_funcs.c \
             $(addprefix ext/peers/,peer_metrics.c hardness_funcs.c) \
             $(addprefix ext/agent/,agent_tools.c agent_search.c agent_exec.c agent_index.c \
-              jsonl_reader.c spider2_db.c dialect_doc.c)
+              jsonl_reader.c spider2_db.c dialect_doc.c) \
+            ext/duckdb/duckdb_funcs.c
 HDRS     := $(wildcard ext/*.h ext/*/*.h)
 BUILD    := build
 SQL_SCRIPTS := $(sort $(wildcard sql/*.sql))
@@ -152,8 +161,10 @@ $(BUILD)/fixtures/%.sqlite: tests/fixtures/%.sql
 	@rm -f $@
 	@sqlite3 $@ < $<
 
-# What the tests read that make builds.
-TEST_DATA := $(SAMPLE_DB) $(PEERS_DB) $(PEERS_DEV) $(DB_FIXTURES)
+# What the tests read that make builds (the dbt corpus: rules at the end).
+DBT_PREDS  := $(patsubst tests/dbt/%.sql,$(BUILD)/dbt_corpus/%.duckdb,$(wildcard tests/dbt/pred_*.sql))
+DBT_CORPUS := $(BUILD)/dbt_corpus/gold.duckdb $(DBT_PREDS)
+TEST_DATA := $(SAMPLE_DB) $(PEERS_DB) $(PEERS_DEV) $(DB_FIXTURES) $(DBT_CORPUS)
 
 sqltest: all $(TEST_DATA)
 	@./tests/run_sql_tests.sh
@@ -250,3 +261,13 @@ tsan:
 	@$(MAKE) -s BUILD=$(BUILD)/tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" SE_WARN= \
 	  $(BUILD)/tsan/threads
 	@$(BUILD)/tsan/threads
+
+# The DuckDB files of the dbt parity corpus (tests/dbt/), built with the
+# pinned libduckdb from their SQL text.
+$(BUILD)/duckdb_exec: $(BUILD)/obj/tests/dbt/duckdb_exec.o $(BUILD)/obj/ext/duckdb/duckdb_lib.o
+	$(CC) $(CFLAGS) -o $@ $^ -ldl -lpthread
+$(BUILD)/dbt_corpus/gold.duckdb: tests/dbt/gold.sql $(BUILD)/duckdb_exec
+	@mkdir -p $(dir $@)
+	@$(BUILD)/duckdb_exec $@.tmp $< && mv $@.tmp $@
+$(DBT_PREDS): $(BUILD)/dbt_corpus/%.duckdb: tests/dbt/%.sql $(BUILD)/dbt_corpus/gold.duckdb
+	@$(BUILD)/duckdb_exec $@.tmp $< $(BUILD)/dbt_corpus/gold.duckdb && mv $@.tmp $@

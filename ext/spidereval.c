@@ -425,6 +425,7 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
       {"script_funcs (spider2e_excluded, spidereval_error, input_problem)",
        se_register_script_funcs},
       {"hardness_funcs (spider_hardness)", se_register_hardness_funcs},
+      {"duckdb_funcs (duckdb_match)", se_register_duckdb_funcs},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {

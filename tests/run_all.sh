@@ -40,6 +40,7 @@ run ./tests/run_scanner_gold.sh "$shared"
 run ./tests/run_agent_tools.sh "$shared"
 run ./tests/run_evaluate_sql.sh "$shared"
 run ./tests/run_compare.sh "$shared"
+run ./tests/run_dbt.sh
 run ./tests/run_peers.sh "$shared"
 run ./tests/run_calls.sh
 run ./tests/run_hardness.sh

@@ -1,0 +1,26 @@
+-- Every table's rows in reverse order (ignore_orders decides).
+ATTACH '@GOLD@' AS g (READ_ONLY);
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE MACRO rev(t) AS TABLE SELECT * EXCLUDE (se_rn) FROM (SELECT *, row_number() OVER () AS se_rn FROM query_table(t)) ORDER BY se_rn DESC;
+CREATE TABLE t_int AS FROM rev('g.t_int');
+CREATE TABLE t_small AS FROM rev('g.t_small');
+CREATE TABLE t_huge AS FROM rev('g.t_huge');
+CREATE TABLE t_dec AS FROM rev('g.t_dec');
+CREATE TABLE t_dbl AS FROM rev('g.t_dbl');
+CREATE TABLE t_str AS FROM rev('g.t_str');
+CREATE TABLE t_bool AS FROM rev('g.t_bool');
+CREATE TABLE t_time AS FROM rev('g.t_time');
+CREATE TABLE t_date AS FROM rev('g.t_date');
+CREATE TABLE t_ns AS FROM rev('g.t_ns');
+CREATE TABLE t_nested AS FROM rev('g.t_nested');
+CREATE TABLE t_enum (m mood, k INTEGER);
+INSERT INTO t_enum SELECT m::VARCHAR::mood, k FROM g.t_enum ORDER BY k DESC;
+CREATE TABLE t_dup AS FROM rev('g.t_dup');
+CREATE TABLE t_wide AS FROM rev('g.t_wide');
+CREATE TABLE t_long AS FROM rev('g.t_long');
+CREATE TABLE t_mint AS FROM rev('g.t_mint');
+CREATE TABLE t_one AS FROM g.t_one;
+CREATE TABLE t_one_full AS FROM g.t_one_full;
+CREATE TABLE t_empty AS FROM g.t_empty;
+CREATE TABLE t_mixed AS FROM rev('g.t_mixed');
+CREATE TABLE t_uuid AS FROM rev('g.t_uuid');

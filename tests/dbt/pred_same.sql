@@ -1,0 +1,28 @@
+-- A prediction equal to the gold: every table copied.
+ATTACH '@GOLD@' AS g (READ_ONLY);
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE TABLE t_int AS FROM g.t_int;
+CREATE TABLE t_small AS FROM g.t_small;
+CREATE TABLE t_huge AS FROM g.t_huge;
+CREATE TABLE t_dec AS FROM g.t_dec;
+CREATE TABLE t_dbl AS FROM g.t_dbl;
+CREATE TABLE t_str AS FROM g.t_str;
+CREATE TABLE t_bool AS FROM g.t_bool;
+CREATE TABLE t_time AS FROM g.t_time;
+CREATE TABLE t_date AS FROM g.t_date;
+CREATE TABLE t_ns AS FROM g.t_ns;
+CREATE TABLE t_nested AS FROM g.t_nested;
+CREATE TABLE t_enum (m mood, k INTEGER);
+INSERT INTO t_enum SELECT m::VARCHAR::mood, k FROM g.t_enum;
+CREATE TABLE t_dup AS FROM g.t_dup;
+CREATE TABLE t_wide AS FROM g.t_wide;
+CREATE TABLE t_long AS FROM g.t_long;
+CREATE TABLE t_mint AS FROM g.t_mint;
+CREATE TABLE t_one AS FROM g.t_one;
+CREATE TABLE t_one_full AS FROM g.t_one_full;
+CREATE TABLE t_empty AS FROM g.t_empty;
+CREATE TABLE t_mixed AS FROM g.t_mixed;
+CREATE TABLE t_uuid AS FROM g.t_uuid;
+CREATE TABLE "Mixed Case" AS FROM g."Mixed Case";
+CREATE TABLE t_chars AS FROM g.t_chars;
+CREATE VIEW v_int AS SELECT i, s FROM t_int;

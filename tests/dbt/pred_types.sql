@@ -1,0 +1,23 @@
+-- The same values under other types: what fetchdf makes of each decides.
+ATTACH '@GOLD@' AS g (READ_ONLY);
+CREATE TABLE t_int AS SELECT i::DOUBLE AS i, b::HUGEINT AS b, s FROM g.t_int;
+CREATE TABLE t_small AS SELECT ti::BIGINT AS ti, si::VARCHAR AS si, ut::BOOLEAN AS ut, ui::UBIGINT AS ui, i::DECIMAL(9,2) AS i FROM g.t_small;
+CREATE TABLE t_huge AS SELECT h::DOUBLE AS h, u::HUGEINT AS u, s FROM g.t_huge;
+CREATE TABLE t_dec AS SELECT d2::DOUBLE AS d2, d0::INTEGER AS d0, d18::VARCHAR AS d18, d38::DOUBLE AS d38, s FROM g.t_dec;
+CREATE TABLE t_dbl AS SELECT x::FLOAT AS x, f::DOUBLE AS f, s FROM g.t_dbl;
+CREATE TABLE t_str AS SELECT coalesce(s, '') AS s, k::VARCHAR AS k FROM g.t_str;
+CREATE TABLE t_bool AS SELECT b::INTEGER AS b, bn::VARCHAR AS bn, k FROM g.t_bool;
+CREATE TABLE t_time AS SELECT d::TIMESTAMP AS d, ts::DATE AS ts, tz::TIMESTAMP AS tz, iv::VARCHAR AS iv, s FROM g.t_time;
+CREATE TABLE t_date AS SELECT d::TIMESTAMP AS d, ts::DATE AS ts FROM g.t_date;
+CREATE TABLE t_ns AS SELECT n::TIMESTAMP AS n, s::TIMESTAMP AS s, ms::TIMESTAMP_NS AS ms FROM g.t_ns;
+CREATE TABLE t_nested AS SELECT l::VARCHAR AS l, st::VARCHAR AS st, k FROM g.t_nested;
+CREATE TABLE t_enum AS SELECT m::VARCHAR AS m, k::BIGINT AS k FROM g.t_enum;
+CREATE TABLE t_dup AS SELECT a::VARCHAR AS a, b FROM g.t_dup;
+CREATE TABLE t_wide AS SELECT * REPLACE (c0::DOUBLE AS c0, c4::INTEGER AS c4) FROM g.t_wide;
+CREATE TABLE t_long AS SELECT id::INTEGER AS id, v::DOUBLE AS v, s, r::FLOAT AS r FROM g.t_long;
+CREATE TABLE t_mint AS SELECT coalesce(a, 0) AS a, b::DOUBLE AS b, s FROM g.t_mint;
+CREATE TABLE t_one AS SELECT a::DOUBLE AS a, b::BIGINT AS b FROM g.t_one;
+CREATE TABLE t_one_full AS SELECT a::BIGINT AS a, b::DOUBLE AS b FROM g.t_one_full;
+CREATE TABLE t_empty AS SELECT a::VARCHAR AS a, b FROM g.t_empty;
+CREATE TABLE t_mixed AS SELECT i::DOUBLE AS i, d::DECIMAL(5,1) AS d, b::VARCHAR AS b, s FROM g.t_mixed;
+CREATE TABLE t_uuid AS SELECT u::VARCHAR AS u, tm::VARCHAR AS tm, k FROM g.t_uuid;
