@@ -88,7 +88,7 @@ $(BUILD)/sql/%.sql: sql/%.sql cli/inline_sql.sh $(SQL_SCRIPTS)
 
 # The spidereval command: the extension compiled in (SQLITE_CORE), the
 # scripts embedded (build/cli_sql.c) so it runs from any directory.
-CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c cli/layout.c cli/log.c cli/cache.c cli/visible.c
+CLI_SRC  := cli/spidereval.c cli/evaluate.c cli/official.c cli/peer.c cli/layout.c cli/log.c cli/cache.c cli/visible.c cli/evaluate_dbt.c
 $(BUILD)/cli_sql.c: cli/embed_sql.sh $(BUILT_SQL)
 	@mkdir -p $(BUILD)
 	@./cli/embed_sql.sh $(BUILT_SQL) > $@

@@ -99,5 +99,8 @@ void cli_visible_end(FILE *f, int *pending);
 int cmd_evaluate(int argc, char **argv);
 int cmd_evaluate_peer(int argc, char **argv); /* peer.c */
 int cmd_cache(int argc, char **argv);         /* cache.c */
+/* evaluate_dbt.c: the Spider2-DBT layout (results_metadata.jsonl) */
+int cmd_evaluate_dbt(const char *result_dir, const char *gold,
+                     const char *format, const char *options);
 
 #endif

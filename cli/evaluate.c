@@ -668,6 +668,19 @@ int cmd_evaluate(int argc, char **argv) {
       return CLI_USAGE;
     }
   }
+  /* Spider2-DBT's layout: results_metadata.jsonl and spider2_eval.jsonl */
+  {
+    char *r = malloc(strlen(result_dir) + 32), *g = malloc(strlen(gold) + 32);
+    int dbt = 0;
+    if (r && g) {
+      sprintf(r, "%s/results_metadata.jsonl", result_dir);
+      sprintf(g, "%s/spider2_eval.jsonl", gold);
+      dbt = access(r, F_OK) == 0 && access(g, F_OK) == 0;
+    }
+    free(r);
+    free(g);
+    if (dbt) return cmd_evaluate_dbt(result_dir, gold, format, options);
+  }
   if (sql_mode && !databases) {
     cli_error("evaluate", "--mode sql needs --databases DIR (the folder of "
                           "SQLite databases the SQL runs on)");

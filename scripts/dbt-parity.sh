@@ -9,7 +9,8 @@
 #
 # SPIDER2_CHECKOUT: a checkout of xlang-ai/Spider2 (its
 # spider2-dbt/evaluation_suite/eval_utils.py is imported, not copied).
-# OUT defaults to tests/dbt/verdicts.csv.
+# OUT defaults to tests/dbt/verdicts.csv. Also writes tests/dbt/evaluate.expected:
+# what the official evaluate.py prints for tests/dbt/layout.sh's run.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 spider2=${1:?usage: scripts/dbt-parity.sh SPIDER2_CHECKOUT [OUT.csv]}
@@ -23,4 +24,10 @@ python3 "$root/tests/dbt/gen_cases.py" > "$root/tests/dbt/cases.jsonl"
 TZ=UTC "$py" "$root/tests/dbt/official_verdicts.py" "$spider2" "$work" \
   < "$root/tests/dbt/cases.jsonl" > "$out.tmp"
 mv "$out.tmp" "$out"
+# the official evaluate.py on a small run in the dbt layout (its databases
+# those just built): its printed lines, in the order of that process's set
+# (tests/run_dbt.sh compares them without order)
+"$root/tests/dbt/layout.sh" "$work/layout" "$work"
+(cd "$work/layout" && TZ=UTC "$py" "$root/tests/dbt/official_evaluate.py" "$spider2" \
+   --result_dir res --gold_dir gold 2>/dev/null) > "$root/tests/dbt/evaluate.expected"
 echo "dbt-parity: $(($(wc -l < "$out") - 1)) verdicts in $out" >&2

@@ -76,5 +76,24 @@ while IFS= read -r line; do
     fail=$((fail + 1))
   fi
 done < "$out"
+# spidereval evaluate on the official layout: the official evaluate.py's
+# lines (tests/dbt/evaluate.expected; its order is a Python set's, so the
+# lines are compared as a multiset, the count and the score line in place)
+lay=build/dbt_layout
+if tests/dbt/layout.sh "$lay" "$dir" &&
+   (cd "$lay" && ../spidereval evaluate --result_dir res --gold_dir gold) > "$out" 2>/dev/null; then
+  if [ "$(sort "$out")" = "$(sort tests/dbt/evaluate.expected)" ] &&
+     [ "$(head -1 "$out")" = "$(head -1 tests/dbt/evaluate.expected)" ] &&
+     [ "$(tail -1 "$out")" = "$(tail -1 tests/dbt/evaluate.expected)" ]; then
+    pass=$((pass + 1))
+  else
+    echo "dbt: spidereval evaluate on $lay differs from tests/dbt/evaluate.expected:"
+    diff <(sort "$out") <(sort tests/dbt/evaluate.expected) | head -10
+    fail=$((fail + 1))
+  fi
+else
+  echo "dbt: spidereval evaluate on $lay failed"
+  fail=$((fail + 1))
+fi
 echo "dbt: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -38,6 +38,17 @@ static char *msgf(const char *fmt, ...) {
   return s;
 }
 
+/* DuckDB's message on one line: the caret picture after "\n\nLINE" goes,
+** other line breaks become spaces. */
+static char *one_line(char *m) {
+  if (!m) return m;
+  char *cut = strstr(m, "\n\nLINE ");
+  if (cut) *cut = 0;
+  for (char *p = m; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+  return m;
+}
+
 void df_frame_free(df_frame *f) {
   if (!f) return;
   for (int c = 0; c < f->ncols; c++) {
@@ -308,11 +319,15 @@ static df_error session_open(session *s, const char *path, const df_limits *lim,
     }
   }
   char *oerr = NULL;
-  duckdb_state st = s->a->duckdb_open_ext(path, &s->db, cfg, &oerr);
+  /* the file itself: through a link, DuckDB would look for its write-ahead
+  ** log beside the link's target, a path the locked configuration forbids */
+  char *real = realpath(path, NULL);
+  duckdb_state st = s->a->duckdb_open_ext(real ? real : path, &s->db, cfg, &oerr);
+  free(real);
   s->a->duckdb_destroy_config(&cfg);
   if (st != DuckDBSuccess) {
-    *err = msgf("%s (\"%s\", written by %s)", oerr ? oerr : "cannot open", path,
-                h.writer[0] ? h.writer : dk_storage_writers(h.storage));
+    *err = one_line(msgf("%s (\"%s\", written by %s)", oerr ? oerr : "cannot open", path,
+                h.writer[0] ? h.writer : dk_storage_writers(h.storage)));
     if (oerr) s->a->duckdb_free(oerr);
     s->db = NULL;
     return *err ? DF_ERR_OPEN : DF_ERR_NOMEM;
@@ -359,7 +374,7 @@ static df_error run(session *s, const char *sql, duckdb_result *res,
   memset(res, 0, sizeof *res);
   if (s->a->duckdb_prepare(s->con, sql, &ps) != DuckDBSuccess) {
     const char *e = ps ? s->a->duckdb_prepare_error(ps) : NULL;
-    *err = msgf("%s", s->timed_out ? "INTERRUPT Error: Interrupted!" : e ? e : "prepare failed");
+    *err = one_line(msgf("%s", s->timed_out ? "INTERRUPT Error: Interrupted!" : e ? e : "prepare failed"));
     s->a->duckdb_destroy_prepare(&ps);
     return !*err ? DF_ERR_NOMEM : s->timed_out ? DF_ERR_LIMIT : DF_ERR_QUERY;
   }
@@ -367,7 +382,7 @@ static df_error run(session *s, const char *sql, duckdb_result *res,
   s->a->duckdb_destroy_prepare(&ps);
   if (st != DuckDBSuccess) {
     const char *e = s->a->duckdb_result_error(res);
-    *err = msgf("%s", e ? e : "query failed");
+    *err = one_line(msgf("%s", e ? e : "query failed"));
     s->a->duckdb_destroy_result(res);
     return !*err ? DF_ERR_NOMEM : s->timed_out ? DF_ERR_LIMIT : DF_ERR_QUERY;
   }
@@ -648,7 +663,7 @@ df_error df_read_table(const char *path, const char *table,
       snprintf(secs, sizeof secs, "%g", lim ? lim->timeout : 0);
       *err = s.timed_out ? msgf("limit: reading table %s of \"%s\" took more "
                                 "than %s s", table, path, secs)
-                         : msgf("%s", re);
+                         : one_line(msgf("%s", re));
       e = !*err ? DF_ERR_NOMEM : s.timed_out ? DF_ERR_LIMIT : DF_ERR_QUERY;
       s.a->duckdb_destroy_result(&res);
       goto fail;
