@@ -93,7 +93,7 @@ diff_svg AS (
            '<text x="0" y="15">' || html_escape(label) || '</text>' ||
            '<rect x="110" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM dmax)) || '" fill="#ddd"/>' ||
            '<rect x="110" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM dmax)) || '" fill="#2a7"/>' ||
-           '<text x="420" y="15">' || ok || ' / ' || total || '</text></g>', '') || '</svg>' AS s
+           '<text x="420" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>', '') || '</svg>' AS s
   FROM (SELECT * FROM diff ORDER BY ord)),
 cat_svg AS (
   SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||

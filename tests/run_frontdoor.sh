@@ -320,5 +320,14 @@ row 4: 9"
   dom=$(timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom "file://$D/page.html#open=r2" 2>/dev/null)
   check "row diff, order kept: row by row" "$(grep -o 'data-lone="[0-9]*" data-extra="[0-9]*"' <<<"$dom")" 'data-lone="2" data-extra="2"'
 fi
+
+# ---- the peer page: percentages on its difficulty bars ----
+if [ -d build/samples/peers_dev ]; then
+  "$bin" evaluate-peer samples/peers/predict_a.json --dev samples/peers/dev.json \
+    --databases build/samples/peers_dev --html "$work/peer.html" 2>/dev/null
+  check "peer page: bars with percentages" \
+    "$(grep -o '<g class="bar" data-label="[^"]*" data-total="[0-9]*" data-correct="[0-9]*"' "$work/peer.html" | wc -l)" \
+    "$(grep -o '[0-9]* / [0-9]* ([0-9.]*%)</text></g>' "$work/peer.html" | wc -l)"
+fi
 [ -n "${KEEP:-}" ] && cp -r "$work" "$KEEP"
 finish frontdoor
