@@ -28,7 +28,7 @@ SHARED  ?= ../shared
 # SQL glue. Every source is compiled once per flavour into $(BUILD)/obj
 # (pure and loadable glue) and $(BUILD)/obj-core (glue with SQLITE_CORE, for
 # the programs that compile the extension in); the targets link objects.
-CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl_lines.c sql_scan.c sql_text.c) \
+CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl_lines.c sql_scan.c sql_text.c safe_file.c) \
             $(addprefix ext/read/,pynum.c typed_table.c result_csv.c) \
             $(addprefix ext/compare/,table_compare.c result_diff.c answer_match.c equivalence.c similarity.c) \
             $(addprefix ext/cache/,table_cache.c table_snapshot.c) \
@@ -55,7 +55,7 @@ CORE_OBJ     = $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRC))
 EXT_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EXT_SRC))
 EXT_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,$(EXT_SRC))
 SANDBOX_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/sandbox.c) \
-                   $(patsubst %.c,$(BUILD)/obj/%.o,ext/sandbox/bounded_text.c ext/base/sql_scan.c)
+                   $(patsubst %.c,$(BUILD)/obj/%.o,ext/sandbox/bounded_text.c ext/base/sql_scan.c ext/base/safe_file.c)
 # the execution service's worker program (ext/sandbox/exec.h), found
 # beside the bundle, the command or the program that runs queries
 WORKER_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/worker_main.c ext/sandbox/exec.c) \

@@ -61,6 +61,27 @@ int cli_run_script(const char *cmd, const char *name, const cli_param *params,
 ** when it cannot tell, NULL when the folder has no *_eval.jsonl. */
 const char *cli_gold_flavor(const char *gold_dir);
 
+/* An output file the command writes (--html, the correct-ids file, a
+** log) without following links: a new file of a temporary name beside
+** path (base/safe_file.h). Returns its descriptor and the temporary name
+** in *tmp, or -1 after printing "spidereval CMD: WHAT 'path': cannot
+** write: <why>". */
+int cli_output_open(const char *cmd, const char *what, const char *path,
+                    char **tmp);
+
+/* Ends that output: fd closed (when >= 0), then, when ok, the temporary
+** file renamed over path (a link at path is replaced, never followed),
+** else removed (an older file at path stays as it was). Returns CLI_OK,
+** or CLI_FAILED after printing the error (never when !ok). */
+int cli_output_close(const char *cmd, const char *what, const char *path,
+                     int fd, char *tmp, int ok);
+
+/* CLI_OK, or CLI_FAILED after printing the error when the submission
+** folder run lies inside the gold directory (its real path: a run that is
+** a link to the gold's exec_result would score the gold as its own
+** prediction). */
+int cli_run_outside_gold(const char *cmd, const char *run, const char *gold);
+
 /* 1 when path is a folder. */
 int cli_is_dir(const char *path);
 

@@ -26,6 +26,7 @@
 */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -431,16 +432,30 @@ static int print_official(sqlite3 *db, off_flavor fl, const char *flavor,
   if (results_dir) printf("Execution results saved to: %s\n", results_dir);
   int rc = CLI_OK;
   char *path = off_ids_path(fl, result_dir);
-  FILE *f = path ? fopen(path, "w") : NULL;
-  if (!f) {
-    cli_error("evaluate", "cannot write the correct-ids file '%s': %s",
-              path ? path : "", strerror(errno));
+  /* a new file renamed over the name: a link planted at <run>.csv is
+  ** replaced, never written through */
+  char *tmp = NULL;
+  int fd = path ? cli_output_open("evaluate", "the correct-ids file", path, &tmp)
+                : -1;
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!path) {
+    cli_error("evaluate", "out of memory");
+    rc = CLI_FAILED;
+  } else if (fd < 0) {
+    rc = CLI_FAILED;
+  } else if (!f) {
+    cli_error("evaluate", "the correct-ids file '%s': cannot write: %s", path,
+              strerror(errno));
+    cli_output_close("evaluate", "the correct-ids file", path, fd, tmp, 0);
     rc = CLI_FAILED;
   } else {
     off_print_ids_csv(f, fl, ok, nok);
-    if (fclose(f)) {
-      cli_error("evaluate", "cannot write the correct-ids file '%s': %s", path,
+    int bad = fclose(f) != 0;
+    if (bad)
+      cli_error("evaluate", "the correct-ids file '%s': cannot write: %s", path,
                 strerror(errno));
+    if (cli_output_close("evaluate", "the correct-ids file", path, -1, tmp,
+                         !bad) || bad) {
       rc = CLI_FAILED;
     } else {
       printf("Correct IDs saved to: %s\n", path);
@@ -517,39 +532,51 @@ static long parse_script_csv(char *text, ev_item **out) {
 
 /* Makes dir an empty folder, as the official sql mode does with
 ** <result_dir>_csv (shutil.rmtree, then mkdir): its files are removed; a
-** folder inside it is an error (spidereval removes no tree). Returns 0, or
-** -1 after printing the error. */
+** folder inside it is an error (spidereval removes no tree). A dir that is
+** a symbolic link is refused (a planted <run>_csv -> /elsewhere would have
+** the files of elsewhere removed and the results written there); the
+** files are written by spidereval_write (never through a link either).
+** Returns 0, or -1 after printing the error. */
 static int empty_results_dir(const char *dir) {
-  DIR *d = opendir(dir);
+  struct stat lst;
+  if (lstat(dir, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    cli_error("evaluate", "the results folder '%s' is a symbolic link "
+                          "(refused: spidereval empties and writes no folder "
+                          "through a link; remove it or move it away)", dir);
+    return -1;
+  }
+  if (lstat(dir, &lst) == 0 && !S_ISDIR(lst.st_mode)) {
+    cli_error("evaluate", "the results folder '%s' is not a folder (remove "
+                          "it or move it away)", dir);
+    return -1;
+  }
+  /* the folder opened without following a link, its entries removed
+  ** relative to it: a link swapped in after the check is not followed */
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0 && errno == ENOENT && mkdir(dir, 0777) == 0) return 0;
+  DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
   if (!d) {
-    if (errno == ENOENT && mkdir(dir, 0777) == 0) return 0;
     cli_error("evaluate", "cannot make the results folder '%s': %s", dir,
               strerror(errno));
+    if (dfd >= 0) close(dfd);
     return -1;
   }
   struct dirent *e;
   int rc = 0;
   while (rc == 0 && (e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char *p = malloc(strlen(dir) + strlen(e->d_name) + 2);
-    if (!p) {
-      rc = -1;
-      cli_error("evaluate", "out of memory");
-      break;
-    }
-    sprintf(p, "%s/%s", dir, e->d_name);
     struct stat st;
-    if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISDIR(st.st_mode)) {
       cli_error("evaluate", "cannot empty the results folder '%s': it holds "
                             "the folder '%s' (spidereval removes files only)",
                 dir, e->d_name);
       rc = -1;
-    } else if (unlink(p)) {
+    } else if (unlinkat(dfd, e->d_name, 0)) {
       cli_error("evaluate", "cannot empty the results folder '%s': %s: %s",
                 dir, e->d_name, strerror(errno));
       rc = -1;
     }
-    free(p);
   }
   closedir(d);
   return rc;
@@ -695,6 +722,7 @@ int cmd_evaluate(int argc, char **argv) {
     cli_error("evaluate", "--gold_dir '%s': no such folder", gold);
     return CLI_FAILED;
   }
+  if (cli_run_outside_gold("evaluate", result_dir, gold)) return CLI_FAILED;
   const char *gold_fl = cli_gold_flavor(gold);
   if (!gold_fl) {
     cli_error("evaluate", "--gold_dir '%s' has no eval jsonl "

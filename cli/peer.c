@@ -430,19 +430,24 @@ int cmd_evaluate_peer(int argc, char **argv) {
       {":report", table_out ? "1" : NULL, 1},
       {":cli", "spidereval evaluate-peer", 0},
   };
+  /* --html and the log: new files renamed over their names at the end
+  ** (never written through a link) */
   int fd = -1;
-  if (!rc && html) {
-    fd = open(html, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-      cli_error(CMD, "--html '%s': cannot write: %s", html, strerror(errno));
+  char *html_tmp = NULL, *log_tmp = NULL;
+  if (!rc && html && (fd = cli_output_open(CMD, "--html", html, &html_tmp)) < 0)
+    rc = CLI_FAILED;
+  FILE *log = NULL;
+  if (!rc && log_path) {
+    int lfd = cli_output_open(CMD, "--output_log_path", log_path, &log_tmp);
+    if (lfd < 0 || !(log = fdopen(lfd, "w"))) {
+      if (lfd >= 0) {
+        cli_error(CMD, "--output_log_path '%s': cannot write: %s", log_path,
+                  strerror(errno));
+        cli_output_close(CMD, "--output_log_path", log_path, lfd, log_tmp, 0);
+      }
+      log_tmp = NULL;
       rc = CLI_FAILED;
     }
-  }
-  FILE *log = NULL;
-  if (!rc && log_path && !(log = fopen(log_path, "w"))) {
-    cli_error(CMD, "--output_log_path '%s': cannot write: %s", log_path,
-              strerror(errno));
-    rc = CLI_FAILED;
   }
   /* Spider's flags (a gold file, spider rules, the table): evaluation.py's
   ** own printed lines */
@@ -491,7 +496,15 @@ int cmd_evaluate_peer(int argc, char **argv) {
               strerror(errno));
     rc = CLI_FAILED;
   }
-  if (fd >= 0) close(fd);
+  if (log_tmp) {
+    int crc = cli_output_close(CMD, "--output_log_path", log_path, -1, log_tmp,
+                               rc == CLI_OK);
+    if (rc == CLI_OK) rc = crc;
+  }
+  if (html_tmp) {
+    int crc = cli_output_close(CMD, "--html", html, fd, html_tmp, rc == CLI_OK);
+    if (rc == CLI_OK) rc = crc;
+  }
   free(runs_json);
   free(others_json);
   free(owned_pred);

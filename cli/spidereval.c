@@ -37,6 +37,7 @@
 
 #include <jansson.h>
 
+#include "base/safe_file.h"
 #include "cli.h"
 
 #ifndef SPIDEREVAL_VERSION
@@ -50,6 +51,44 @@ void cli_error(const char *cmd, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
+}
+
+int cli_output_open(const char *cmd, const char *what, const char *path,
+                    char **tmp) {
+  int fd = sf_open_temp(path, tmp);
+  if (fd < 0)
+    cli_error(cmd, "%s '%s': cannot write: %s", what, path, strerror(errno));
+  return fd;
+}
+
+int cli_output_close(const char *cmd, const char *what, const char *path,
+                     int fd, char *tmp, int ok) {
+  if (fd >= 0 && close(fd) && ok) {
+    cli_error(cmd, "%s '%s': cannot write: %s", what, path, strerror(errno));
+    ok = 0;
+    sf_finish(tmp, path, 0);
+    return CLI_FAILED;
+  }
+  if (!tmp) return ok ? CLI_OK : CLI_FAILED;
+  if (sf_finish(tmp, path, ok) && ok) {
+    cli_error(cmd, "%s '%s': cannot write: %s", what, path, strerror(errno));
+    return CLI_FAILED;
+  }
+  return CLI_OK;
+}
+
+int cli_run_outside_gold(const char *cmd, const char *run, const char *gold) {
+  char *r = realpath(run, NULL), *g = realpath(gold, NULL);
+  size_t n = g ? strlen(g) : 0;
+  int inside = r && g &&
+               (!strcmp(r, g) || (!strncmp(r, g, n) && (r[n] == '/' || n == 1)));
+  if (inside)
+    cli_error(cmd, "the submission folder '%s' lies inside the gold directory "
+                   "'%s' (it is '%s'): the gold would be scored as its own "
+                   "prediction (refused)", run, gold, r);
+  free(r);
+  free(g);
+  return inside ? CLI_FAILED : CLI_OK;
 }
 
 int cli_is_dir(const char *path) {
@@ -584,7 +623,8 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     return CLI_USAGE;
   }
   if ((rc = check_flavor(cmd, flavor))) return rc;
-  if (need_dir(cmd, "--result_dir", result_dir) || gold_flavor(cmd, gold, &flavor))
+  if (need_dir(cmd, "--result_dir", result_dir) || gold_flavor(cmd, gold, &flavor) ||
+      cli_run_outside_gold(cmd, result_dir, gold))
     return CLI_FAILED;
   cli_param ints[] = {{":progress", progress, 1}, {":limit", limit, 1},
                       {":rows", rows, 1}};
@@ -618,10 +658,12 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
       {":cli", args, 0},
   };
   int fd = -1;
+  char *tmp = NULL;
   if (html) {
-    fd = open(html, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    /* a new file renamed over --html at the end: never written through a
+    ** link, and no half page when the report fails */
+    fd = cli_output_open(cmd, "--html", html, &tmp);
     if (fd < 0) {
-      cli_error(cmd, "--html '%s': cannot write: %s", html, strerror(errno));
       free((char *)compare_with);
       free(args);
       cli_inputs_free(&in);
@@ -631,7 +673,10 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
   }
   rc = cli_run_script(cmd, script, params, sizeof params / sizeof *params, fd,
                       NULL);
-  if (fd >= 0) close(fd);
+  if (html) {
+    int crc = cli_output_close(cmd, "--html", html, fd, tmp, rc == CLI_OK);
+    if (rc == CLI_OK) rc = crc;
+  }
   free((char *)compare_with);
   free(args);
   cli_inputs_free(&in);
@@ -740,6 +785,8 @@ static int cmd_compare(int argc, char **argv) {
   for (int i = 0; i < npos; i++)
     if (need_dir("compare", "run", pos[i])) return CLI_FAILED;
   if (gold_flavor("compare", gold, &flavor)) return CLI_FAILED;
+  for (int i = 0; i < npos; i++)
+    if (cli_run_outside_gold("compare", pos[i], gold)) return CLI_FAILED;
   if (html) return compare_html(pos, npos, gold, flavor, options, instances,
                                 limit, rows, html);
   json_t *runs = json_array();

@@ -92,8 +92,25 @@
 **   element or a double-quoted attribute (what the HTML reports put in
 **   their pages); NULL stays NULL, a number is escaped as its text.
 **     SELECT html_escape('a < b & "c"');  -- a &lt; b &amp; &quot;c&quot;
+**
+** spidereval_write(path, data) and spidereval_mkdir(path)
+**   What the scripts write files with, in place of the shell's writefile()
+**   (which follows links): spidereval_write writes data (text or BLOB;
+**   NULL writes an empty file) as the file path without following links
+**   (a new file of a temporary name in the same folder, renamed over path:
+**   base/safe_file.h) and returns the number of bytes; spidereval_mkdir
+**   makes the folder path (1) or accepts an existing folder (0). Both
+**   refuse, as SQL errors naming the path, a folder that is a symbolic
+**   link (a planted <run>_csv -> /elsewhere) and any failure to write:
+**     SELECT spidereval_mkdir(:out);
+**     SELECT spidereval_write(:out || '/' || id || '.csv', csv) FROM ...;
+**   They write files, so they are SQLITE_DIRECTONLY.
 */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/safe_file.h"
 
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
@@ -324,6 +341,65 @@ static void htmlEscapeFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, out, len, sqlite3_free);
 }
 
+/* spidereval_write(path, data): see the header. */
+static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  if (!path) return; /* NULL */
+  const void *data = sqlite3_value_type(argv[1]) == SQLITE_TEXT
+                         ? (const void *)sqlite3_value_text(argv[1])
+                         : sqlite3_value_blob(argv[1]);
+  int n = data ? sqlite3_value_bytes(argv[1]) : 0;
+  char *dir = sf_dirname(path);
+  if (!dir) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  char *msg = NULL;
+  if (sf_is_link(dir))
+    msg = sqlite3_mprintf("spidereval_write: cannot write '%s': the folder "
+                          "'%s' is a symbolic link (refused: spidereval "
+                          "writes through no link)",
+                          path, dir);
+  else if (sf_write(path, data ? data : "", (size_t)n))
+    msg = sqlite3_mprintf("spidereval_write: cannot write '%s': %s", path,
+                          strerror(errno));
+  free(dir);
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+    return;
+  }
+  sqlite3_result_int(ctx, n);
+}
+
+/* spidereval_mkdir(path): see the header. */
+static void mkdirFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  if (!path) return; /* NULL */
+  int rc = sf_mkdir(path);
+  if (rc >= 0) {
+    sqlite3_result_int(ctx, rc == 0);
+    return;
+  }
+  char *msg =
+      errno == ELOOP
+          ? sqlite3_mprintf("spidereval_mkdir: the folder '%s' is a symbolic "
+                            "link (refused: spidereval writes through no "
+                            "link)",
+                            path)
+          : sqlite3_mprintf("spidereval_mkdir: cannot make the folder '%s': "
+                            "%s",
+                            path, strerror(errno));
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, msg, -1);
+  sqlite3_free(msg);
+}
+
 /* How many rows a listing shows when :limit is NULL. */
 #define LISTING_DEFAULT_LIMIT 50
 
@@ -461,6 +537,9 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
       {"spidereval_peer_input_problem", 5, PURE, peerInputProblemFunc},
       {"spidereval_choice_problem", 4, PURE, choiceProblemFunc},
       {"html_escape", 1, PURE, htmlEscapeFunc},
+      /* DIRECTONLY: they write files (see the header) */
+      {"spidereval_write", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, writeFunc},
+      {"spidereval_mkdir", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, mkdirFunc},
       {"listing_limit", 1, PURE, listingLimitFunc},
       {"listing_note", 2, PURE, listingNoteFunc},
       {"listing_note", 3, PURE, listingNoteFunc},

@@ -136,7 +136,7 @@ ORDER BY instance_id;
 DROP TABLE IF EXISTS temp.evaluate_sql_saved;
 CREATE TEMP TABLE evaluate_sql_saved AS
 SELECT instance_id,
-       writefile(rtrim(:results_dir, '/') || '/' || instance_id || '.csv',
+       spidereval_write(rtrim(:results_dir, '/') || '/' || instance_id || '.csv',
                  sql_result_csv(db_path, sql, coalesce(:timeout, 60))) AS bytes
 FROM temp.evaluate_sql_verdicts
 WHERE :results_dir IS NOT NULL

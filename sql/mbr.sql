@@ -150,13 +150,13 @@ WHERE :databases IS NOT NULL AND t.instance_id = c.instance_id
 
 -- execution mode: run each candidate, write its result
 .output /dev/null
-SELECT writefile(coalesce(:results, 'build/mbr_results'), NULL, 16877)
+SELECT spidereval_mkdir(coalesce(:results, 'build/mbr_results'))
 WHERE EXISTS (SELECT 1 FROM mbr_cand WHERE sql IS NOT NULL);
 UPDATE mbr_cand SET path = coalesce(:results, 'build/mbr_results') || '/' ||
                            instance_id || '-' || candidate_id ||
                            iif(coalesce(:mode, 'execute') = 'plan', '.plan', '') || '.csv'
 WHERE path IS NULL AND sql IS NOT NULL;
-SELECT writefile(path, coalesce(sql_result_csv(db,
+SELECT spidereval_write(path, coalesce(sql_result_csv(db,
          iif(coalesce(:mode, 'execute') = 'plan', 'EXPLAIN QUERY PLAN ', '') || sql,
          coalesce(:timeout, 60), 'null'), ''))
 FROM mbr_cand WHERE sql IS NOT NULL;
@@ -195,7 +195,7 @@ FROM ranked WHERE rk = 1;
 
 -- the picks as a submission folder
 .output /dev/null
-SELECT writefile(:out, NULL, 16877) WHERE :out IS NOT NULL;
+SELECT spidereval_mkdir(:out) WHERE :out IS NOT NULL;
 -- never mix with another submission: every result already in :out must be
 -- one this run writes again
 .output stdout
@@ -206,9 +206,9 @@ WHERE :out IS NOT NULL
   AND f.instance_id NOT IN (SELECT instance_id FROM mbr_pick WHERE path IS NOT NULL)
 LIMIT 1;
 .output /dev/null
-SELECT writefile(:out || '/' || instance_id || '.csv', readfile(path))
+SELECT spidereval_write(:out || '/' || instance_id || '.csv', readfile(path))
 FROM mbr_pick WHERE :out IS NOT NULL AND path IS NOT NULL;
-SELECT writefile(:out || '/' || instance_id || '.sql', readfile(sql_path))
+SELECT spidereval_write(:out || '/' || instance_id || '.sql', readfile(sql_path))
 FROM mbr_pick WHERE :out IS NOT NULL AND path IS NOT NULL AND readfile(sql_path) IS NOT NULL;
 .output stdout
 SELECT instance_id, candidate_id, cluster_size, candidates, mbr_score

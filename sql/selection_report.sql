@@ -87,9 +87,9 @@ FROM sel_cand AS c JOIN jsonl_lines(:tasks) AS t ON t.json ->> 'instance_id' = c
 WHERE :plan_databases IS NOT NULL AND :sql_pool IS NOT NULL;
 CREATE INDEX temp.sel_plan_key ON sel_plan(instance_id, cid);
 .output /dev/null
-SELECT writefile(coalesce(:results, 'build/selection_plans'), NULL, 16877)
+SELECT spidereval_mkdir(coalesce(:results, 'build/selection_plans'))
 WHERE EXISTS (SELECT 1 FROM sel_plan);
-SELECT writefile(path, coalesce(plan, '')) FROM sel_plan;
+SELECT spidereval_write(path, coalesce(plan, '')) FROM sel_plan;
 .output stdout
 
 DROP TABLE IF EXISTS temp.sel_pair;

@@ -352,6 +352,108 @@ for sql in "SELECT upper(city) AS a, count(*) + 100 AS b FROM customers GROUP BY
   expect "redact: '$sql' still fails" "^Result Error" "$out"
 done
 
+# --- outputs: nothing is written through a planted link (issue 28, class 1)
+CLI=${SE_CLI:-build/spidereval}
+o=$work/out
+mkdir -p "$o/victim_dir" "$o/d" "$o/csvrun"
+printf 'precious\n' >"$o/victim.txt"
+printf 'precious\n' >"$o/victim_dir/keep.csv"
+victims() { cat "$o/victim.txt" "$o/victim_dir/keep.csv" | md5sum; ls "$o/victim_dir"; }
+victims_before=$(victims)
+# untouched NAME: the victims are as they were
+untouched() { [ "$(victims)" = "$victims_before" ] && ok || bad "$1: a victim file changed"; }
+cp -r tests/fixtures/sub_shop "$o/run"
+ln -s "$o/victim_dir" "$o/run_csv"
+ln -s "$o/victim.txt" "$o/run.csv"
+sqlmode() { "$CLI" evaluate --mode sql --result_dir "$o/run" --gold_dir "$GOLD" --databases build/samples \
+              --tasks tests/fixtures/shop_tasks.jsonl 2>&1; }
+out=$(sqlmode); rc=$?
+expect "evaluate --mode sql: a linked <run>_csv is refused" "^spidereval evaluate: the results folder '.*/run_csv' is a symbolic link" "$out"
+check "evaluate --mode sql: a linked <run>_csv, status" "$rc" 1
+untouched "evaluate --mode sql: a linked <run>_csv"
+rm "$o/run_csv"
+out=$(sqlmode)
+expect "evaluate --mode sql: a linked <run>.csv" "^Correct IDs saved to: .*/run.csv$" "$out"
+[ -f "$o/run.csv" ] && [ ! -L "$o/run.csv" ] && ok || bad "the correct-ids file is not a new file: $(ls -l "$o/run.csv")"
+untouched "the correct-ids file through a link"
+ln "$o/victim.txt" "$o/run2.csv"; cp -r "$o/run" "$o/run2"
+"$CLI" evaluate --mode sql --result_dir "$o/run2" --gold_dir "$GOLD" --databases build/samples \
+  --tasks tests/fixtures/shop_tasks.jsonl >/dev/null 2>&1
+untouched "the correct-ids file a hard link"
+cp "$GOLD"/exec_result/*.csv "$o/csvrun/"
+ln -s "$o/victim.txt" "$o/page.html"
+"$CLI" report "$o/csvrun" --gold_dir "$GOLD" --html "$o/page.html" >/dev/null 2>&1
+grep -q '<html' "$o/page.html" && [ ! -L "$o/page.html" ] && ok || bad "report --html: no new page"
+untouched "report --html through a link"
+ln -s "$o/victim.txt" "$o/peer.html"
+ln -s "$o/victim.txt" "$o/peer.log"
+"$CLI" evaluate-peer samples/peers/predict_a.json --dev samples/peers/dev.json --databases build/samples/peers_dev \
+  --html "$o/peer.html" >/dev/null 2>&1
+"$CLI" evaluate-peer --db build/samples/peers_dev --etype exec --gold tests/fixtures/spider_exec/short_gold.sql \
+  --pred tests/fixtures/spider_exec/short_pred.sql --output_log_path "$o/peer.log" >/dev/null 2>&1
+[ -s "$o/peer.html" ] && [ ! -L "$o/peer.html" ] && [ -s "$o/peer.log" ] && [ ! -L "$o/peer.log" ] && ok ||
+  bad "evaluate-peer: --html or the log not a new file"
+untouched "evaluate-peer --html and --output_log_path through a link"
+# what the scripts write with (evaluate_sql.sql's :results_dir, mbr.sql's
+# :out and :results, selection_report.sql's plans)
+ln -s "$o/victim.txt" "$o/d/x.csv"
+out=$(q "SELECT spidereval_write('$o/d/x.csv', 'new')")
+check "spidereval_write: a link at the name is replaced" "$out:$(cat "$o/d/x.csv")" "3:new"
+ln -s "$o/victim_dir" "$o/dl"
+out=$(q "SELECT spidereval_write('$o/dl/keep.csv', 'new')")
+expect "spidereval_write: a linked folder is refused" "the folder '.*/dl' is a symbolic link" "$out"
+out=$(q "SELECT spidereval_mkdir('$o/dl')")
+expect "spidereval_mkdir: a linked folder is refused" "spidereval_mkdir: the folder '.*/dl' is a symbolic link" "$out"
+untouched "spidereval_write"
+out=$(grep -ln 'writefile(' sql/*.sql)
+check "no script of sql/ writes with writefile (it follows links)" "$out" ""
+# a WAL database's -shm (written by every reader) that is a hard link to
+# another file, or a symbolic link; -wal too
+sqlite3 "$o/w.db" "PRAGMA journal_mode=wal; CREATE TABLE t(x); INSERT INTO t VALUES (1);" >/dev/null
+ln "$o/victim.txt" "$o/w.db-shm"
+out=$(q "SELECT sql_result_csv('$o/w.db', 'SELECT x FROM t')")
+expect "WAL database: a hard-linked -shm is refused" "its -shm file '.*w.db-shm' is a hard link \(2 names\)" "$out"
+untouched "WAL database: a hard-linked -shm"
+out=$(q "SELECT db_match('$o/w.db', '$DB', '[\"t\"]')")
+expect "WAL database: db_match with a hard-linked -shm" "its -shm file '.*w.db-shm' is a hard link" "$out"
+untouched "WAL database: db_match"
+rm "$o/w.db-shm"; ln -s "$o/victim.txt" "$o/w.db-shm"
+out=$(q "SELECT sql_result_csv('$o/w.db', 'SELECT x FROM t')")
+expect "WAL database: a linked -shm is refused" "its -shm file '.*w.db-shm' is a symbolic link" "$out"
+rm "$o/w.db-shm"; ln "$o/victim.txt" "$o/w.db-wal"
+out=$(q "SELECT sql_result_csv('$o/w.db', 'SELECT x FROM t')")
+expect "WAL database: a hard-linked -wal is refused" "its -wal file '.*w.db-wal' is a hard link" "$out"
+rm "$o/w.db-wal"
+out=$(q "SELECT sql_result_csv('$o/w.db', 'SELECT x FROM t')")
+check "WAL database: honest, read" "$out" "x
+1"
+untouched "WAL databases"
+
+# --- the gold is never read as the prediction (issue 28, class 2): a run
+# folder that is a link to the gold's exec_result, a path naming a gold
+# file, a prediction database that is a link to the gold database
+ln -s "$(pwd)/$GOLD/exec_result" "$o/goldrun"
+out=$(q "SELECT (v ->> 'score') || ' ' || (v ->> 'error_info') FROM (SELECT spider_verdict('$o/goldrun/shop001.csv', '$GOLD', 'shop001') AS v)")
+expect "a run folder linked to the gold's exec_result" "^0 Evaluation Error: the prediction '.*goldrun/shop001.csv' is the gold file '.*shop001.csv' itself" "$out"
+out=$(q "SELECT (v ->> 'score') || ' ' || (v ->> 'error_info') FROM (SELECT spider_verdict('$GOLD/exec_result/shop002.csv', '$GOLD', 'shop001') AS v)")
+expect "a prediction path inside the gold directory" "^0 Evaluation Error: the prediction '.*shop002.csv' lies inside the gold directory" "$out"
+out=$(q "SELECT (v ->> 'score') FROM (SELECT spider_verdict('$GOLD/exec_result/shop001.csv', '$GOLD', 'shop001') AS v)")
+check "a prediction path naming the gold file" "$out" 0
+out=$("$CLI" evaluate --mode exec_result --result_dir "$o/goldrun" --gold_dir "$GOLD" 2>&1); rc=$?
+expect "evaluate: a run linked to the gold's exec_result is refused" "^spidereval evaluate: the submission folder '.*goldrun' lies inside the gold directory" "$out"
+check "evaluate: a run linked to the gold's exec_result, status" "$rc" 1
+out=$("$CLI" report "$o/goldrun" --gold_dir "$GOLD" 2>&1); rc=$?
+expect "report: a run linked to the gold's exec_result is refused" "^spidereval report: the submission folder '.*goldrun' lies inside the gold directory" "$out"
+out=$(q "SELECT focused_match('$o/goldrun/shop001.csv', '$GOLD/exec_result/shop001.csv', '[]', 1)")
+expect "focused_match: a prediction that is the gold file" "focused_match: the prediction '.*goldrun/shop001.csv' is the gold file '.*' itself" "$out"
+out=$(q "SELECT focused_match('$GOLD/exec_result/shop001.csv', '$GOLD/exec_result/shop001.csv', '[]', 1)")
+check "focused_match: one file named twice is compared" "$out" 1
+ln -s "$(pwd)/$DB" "$o/pred_link.db"
+cp "$DB" "$o/gold_copy.db"; ln "$o/gold_copy.db" "$o/pred_hard.db"
+out=$(q "SELECT db_match('$o/pred_link.db', '$DB', '[\"customers\"]')" "SELECT db_match('$o/pred_hard.db', '$o/gold_copy.db', '[\"customers\"]')")
+expect "db_match: a prediction database linked to the gold" "^\{\"score\":0,\"error_info\":\"Result Error: the prediction '.*pred_link.db' is the gold database" "$out"
+expect "db_match: a prediction database hard-linked to the gold" "^\{\"score\":0,\"error_info\":\"Result Error: the prediction '.*pred_hard.db' is the gold database" "$out"
+
 # --- nothing escaped: no new files beside the database, the process alive
 out=$(q "$honest")
 expect "honest verdict at the end" "^1$" "$out"

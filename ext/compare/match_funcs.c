@@ -239,6 +239,27 @@ static char *table_arg_name(sqlite3_value *v) {
   return sqlite3_mprintf("'%s'", (const char *)sqlite3_value_text(v));
 }
 
+/* 1 when a and b are two names of one file (same device and inode). */
+static int same_inode(const struct stat *a, const char *b) {
+  struct stat bs;
+  return stat(b, &bs) == 0 && bs.st_dev == a->st_dev && bs.st_ino == a->st_ino;
+}
+
+/* Why prediction file `pred` must not be compared with gold file `gold`
+** (sqlite3_malloc'd), or NULL: two different names of one file (a link
+** planted as the prediction). The same name given twice is a comparison
+** the caller asked for, and allowed. */
+static char *refuse_gold_itself(const char *fn, const char *pred,
+                                const char *gold, const char *what) {
+  struct stat ps;
+  if (!pred || !gold || !strcmp(pred, gold) || stat(pred, &ps) != 0 ||
+      !same_inode(&ps, gold))
+    return NULL;
+  return sqlite3_mprintf("%s: the prediction '%s' is the gold %s '%s' itself "
+                         "(a link; refused)",
+                         fn, pred, what, gold);
+}
+
 /* focused_match (diagnose 0) and result_diff (diagnose 1). */
 static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                           const char *fn, int diagnose) {
@@ -273,6 +294,17 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                               strlen(cc) > 60 ? "..." : "", spec.error));
     cc_spec_clear(&spec);
     return;
+  }
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB &&
+      sqlite3_value_type(argv[1]) != SQLITE_BLOB) {
+    char *refused = refuse_gold_itself(
+        fn, (const char *)sqlite3_value_text(argv[0]),
+        (const char *)sqlite3_value_text(argv[1]), "file");
+    if (refused) {
+      fail(ctx, refused);
+      cc_spec_clear(&spec);
+      return;
+    }
   }
   se_cache_trim(cache);
   se_statement_epoch(ctx, cache);
@@ -493,14 +525,31 @@ static const cc_spec *variant_spec(const gold_instance *gi, int v,
   return &m->set[k][v];
 }
 
+/* 1 when the real path of `path` lies inside the folder whose real path is
+** `dir_real` (the gold directory): a prediction reached through a linked
+** run folder, or a path that names a gold file. */
+static int inside_real(const char *path, const char *dir_real) {
+  char *real = dir_real ? realpath(path, NULL) : NULL;
+  size_t n = dir_real ? strlen(dir_real) : 0;
+  int in = real && !strncmp(real, dir_real, n) &&
+           (real[n] == '/' || (n == 1 && dir_real[0] == '/'));
+  free(real);
+  return in;
+}
+
 /* Why the prediction file path must not be read (an Evaluation Error,
-** sqlite3_malloc'd), or NULL: a symbolic link, or the very file (inode) of
-** one of the gold variants. An honest submission is neither; the official
-** script would follow the link (the one deliberate difference). *st
-** receives the file's lstat() (a regular file's is its stat(), which the
-** cache then takes as its check), *have whether it was taken. */
-static char *refuse_link(const char *path, const gold_instance *gi,
-                         struct stat *st_out, int *have) {
+** sqlite3_malloc'd), or NULL: a symbolic link, the very file (inode) of
+** one of the gold variants (a hard link, or reached through a linked
+** folder), or a file whose real path lies inside the gold directory
+** gold_dir (a run folder that is a link to the gold's exec_result, a path
+** naming a gold file). An honest submission is none of these; the
+** official script would read through them (the one deliberate
+** difference: docs/security.md). *st receives the file's lstat() (a
+** regular file's is its stat(), which the cache then takes as its check),
+** *have whether it was taken. */
+static char *refuse_link(const char *path, const char *gold_dir,
+                         const gold_instance *gi, struct stat *st_out,
+                         int *have) {
   struct stat st;
   *have = 0;
   if (!path || lstat(path, &st) != 0) return NULL; /* read errors later */
@@ -510,16 +559,20 @@ static char *refuse_link(const char *path, const gold_instance *gi,
     return sqlite3_mprintf("Evaluation Error: the prediction '%s' is a "
                            "symbolic link (refused)",
                            path);
-  if (st.st_nlink < 2) return NULL;
-  for (int v = 0; v < gi->nvariants; v++) {
-    struct stat gs;
-    if (stat(gi->variant_paths[v], &gs) == 0 && gs.st_dev == st.st_dev &&
-        gs.st_ino == st.st_ino)
+  for (int v = 0; v < gi->nvariants; v++)
+    if (same_inode(&st, gi->variant_paths[v]))
       return sqlite3_mprintf("Evaluation Error: the prediction '%s' is the "
-                             "gold file '%s' itself (a hard link; refused)",
+                             "gold file '%s' itself (a link; refused)",
                              path, gi->variant_paths[v]);
-  }
-  return NULL;
+  char *gold_real = realpath(gold_dir, NULL);
+  int in = inside_real(path, gold_real);
+  char *msg = in ? sqlite3_mprintf("Evaluation Error: the prediction '%s' "
+                                   "lies inside the gold directory '%s' "
+                                   "(refused)",
+                                   path, gold_real)
+                 : NULL;
+  free(gold_real);
+  return msg;
 }
 
 static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
@@ -562,8 +615,8 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   struct stat pst;
   int have_pst = 0;
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-    char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]), gi,
-                                &pst, &have_pst);
+    char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]),
+                                gold_dir, gi, &pst, &have_pst);
     if (refused) {
       verdict_result(ctx, 0, refused, NULL, gi->nvariants);
       sqlite3_free(refused);
@@ -1351,6 +1404,11 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                                  "with one entry per table (%lld)", (long long)nt);
       goto done;
     }
+  }
+  if ((info = refuse_gold_itself("Result Error", pred_path, gold_path,
+                                  "database"))) {
+    score = 0;
+    goto done;
   }
   {
     /* whether the prediction opens, before any table is compared */

@@ -31,6 +31,7 @@
 **     their own post-processing.
 */
 #include "sandbox/sandbox.h"
+#include "base/safe_file.h"
 #include "base/sql_scan.h"
 
 #include <dlfcn.h>
@@ -961,6 +962,20 @@ int sb_open(const char *path, sb_conn **out, char **err) {
     *err = sqlite3_mprintf("cannot open database '%s': not a regular file",
                            path);
     return SQLITE_CANTOPEN;
+  }
+  /* a WAL database's -shm is written by every reader, a read-only one too:
+  ** one that is a link (or -wal) would have another file overwritten */
+  for (int k = 0; k < 2; k++) {
+    char why_buf[64];
+    char *side = sqlite3_mprintf("%s%s", path, k ? "-shm" : "-wal");
+    const char *why = side ? sf_shared_why(side, why_buf) : NULL;
+    if (why)
+      *err = sqlite3_mprintf("cannot open database '%s': its %s file '%s' "
+                             "is %s (refused: reading a WAL database writes "
+                             "it)",
+                             path, k ? "-shm" : "-wal", side, why);
+    sqlite3_free(side);
+    if (why) return SQLITE_CANTOPEN;
   }
   /* a cached one? (others of the same file that changed are dropped) */
   sb_conn *found = NULL, *stale = NULL;

@@ -6,8 +6,10 @@ becomes those bytes exactly as pandas would write it for the official
 evaluator, so the verdict is the one the file would get:
 
 - bytes: the CSV file's content, as is;
-- str with a line break: CSV text (UTF-8 encoded);
-- other str, os.PathLike: a file path;
+- str: CSV text (UTF-8 encoded), always: a str is never a file name, so a
+  model's answer can never become a file read (a one-line answer naming
+  the gold file is the CSV text of that name, not the gold's content);
+- os.PathLike (pathlib.Path): a file path, the only way to give one;
 - a pandas DataFrame: ``df.to_csv(index=False)``;
 - rows: ``Rows(columns, rows)``, a ``(columns, rows)`` pair, or a list of
   dicts, written as ``pandas.DataFrame(rows, columns=columns)
@@ -179,14 +181,18 @@ def records_to_csv(records):
 
 
 def table_argument(pred, what="prediction"):
-    """pred as a SQL argument: str (a path) or bytes (a CSV's content)."""
+    """pred as a SQL argument: str (a path: from os.PathLike only) or bytes
+    (a CSV's content: bytes, str, and the in-memory forms)."""
     if isinstance(pred, (bytes, bytearray, memoryview)):
         return bytes(pred)
     if isinstance(pred, os.PathLike):
-        return os.fspath(pred)
+        path = os.fspath(pred)
+        if not isinstance(path, str):
+            path = os.fsdecode(path)
+        return path
     if isinstance(pred, str):
-        return pred.encode("utf-8") if ("\n" in pred or "\r" in pred) else pred
-    if _is_dataframe(pred):
+        text = pred
+    elif _is_dataframe(pred):
         text = pred.to_csv(index=False)
     elif isinstance(pred, Rows):
         text = rows_to_csv(pred.columns, pred.rows)
@@ -196,8 +202,8 @@ def table_argument(pred, what="prediction"):
         text = records_to_csv(pred)
     else:
         raise SpiderevalError(
-            "spidereval: cannot use a %s as the %s (expected a path, CSV "
-            "text or bytes, a pandas DataFrame, Rows(columns, rows), a "
+            "spidereval: cannot use a %s as the %s (expected a path as "
+            "os.PathLike, CSV text or bytes, a pandas DataFrame, Rows(columns, rows), a "
             "(columns, rows) pair or a list of dicts)"
             % (type(pred).__name__, what))
     try:

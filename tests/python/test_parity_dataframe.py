@@ -69,7 +69,7 @@ def test_dataframe_gets_the_verdict_of_its_csv(shared, tmp_path):
         written = tmp_path / sub / (iid + ".csv")
         written.parent.mkdir(exist_ok=True)
         written.write_bytes(data)
-        want = spidereval.verdict(str(written), gold, iid, conn=conn)
+        want = spidereval.verdict(written, gold, iid, conn=conn)
         got = spidereval.verdict(df, gold, iid, conn=conn)
         assert got == want, (sub, iid, got, want)
         with open(path, "rb") as f:

@@ -25,9 +25,23 @@ def csv_of(name):
 
 
 def test_path_forms():
-    v = spidereval.verdict(SUB + "/demo002.csv", GOLD, "demo002")
+    v = spidereval.verdict(pathlib.Path(SUB) / "demo002.csv", GOLD, "demo002")
     assert v == spidereval.Verdict(1, "", "b", 2, "demo002")
-    assert spidereval.verdict(pathlib.Path(SUB) / "demo002.csv", GOLD, "demo002").score == 1
+
+
+def test_a_str_is_content_never_a_path():
+    # issue 28: a model's answer must never become a file read. A one-line
+    # str naming a file (the gold's own, the prediction's) is the CSV text
+    # of that name: one column, no rows
+    gold_file = os.path.join(GOLD, "exec_result", "demo002_b.csv")
+    for name in (str(gold_file), os.path.abspath(str(gold_file)), SUB + "/demo002.csv"):
+        v = spidereval.verdict(name, GOLD, "demo002")
+        assert v.score == 0 and v.error_info.startswith("Result Error"), (name, v)
+        assert v == spidereval.verdict(name.encode(), GOLD, "demo002")
+    assert spidereval.verdicts([(str(gold_file), "demo002")], GOLD)[0].score == 0
+    # a path is given as os.PathLike; the gold under another name is refused
+    v = spidereval.verdict(pathlib.Path(gold_file), GOLD, "demo002")
+    assert v.score == 0 and "gold" in v.error_info and "refused" in v.error_info, v
 
 
 def test_csv_text_and_bytes_give_the_file_verdict():
@@ -35,11 +49,10 @@ def test_csv_text_and_bytes_give_the_file_verdict():
         iid = name[:-4]
         if iid == "demo999":
             continue
-        want = spidereval.verdict(SUB + "/" + name, GOLD, iid)
+        want = spidereval.verdict(pathlib.Path(SUB, name), GOLD, iid)
         assert spidereval.verdict(csv_of(name), GOLD, iid) == want
         text = csv_of(name).decode()
-        if "\n" in text:
-            assert spidereval.verdict(text, GOLD, iid) == want
+        assert spidereval.verdict(text, GOLD, iid) == want
 
 
 def test_rows_forms():
@@ -61,7 +74,7 @@ def test_batch_equals_one_by_one(monkeypatch):
         iid = name[:-4]
         if iid == "demo999":
             continue
-        items += [(SUB + "/" + name, iid), (csv_of(name), iid),
+        items += [(csv_of(name).decode(), iid), (csv_of(name), iid),
                   (pathlib.Path(SUB) / name, iid)]
     items += [(Rows(["region", "total"], rows), "demo002"), (b"", "demo001"),
               (b"\xff\x00,\n", "demo001"), ("a,b\n1,2\n", "demo002")]
@@ -83,7 +96,7 @@ def test_docs_batch_example():
     # "expr   # value" lines assert expr == value
     block = re.sub(r"^(\[.*?)\s+#\s*(.*)$", r"assert \1 == \2", block, flags=re.M)
     assert block.count("assert") == 1
-    exec(compile(block, "docs/python.md", "exec"), {"spidereval": spidereval})
+    exec(compile(block, "docs/python.md", "exec"), {"spidereval": spidereval, "pathlib": pathlib})
 
 
 def test_batch_bad_items():
@@ -109,7 +122,7 @@ def test_bad_predictions_are_verdicts():
     assert v.score == 0 and v.error_info == "Evaluation Error:EmptyDataError: No columns to parse from file"
     v = spidereval.verdict(b"\xff\n1", GOLD, "demo001")
     assert v.error_info.startswith("Evaluation Error:UnicodeDecodeError")
-    v = spidereval.verdict("no/such/file.csv", GOLD, "demo001")
+    v = spidereval.verdict(pathlib.Path("no/such/file.csv"), GOLD, "demo001")
     assert v.error_info.startswith("Evaluation Error:FileNotFoundError")
     v = spidereval.verdict((["a"], []), GOLD, "demo001")
     assert v.score == 0
