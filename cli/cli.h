@@ -44,7 +44,12 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
               const cli_option *opts, const char **pos, int maxpos,
               int *npos);
 
-/* Prints "spidereval CMD: <message>" and a newline on stderr. */
+/* fprintf(stderr, ...) through cli_visible: for notes that name
+** files of a submission folder or ids of a gold. */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "spidereval CMD: <message>" and a newline on stderr (the message
+** through cli_visible). */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

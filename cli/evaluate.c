@@ -237,7 +237,7 @@ static int query_list(sqlite3 *db, const char *sql, const char *a,
 static void print_ignored(const char *file, const char *id,
                           const strlist *gold, const strlist *excluded) {
   if (sl_has(excluded, id)) {
-    fprintf(stderr, "spidereval evaluate: note: ignored '%s': not in the "
+    cli_eprintf("spidereval evaluate: note: ignored '%s': not in the "
                     "Spider2-E set (--instances spider2e)\n", file);
     return;
   }
@@ -260,10 +260,10 @@ static void print_ignored(const char *file, const char *id,
     }
   }
   if (like)
-    fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an instance "
+    cli_eprintf("spidereval evaluate: note: ignored '%s': not an instance "
                     "of this gold (looks like '%s' %s)\n", file, like, how);
   else
-    fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an instance "
+    cli_eprintf("spidereval evaluate: note: ignored '%s': not an instance "
                     "of this gold\n", file);
 }
 
@@ -305,10 +305,13 @@ static void print_format(const char *format, const ev_item *it, size_t n) {
     json_t *o = json_pack("{s:s, s:i, s:s}", "instance_id", it[i].id, "score",
                           it[i].score, "error_info", it[i].error_info);
     char *s = o ? json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT) : NULL;
-    if (lines)
-      printf("%s\n", s ? s : "null");
-    else
-      printf("%s\n%s", i ? "," : "", s ? s : "null");
+    /* jansson escapes C0 controls; a C1 one (CSI as U+009B) becomes
+    ** \u009b through cli_visible, the same string in JSON */
+    int c2 = 0;
+    if (!lines) fputs(i ? ",\n" : "\n", stdout);
+    cli_visible(stdout, s ? s : "null", strlen(s ? s : "null"), &c2);
+    cli_visible_end(stdout, &c2);
+    if (lines) fputc('\n', stdout);
     free(s);
     json_decref(o);
   }
@@ -797,7 +800,7 @@ int cmd_evaluate(int argc, char **argv) {
     int lite_other = fl == OFF_LITE &&
                      strcmp(file + n_id, sql_mode ? ".sql" : ".csv") != 0;
     if (lite_other)
-      fprintf(stderr, "spidereval evaluate: note: ignored '%s': not an "
+      cli_eprintf("spidereval evaluate: note: ignored '%s': not an "
                       "instance of this gold (lite reads its name as '%.*s')\n",
               file, (int)(strlen(file) - 4), file);
     else if (sl_has(&gold_ids, id) && !sl_has(&excluded, id))
@@ -824,11 +827,11 @@ int cmd_evaluate(int argc, char **argv) {
       if (!found) sl_add(&missing, g);
     }
     if (missing.n) {
-      fprintf(stderr, "spidereval evaluate: note: %zu of the gold's %zu "
+      cli_eprintf("spidereval evaluate: note: %zu of the gold's %zu "
                       "instances were not submitted%s", missing.n,
               gold_ids.n - excluded.n, verbose ? ":" : " (--verbose lists them)");
       for (size_t i = 0; verbose && i < missing.n; i++)
-        fprintf(stderr, " %s", missing.v[i]);
+        cli_eprintf(" %s", missing.v[i]);
       fputc('\n', stderr);
     }
     sl_free(&missing);

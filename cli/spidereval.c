@@ -44,12 +44,31 @@
 #define SPIDEREVAL_VERSION "unknown"
 #endif
 
-void cli_error(const char *cmd, const char *fmt, ...) {
+void cli_eprintf(const char *fmt, ...) {
+  char *msg = NULL;
   va_list ap;
-  fprintf(stderr, "spidereval%s%s: ", cmd ? " " : "", cmd ? cmd : "");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  int n = vasprintf(&msg, fmt, ap);
   va_end(ap);
+  int pending = 0;
+  if (n >= 0) cli_visible(stderr, msg, (size_t)n, &pending);
+  cli_visible_end(stderr, &pending);
+  free(msg);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...) {
+  /* the message holds values from files (names, ids): control characters
+  ** made visible, as on stdout */
+  char *msg = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vasprintf(&msg, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "spidereval%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  int pending = 0;
+  if (n >= 0) cli_visible(stderr, msg, (size_t)n, &pending);
+  cli_visible_end(stderr, &pending);
+  free(msg);
   fputc('\n', stderr);
 }
 

@@ -22,13 +22,15 @@ SELECT variants, count(*) AS instances
 FROM gold_instances(:gold) WHERE in_eval GROUP BY variants ORDER BY variants;
 
 DROP TABLE IF EXISTS temp.audit_own;
+-- (each variant's bytes: spider_verdict refuses a gold file given by its
+-- path as a prediction, docs/security.md)
 CREATE TEMP TABLE audit_own AS
 SELECT v.instance_id, v.variant,
-       spider_verdict(v.path, :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'error_info' AS own_verdict
+       spider_verdict(readfile(v.path), :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'error_info' AS own_verdict
 FROM gold_variants(:gold, coalesce(:flavor, 'snow')) v
 JOIN gold_instances(:gold) g USING (instance_id)
 WHERE g.in_eval
-  AND spider_verdict(v.path, :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'score' = 0
+  AND spider_verdict(readfile(v.path), :gold, v.instance_id, coalesce(:flavor, 'snow')) ->> 'score' = 0
 ORDER BY v.instance_id, v.variant;
 
 DROP TABLE IF EXISTS temp.audit_raise;

@@ -257,9 +257,9 @@ cat_svg AS (
   SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by outcome">' ||
          group_concat(
-           '<g class="bar" data-label="' || replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
+           '<g class="bar" data-label="' || html_escape(label) ||
            '" data-total="' || total || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || replace(replace(label, '&', '&amp;'), '<', '&lt;') || '</text>' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
            '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM cmax)) ||
            '" fill="' || iif(label = 'Correct', '#2a7', '#c44') || '"/>' ||
            '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
@@ -268,9 +268,9 @@ err_svg AS (
   SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
          '" role="img" aria-label="by error category">' ||
          group_concat(
-           '<g class="bar err" data-label="' || replace(replace(replace(label, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
+           '<g class="bar err" data-label="' || html_escape(label) ||
            '" data-total="' || total || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || replace(replace(label, '&', '&amp;'), '<', '&lt;') || '</text>' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
            '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM emax)) ||
            '" fill="' || iif(label = 'undetermined', '#aaa', '#c84') || '"/>' ||
            '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
@@ -286,8 +286,8 @@ runs AS (SELECT count(*) AS n FROM compare_runs),
 cmp AS (
   SELECT '<h2>Run comparison</h2>
 <table id="runs" data-a="' || html_escape((SELECT name FROM compare_runs WHERE run = 'A')) || '"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>evaluated</th><th>over evaluated</th><th>over all in eval</th></tr></thead><tbody>' ||
-    (SELECT group_concat('<tr data-run="' || run || '" data-correct="' || correct || '" data-evaluated="' || evaluated || '"><td>' ||
-                         rank || '</td><td>' || run || '</td><td>' || replace(replace(name, '&', '&amp;'), '<', '&lt;') ||
+    (SELECT group_concat('<tr data-run="' || html_escape(run) || '" data-correct="' || correct || '" data-evaluated="' || evaluated || '"><td>' ||
+                         rank || '</td><td>' || html_escape(run) || '</td><td>' || html_escape(name) ||
                          '</td><td>' || correct || '</td><td>' || evaluated || '</td><td>' ||
                          printf('%.4f', CASE WHEN evaluated > 0 THEN 1.0 * correct / evaluated ELSE 0 END) || '</td><td>' ||
                          printf('%.4f', 1.0 * correct / total) || '</td></tr>', '')
@@ -325,8 +325,9 @@ data AS (
   LEFT JOIN temp.html_gold_sql AS gs USING (instance_id)),
 rows AS (
   SELECT group_concat(
-           '<tr data-id="' || html_escape(instance_id) || '" data-score="' || score || '" data-difficulty="' || html_escape(difficulty) ||
-           '" data-category="' || replace(replace(replace(category, '&', '&amp;'), '<', '&lt;'), '"', '&quot;') ||
+           '<tr data-id="' || html_escape(instance_id) || '" data-score="' || score ||
+           '" data-difficulty="' || html_escape(difficulty) ||
+           '" data-category="' || html_escape(category) ||
            '" data-err="' || html_escape(coalesce(error_category, '')) ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '" data-runs="' ||
              (SELECT CASE WHEN min(score) = max(score) THEN 'agree'
@@ -335,9 +336,9 @@ rows AS (
            '"><td><a href="#open=' ||
            html_escape(instance_id) || '">' || html_escape(instance_id) || '</a></td><td>' || html_escape(difficulty) ||
            '</td><td>' || iif(score = 1, 'pass', 'fail') || '</td><td>' ||
-           replace(replace(coalesce(error_category, ''), '&', '&amp;'), '<', '&lt;') || '</td><td>' ||
-           replace(replace(replace(CASE WHEN length(error_info) > 160 THEN substr(error_info, 1, 159) || '…'
-                                        ELSE coalesce(error_info, '') END, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') ||
+           html_escape(coalesce(error_category, '')) || '</td><td>' ||
+           html_escape(CASE WHEN length(error_info) > 160 THEN substr(error_info, 1, 159) || '…'
+                            ELSE coalesce(error_info, '') END) ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '</td><td>' ||
              (SELECT group_concat(html_escape(r.name) || ': ' || iif(score = 1, 'pass', iif(submitted, 'fail', 'missing')), '<br>')
               FROM (SELECT * FROM compare_verdicts AS cv WHERE cv.instance_id = h.instance_id ORDER BY run) AS cv
@@ -346,9 +347,9 @@ rows AS (
            '</td></tr>', char(10)) AS s
   FROM (SELECT * FROM html_instances ORDER BY instance_id) AS h),
 opts AS (
-  SELECT (SELECT group_concat('<option>' || replace(replace(category, '&', '&amp;'), '<', '&lt;') || '</option>', '')
+  SELECT (SELECT group_concat('<option>' || html_escape(category) || '</option>', '')
           FROM (SELECT DISTINCT category FROM report_verdicts ORDER BY 1)) AS cats,
-         (SELECT group_concat('<option>' || replace(replace(error_category, '&', '&amp;'), '<', '&lt;') || '</option>', '')
+         (SELECT group_concat('<option>' || html_escape(error_category) || '</option>', '')
           FROM (SELECT DISTINCT error_category FROM html_instances WHERE error_category IS NOT NULL ORDER BY 1)) AS errs,
          (SELECT group_concat('<option>' || html_escape(difficulty) || '</option>', '')
           FROM (SELECT DISTINCT difficulty FROM report_verdicts
@@ -373,9 +374,9 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
   CASE WHEN coalesce(:flavor, 'snow') = 'snow' THEN '; Spider2-E: ' || te.ok || ' / ' || te.n || ' evaluated, ' ||
     printf('%.4f', CASE WHEN e.total > 0 THEN 1.0 * te.ok / e.total ELSE 0 END) || ' over its ' || e.total ELSE '' END || '</p>
 <details id="missing"><summary>' || (SELECT n FROM missing) || ' of the ' || g.total ||
-  ' instances in eval not submitted</summary><p>' || coalesce((SELECT ids FROM missing), '') || '</p></details>
+  ' instances in eval not submitted</summary><p>' || html_escape(coalesce((SELECT ids FROM missing), '')) || '</p></details>
 ' || CASE WHEN :page = 'compare' THEN coalesce((SELECT s FROM cmp), '') ELSE '' END || '
-<p id="difficulty-source">Difficulty: ' || replace(replace((SELECT s FROM sources), '&', '&amp;'), '<', '&lt;') || '.</p>
+<p id="difficulty-source">Difficulty: ' || html_escape((SELECT s FROM sources)) || '.</p>
 <h2>By difficulty</h2>
 ' || coalesce((SELECT s FROM diff_svg), '') || '
 <h2>By source family</h2>
@@ -403,7 +404,7 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
 </tbody></table>
 <footer id="footer">spidereval ' || spidereval_version() || ', ' || coalesce(:flavor, 'snow') || ' rules, options: ' ||
   coalesce(nullif(:options, ''), 'none') || ', ' || strftime('%Y-%m-%d %H:%M UTC', 'now') || '</footer>
-<script type="application/json" id="data">' || replace((SELECT s FROM data), '</', '<\/') || '</script>
+<script type="application/json" id="data">' || replace((SELECT s FROM data), '<', '\u003c') || '</script>
 <script>
 var T0 = performance.now();
 var DATA = JSON.parse(document.getElementById("data").textContent);

@@ -116,8 +116,8 @@ cmp AS (
   SELECT '<h2>Run comparison</h2>
 <table id="runs"><thead><tr><th>rank</th><th>run</th><th>name</th><th>correct</th><th>answered</th><th>' ||
     (SELECT metric FROM m) || ' x 100</th></tr></thead><tbody>' ||
-    (SELECT group_concat('<tr data-run="' || run || '" data-correct="' || ok || '" data-answered="' || answered ||
-                         '"><td>' || rank || '</td><td>' || run || '</td><td>' || html_escape(name) ||
+    (SELECT group_concat('<tr data-run="' || html_escape(run) || '" data-correct="' || ok || '" data-answered="' || answered ||
+                         '"><td>' || rank || '</td><td>' || html_escape(run) || '</td><td>' || html_escape(name) ||
                          '</td><td>' || ok || '</td><td>' || answered || '</td><td>' ||
                          printf('%.2f', 100.0 * sx / n) || '</td></tr>', '')
      FROM (SELECT rank() OVER (ORDER BY sum(pv.correct) DESC) AS rank, r.run, r.name, r.ord,
@@ -154,7 +154,7 @@ rows AS (
            html_escape(CASE WHEN length(question) > 120 THEN substr(question, 1, 119) || '…'
                             ELSE coalesce(question, '') END) ||
            CASE WHEN (SELECT n FROM runs) >= 2 THEN '</td><td>' ||
-             (SELECT group_concat(run || ':' || iif(correct, 'pass', iif(pred_sql IS NULL, 'missing', 'fail')), ' ')
+             (SELECT group_concat(html_escape(run) || ':' || iif(correct, 'pass', iif(pred_sql IS NULL, 'missing', 'fail')), ' ')
               FROM (SELECT * FROM temp.peer_verdicts AS o WHERE o.idx = v.idx ORDER BY run))
            ELSE '' END ||
            '</td></tr>', char(10)) AS s
@@ -214,7 +214,7 @@ SELECT '<!DOCTYPE html>
 </tbody></table>
 <footer id="footer">spidereval ' || spidereval_version() || ', ' || html_escape(coalesce(:rules, 'bird')) ||
   ' rules, ' || strftime('%Y-%m-%d %H:%M UTC', 'now') || '</footer>
-<script type="application/json" id="data">' || replace((SELECT s FROM data), '</', '<\/') || '</script>
+<script type="application/json" id="data">' || replace((SELECT s FROM data), '<', '\u003c') || '</script>
 <script>
 var DATA = JSON.parse(document.getElementById("data").textContent);
 var body = document.querySelector("#questions tbody");

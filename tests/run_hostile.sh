@@ -394,6 +394,13 @@ ln -s "$o/victim.txt" "$o/peer.log"
 [ -s "$o/peer.html" ] && [ ! -L "$o/peer.html" ] && [ -s "$o/peer.log" ] && [ ! -L "$o/peer.log" ] && ok ||
   bad "evaluate-peer: --html or the log not a new file"
 untouched "evaluate-peer --html and --output_log_path through a link"
+# the agent index's companion: a dangling link planted at its name would
+# have a database created wherever it points
+cp "$DB" "$o/ag.sqlite"
+ln -s "$(pwd)/$o/made_elsewhere.db" "$o/ag_sqlite.spidereval-index"
+out=$(q "SELECT count(*) > 0 FROM search_column('$o/ag.sqlite', 'city')")
+check "agent index: a linked companion, the search still answers" "$out" 1
+[ ! -e "$o/made_elsewhere.db" ] && ok || bad "the agent index was written through a link planted at the companion's name"
 # what the scripts write with (evaluate_sql.sql's :results_dir, mbr.sql's
 # :out and :results, selection_report.sql's plans)
 ln -s "$o/victim.txt" "$o/d/x.csv"
@@ -453,6 +460,48 @@ cp "$DB" "$o/gold_copy.db"; ln "$o/gold_copy.db" "$o/pred_hard.db"
 out=$(q "SELECT db_match('$o/pred_link.db', '$DB', '[\"customers\"]')" "SELECT db_match('$o/pred_hard.db', '$o/gold_copy.db', '[\"customers\"]')")
 expect "db_match: a prediction database linked to the gold" "^\{\"score\":0,\"error_info\":\"Result Error: the prediction '.*pred_link.db' is the gold database" "$out"
 expect "db_match: a prediction database hard-linked to the gold" "^\{\"score\":0,\"error_info\":\"Result Error: the prediction '.*pred_hard.db' is the gold database" "$out"
+
+# --- HTML and terminal output escape what came from files (issue 28, class 6)
+x=$o/xgold
+mkdir -p "$x/exec_result" "$o/xrun"
+xid='x<img src=x onerror=alert(1)>'
+printf 'a\n1\n' >"$x/exec_result/$xid.csv"
+printf '{"instance_id": "%s", "condition_cols": [], "ignore_order": true}\n' "$xid" >"$x/spider2snow_eval.jsonl"
+printf '{"instance_id": "%s", "instruction": "</script><script>alert(2)</script><!--<script>"}\n' "$xid" >"$o/xtasks.jsonl"
+printf 'a\n\033]0;pwned\007\033[31mred\n' >"$o/xrun/$xid.csv"
+"$CLI" report "$o/xrun" --gold_dir "$x" --tasks "$o/xtasks.jsonl" --html "$o/x.html" >/dev/null 2>&1
+out=$(grep -c '<img src=x\|<script>alert\|<!--<script' "$o/x.html")
+check "report --html: instance_id and question from the gold and task files escaped" "$out" 0
+out=$(grep -c 'x&lt;img src=x onerror=alert(1)&gt;' "$o/x.html")
+[ "$out" -ge 1 ] && ok || bad "report --html: the escaped instance_id is not shown"
+out=$(grep -c 'u003c/script>\\u003cscript>alert(2)' "$o/x.html")
+check "report --html: the page's JSON data holds no '<'" "$out" 1
+sed 's/"difficulty": "simple"/"difficulty": "<script>alert(3)<\/script>"/; s/"db_id": "emp", "question": "How many/"db_id": "emp", "question": "<b>How<\/b> many/' \
+  samples/peers/dev.json >"$o/xdev.json"
+"$CLI" evaluate-peer samples/peers/predict_a.json --dev "$o/xdev.json" --databases build/samples/peers_dev \
+  --html "$o/xpeer.html" >/dev/null 2>&1
+out=$(grep -c '<script>alert\|<b>How' "$o/xpeer.html")
+check "evaluate-peer --html: difficulty and question from the dev file escaped" "$out" 0
+grep -q '&lt;script&gt;alert(3)&lt;/script&gt;' "$o/xpeer.html" && ok || bad "evaluate-peer --html: the escaped difficulty is not shown"
+# control characters of a prediction's value never reach a terminal
+ctl() { LC_ALL=C grep -c $'[\001-\010\013\014\016-\037\177]' <<<"$1"; }
+out=$("$CLI" evaluate --mode exec_result --result_dir "$o/xrun" --gold_dir "$x" --format csv 2>&1)
+check "evaluate --format csv: no control character" "$(ctl "$out")" 0
+expect "evaluate --format csv: ESC and BEL made visible" $'\xe2\x90\x9b\\]0;pwned\xe2\x90\x87' "$out"
+# a file whose name holds them: evaluate's note about it on stderr
+printf 'a\n1\n' >"$o/xrun/"$'y\033]0;pwned\007\033[2J'".csv"
+out=$("$CLI" evaluate --mode exec_result --result_dir "$o/xrun" --gold_dir "$x" 2>&1)
+check "evaluate: no control character (a file name on stderr)" "$(ctl "$out")" 0
+expect "evaluate: the file name made visible" $'ignored \'y\xe2\x90\x9b\\]0;pwned\xe2\x90\x87' "$out"
+for c in report errors; do
+  out=$("$CLI" $c "$o/xrun" --gold_dir "$x" 2>&1)
+  check "$c: no control character" "$(ctl "$out")" 0
+done
+printf 'a\n\302\23331mC1\n' >"$o/xrun/$xid.csv"
+out=$("$CLI" evaluate --mode exec_result --result_dir "$o/xrun" --gold_dir "$x" --format csv 2>&1)
+expect "evaluate --format csv: a C1 control (CSI) made visible" $'\xef\xbf\xbd31mC1' "$out"
+out=$("$CLI" evaluate --mode exec_result --result_dir "$o/xrun" --gold_dir "$x" --format json 2>&1)
+check "evaluate --format json: no control character" "$(ctl "$out")" 0
 
 # --- nothing escaped: no new files beside the database, the process alive
 out=$(q "$honest")

@@ -522,9 +522,12 @@ static int open_index_conn(const tool_db *d, const char *path, sqlite3 **out,
   sqlite3 *ix = NULL;
   /* not sb_open: this connection writes the index; the untrusted database
   ** is attached read-only and build_index bounds the reading */
+  /* NOFOLLOW: a link planted at the companion's name (dangling, to a file
+  ** elsewhere) is never written through; the open fails and the index is
+  ** built in memory */
   int rc = sqlite3_open_v2(path ? path : ":memory:", &ix,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                               SQLITE_OPEN_URI,
+                               SQLITE_OPEN_URI | SQLITE_OPEN_NOFOLLOW,
                            NULL);
   if (rc == SQLITE_OK) {
     /* a file: URI, so the source opens read-only */
