@@ -562,7 +562,7 @@ static char *refuse_link(const char *path, const char *gold_dir,
   for (int v = 0; v < gi->nvariants; v++)
     if (same_inode(&st, gi->variant_paths[v]))
       return sqlite3_mprintf("Evaluation Error: the prediction '%s' is the "
-                             "gold file '%s' itself (a link; refused)",
+                             "gold file '%s' itself (refused)",
                              path, gi->variant_paths[v]);
   char *gold_real = realpath(gold_dir, NULL);
   int in = inside_real(path, gold_real);
