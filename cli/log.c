@@ -15,9 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safe_file.h"
 #include "cli.h"
 
 static FILE *log_file;
+static char *log_tmp; /* log.txt is written under this name, renamed at the end */
 static FILE *real_out, *real_err;
 static int after_bar; /* the last stderr write drew the bar */
 
@@ -49,7 +51,15 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t n) {
 }
 
 void cli_log_start(const char *cmd) {
-  log_file = fopen("log.txt", "w");
+  /* a new file renamed over log.txt when the command ends: a link planted
+  ** at log.txt is replaced, never written through (base/safe_file.h) */
+  int fd = sf_open_temp("log.txt", &log_tmp);
+  log_file = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!log_file && fd >= 0) {
+    close(fd);
+    sf_finish(log_tmp, "log.txt", 0);
+    log_tmp = NULL;
+  }
   if (!log_file) {
     cli_error(cmd, "note: cannot write log.txt in the working directory: %s "
                    "(--no-log: none)", strerror(errno));
@@ -63,6 +73,8 @@ void cli_log_start(const char *cmd) {
     if (e) fclose(e);
     fclose(log_file);
     log_file = NULL;
+    sf_finish(log_tmp, "log.txt", 0);
+    log_tmp = NULL;
     return;
   }
   fflush(stdout);
@@ -87,5 +99,7 @@ int cli_log_stop(void) {
   real_out = real_err = NULL;
   if (log_file && fclose(log_file)) rc = -1;
   log_file = NULL;
+  if (log_tmp && sf_finish(log_tmp, "log.txt", 1)) rc = -1;
+  log_tmp = NULL;
   return rc;
 }

@@ -756,13 +756,15 @@ static int compare_html(const char **runs, int nruns, const char *gold,
       {":page", "compare", 0},
   };
   int rc = CLI_FAILED;
-  int fd = open(html, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
-    cli_error("compare", "--html '%s': cannot write: %s", html, strerror(errno));
-  else
+  /* a new file renamed over --html at the end (never through a link) */
+  char *tmp = NULL;
+  int fd = cli_output_open("compare", "--html", html, &tmp);
+  if (fd >= 0) {
     rc = cli_run_script("compare", "report_html.sql", params,
                         sizeof params / sizeof *params, fd, NULL);
-  if (fd >= 0) close(fd);
+    int crc = cli_output_close("compare", "--html", html, fd, tmp, rc == CLI_OK);
+    if (rc == CLI_OK) rc = crc;
+  }
   free(others_json);
   free(args);
   cli_inputs_free(&in);
