@@ -187,15 +187,19 @@ $(BUILD)/sandbox_bench: $(BUILD)/obj-core/bench/sandbox_bench.o $(filter-out %/w
 # with a sanitized build of the bundle loaded into sqlite3 (libasan
 # preloaded; leaks are valgrind's job there, the shell's own included).
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# libstdc++ preloaded too: libduckdb (C++, dlopen'ed by the DuckDB
+# functions) throws exceptions, and ASan's __cxa_throw interceptor needs
+# the real one found at start-up (sqlite3 itself is C)
+ASAN_PRELOAD = "$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libstdc++.so.6)"
 asan: $(BUILD)/spidereval $(TEST_DATA)
 	$(MAKE) BUILD=$(BUILD)/asan CFLAGS="$(ASAN_CFLAGS)" \
 	  $(BUILD)/asan/check_spidereval $(BUILD)/asan/spidereval.so
 	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 CK_FORK=no $(BUILD)/asan/check_spidereval
-	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+	@LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0 \
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_sql_tests.sh
-	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+	@LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0 \
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_doc_tests.sh
-	@LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+	@LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0 \
 	  UBSAN_OPTIONS=halt_on_error=1 SE_EXT=$(BUILD)/asan/spidereval ./tests/run_hostile.sh
 
 format:
