@@ -200,9 +200,89 @@ def fork_while_busy(r):
           verdict(conn, HONEST)["score"] == 1)
 
 
+def caller_dies():
+    """A caller killed while its worker runs a query of no near bound (an
+    hour): the worker ends with it, it does not run on as an orphan."""
+    pid = os.fork()
+    if pid == 0:
+        verdict(connect(), "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
+                "SELECT x + 1 FROM c) SELECT count(*) FROM c", 3600)
+        os._exit(0)
+    workers = []
+    for _ in range(100):  # its worker, started by its first verdict
+        time.sleep(0.05)
+        for t in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{t}/children") as f:
+                workers += [int(w) for w in f.read().split()]
+        if workers:
+            break
+    time.sleep(0.5)  # the endless query runs
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+
+    def alive(w):
+        try:
+            with open(f"/proc/{w}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    deadline = time.monotonic() + 3
+    while any(map(alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [w for w in workers if alive(w)]
+    for w in left:
+        os.kill(w, 9)
+    check("caller dies: its worker ends with it", workers and not left,
+          f"workers {workers}, still running {left}")
+
+
+def relative_paths():
+    """A relative database path is the caller's working directory's now:
+    never the directory a worker entered for an earlier request (the same
+    name made anew, a working directory deleted)."""
+    import shutil
+    import tempfile
+    conn = connect()
+    db = os.path.abspath(DB)
+    here = os.getcwd()
+    t = tempfile.mkdtemp()
+
+    def count():
+        try:
+            return conn.execute(
+                "SELECT sql_result_csv('db.sqlite', 'SELECT count(*) AS n "
+                "FROM customers')").fetchone()[0]
+        except sqlite3.Error as e:
+            return str(e)
+    try:
+        os.mkdir(f"{t}/A")
+        shutil.copy(db, f"{t}/A/db.sqlite")
+        os.chdir(f"{t}/A")
+        check("relative path: read", count().startswith("n\n"), count())
+        os.mkdir(f"{t}/gone")
+        os.chdir(f"{t}/gone")
+        os.rmdir(f"{t}/gone")
+        got = count()
+        check("relative path: working directory deleted", "cannot open "
+              "database 'db.sqlite'" in got, got)
+        os.chdir(f"{t}/A")
+        count()
+        os.rename(f"{t}/A", f"{t}/old")
+        os.mkdir(f"{t}/A")
+        os.chdir(f"{t}/A")
+        got = count()
+        check("relative path: the same name made anew",
+              "cannot open database 'db.sqlite': No such file" in got, got)
+    finally:
+        os.chdir(here)
+        shutil.rmtree(t)
+
+
 for r in range(1, ROUNDS + 1):
     threads_round(r)
     processes_round(r)
     fork_while_busy(r)
+caller_dies()
+relative_paths()
 print(f"isolation: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

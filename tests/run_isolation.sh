@@ -25,6 +25,18 @@ check "worker by hand" "$rc: $out" "2: spidereval-worker: started by spidereval'
 out=$(SPIDEREVAL_WORKER=/nonexistent sqlite3 :memory: -cmd ".load $EXT" \
   "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT 1')" 2>&1)
 check "missing worker" "$out" "Error: stepping, sql_result_csv: the worker program spidereval-worker was not found (looked for \$SPIDEREVAL_WORKER=/nonexistent; set SPIDEREVAL_WORKER, or SPIDEREVAL_ISOLATION=inprocess for trusted input)"
+# the worker is found beside a library loaded by a relative name, also
+# once the caller has changed directory
+abs=$PWD/build/samples/shop.sqlite
+out=$(cd build && "$py" -c "
+import os, sqlite3
+c = sqlite3.connect(':memory:')
+c.enable_load_extension(True)
+c.load_extension('./spidereval.so')
+os.chdir('/')
+print(c.execute(\"SELECT sql_result_csv('$abs', 'SELECT 7 AS x')\").fetchone()[0], end='')" 2>&1)
+check "worker found after a chdir" "$out" "x
+7"
 # in-process on request, the same answer
 a=$(sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")
 b=$(SPIDEREVAL_ISOLATION=inprocess sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")

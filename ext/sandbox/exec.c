@@ -135,6 +135,10 @@ static void put_failure(bb_buf *out, sb_status status, const char *msg) {
   put_head(out, 0, status, msg, 0, 0, 0, 0);
 }
 
+void sx_failure(bb_buf *out, sb_status status, const char *msg) {
+  put_failure(out, status, msg);
+}
+
 /* Offsets in the head of an answer with no message (SB_OK). */
 #define HEAD_STEPS 20
 #define HEAD_SECONDS 28

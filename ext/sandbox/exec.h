@@ -69,7 +69,8 @@ typedef struct {
   int64_t keep;        /* SX_FETCH: rows kept (-1: all); later rows are
                        ** fetched and dropped */
   const char *cwd;     /* set by sx_run: the caller's working directory,
-                       ** which a relative db_path is relative to */
+                       ** which a relative db_path is relative to ("":
+                       ** unknown, the request fails) */
 } sx_request;
 
 /* The answer. Names, texts and blobs point into the answer's own buffer
@@ -122,6 +123,9 @@ const char *sx_worker_path(void);
 /* Run q here and write the answer's bytes into out (the worker writes
 ** them to its socket; sx_run in-process decodes them the same way). */
 void sx_execute(const sx_request *q, bb_buf *out);
+
+/* A failed answer's bytes into out (what it held is dropped). */
+void sx_failure(bb_buf *out, sb_status status, const char *msg);
 
 /* A request as bytes and back: sx_encode_request appends to out;
 ** sx_decode_request points q into buf (which must outlive q). Returns 0,

@@ -65,6 +65,22 @@ static struct {
 /* An object of this library or program, for dladdr. */
 static const char anchor = 0;
 
+/* The folder of the library or program holding this code, found when it
+** is loaded: dladdr names a library as dlopen was given it, and a
+** relative name means nothing once the caller changes directory. */
+static char self_dir[PATH_MAX];
+
+__attribute__((constructor)) static void find_self(void) {
+  Dl_info info;
+  if (dladdr(&anchor, &info) && info.dli_fname &&
+      strchr(info.dli_fname, '/') && realpath(info.dli_fname, self_dir)) {
+    char *slash = strrchr(self_dir, '/');
+    if (slash) *slash = 0;
+  } else {
+    self_dir[0] = 0;
+  }
+}
+
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* The child of a fork: forget the parent's workers (their sockets are
@@ -151,16 +167,14 @@ static const char *find_worker(void) {
     return pool.path_state > 0 ? pool.path : NULL;
   }
   char self[PATH_MAX] = "";
-  Dl_info info;
-  if (dladdr(&anchor, &info) && info.dli_fname &&
-      strchr(info.dli_fname, '/') && realpath(info.dli_fname, self)) {
-    /* the library (or program) this code is in */
+  if (self_dir[0]) {
+    strcpy(self, self_dir); /* the library (or program) this code is in */
   } else {
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = 0;
   }
-  char *slash = strrchr(self, '/');
-  if (slash) *slash = 0;
   char a[PATH_MAX + 32], b[PATH_MAX + 32];
   snprintf(a, sizeof a, "%s/spidereval-worker", self);
   snprintf(b, sizeof b, "%s/../lib/spidereval-worker", self);
@@ -395,7 +409,9 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
   char cwd[PATH_MAX];
   sx_request qc = *q0;
   const sx_request *q = &qc;
-  qc.cwd = q0->db_path[0] != '/' && getcwd(cwd, sizeof cwd) ? cwd : NULL;
+  qc.cwd = NULL;
+  if (q0->db_path[0] != '/') /* "": unknown (deleted), never a stale one */
+    qc.cwd = getcwd(cwd, sizeof cwd) ? cwd : "";
   /* the length first, then the request: one send */
   bb_put(&req, &len, sizeof len);
   sx_encode_request(q, &req);

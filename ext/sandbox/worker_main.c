@@ -15,6 +15,8 @@
 ** the parent cannot.
 */
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +121,19 @@ static void bound_process(const sx_request *q) {
   }
 }
 
+/* The parent's end of the socket closed (it exited or was killed): end
+** now, whatever the query is doing, so that no orphan runs on to its own
+** bound (a query without a timeout has none). */
+static void *watch_parent(void *arg) {
+  (void)arg;
+  struct pollfd p = {SOCK_FD, POLLRDHUP, 0};
+  for (;;) {
+    if (poll(&p, 1, -1) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+      _exit(0);
+  }
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   (void)argv;
   struct stat st;
@@ -135,7 +150,12 @@ int main(int argc, char **argv) {
   if (chdir("/") != 0) return 2;
   for (int fd = SOCK_FD + 1; fd < 1024; fd++) close(fd);
   sqlite3_initialize();
-  char *cwd = NULL; /* the working directory of the last request */
+  pthread_t watcher;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64 << 10);
+  if (pthread_create(&watcher, &attr, watch_parent, NULL) != 0) return 2;
+  pthread_attr_destroy(&attr);
   for (;;) {
     uint64_t len = 0;
     static char first[65536];
@@ -157,14 +177,20 @@ int main(int argc, char **argv) {
     sx_request q;
     bb_buf out = {0};
     if (sx_decode_request(buf, len, &q) != 0) return 3;
-    if (q.cwd && (!cwd || strcmp(cwd, q.cwd))) {
-      /* relative database paths are the caller's */
-      free(cwd);
-      cwd = chdir(q.cwd) == 0 ? strdup(q.cwd) : NULL;
-      if (!cwd && chdir("/") != 0) return 2;
+    if (q.cwd && chdir(q.cwd) != 0) {
+      /* relative database paths are the caller's: entered by name on
+      ** every request (the same name may now be another directory);
+      ** none is never the last request's */
+      char *m = sqlite3_mprintf("cannot open database '%s': the working "
+                                "directory %s: %s", q.db_path,
+                                *q.cwd ? q.cwd : "(unknown)",
+                                strerror(errno));
+      sx_failure(&out, SB_OPEN, m ? m : "out of memory");
+      sqlite3_free(m);
+    } else {
+      bound_process(&q);
+      sx_execute(&q, &out);
     }
-    bound_process(&q);
-    sx_execute(&q, &out);
     free(buf);
     if (out.nomem || !out.s) return 4;
     int bad = write_answer(SOCK_FD, out.s, out.n);
