@@ -236,6 +236,49 @@ def caller_dies():
           f"workers {workers}, still running {left}")
 
 
+def worker_starts_clean():
+    """A worker has no signal of its caller blocked (a blocked SIGXCPU
+    voids its CPU limit) and no descriptor of its caller but its socket,
+    however high (here 2000, inheritable; its own are low: its socket, the
+    database it reads)."""
+    import json
+    import resource
+    import signal
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rd)
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        high = 2000 if hard == resource.RLIM_INFINITY or hard > 2000 else hard - 1
+        resource.setrlimit(resource.RLIMIT_NOFILE, (high + 1, hard))
+        os.dup2(os.open("/dev/null", os.O_RDONLY), high, inheritable=True)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGXCPU, signal.SIGUSR1})
+        verdict(connect(), HONEST)
+        out = {}
+        for t in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{t}/children") as f:
+                for w in f.read().split():
+                    with open(f"/proc/{w}/status") as st:
+                        blk = [x.split()[1] for x in st if x.startswith("SigBlk")]
+                    out[w] = [blk[0], sorted(int(x) for x in os.listdir(f"/proc/{w}/fd"))]
+        os.write(wr, json.dumps(out).encode())
+        os._exit(0)
+    os.close(wr)
+    got = b""
+    while True:
+        b = os.read(rd, 65536)
+        if not b:
+            break
+        got += b
+    os.close(rd)
+    os.waitpid(pid, 0)
+    workers = json.loads(got or b"{}")
+    check("worker starts clean: signals", workers and all(
+        int(v[0], 16) == 0 for v in workers.values()), workers)
+    check("worker starts clean: descriptors", workers and all(
+        max(v[1]) < 1000 for v in workers.values()), workers)
+
+
 def relative_paths():
     """A relative database path is the caller's working directory's now:
     never the directory a worker entered for an earlier request (the same
@@ -283,6 +326,7 @@ for r in range(1, ROUNDS + 1):
     processes_round(r)
     fork_while_busy(r)
 caller_dies()
+worker_starts_clean()
 relative_paths()
 print(f"isolation: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -207,9 +207,20 @@ static int spawn_worker(const char *path, worker *w, char **err) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+  /* no signal of the caller's blocked or ignored in the worker (a
+  ** blocked SIGXCPU would void its CPU limit) */
+  posix_spawnattr_t at;
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_init(&at);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setsigdefault(&at, &all);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   char *argv[] = {(char *)"spidereval-worker", NULL};
   pid_t pid = 0;
-  int rc = sv[1] < 0 ? EMFILE : posix_spawn(&pid, path, &fa, NULL, argv, environ);
+  int rc = sv[1] < 0 ? EMFILE : posix_spawn(&pid, path, &fa, &at, argv, environ);
+  posix_spawnattr_destroy(&at);
   posix_spawn_file_actions_destroy(&fa);
   if (sv[1] >= 0) close(sv[1]);
   if (rc != 0) {

@@ -148,7 +148,9 @@ int main(int argc, char **argv) {
   setrlimit(RLIMIT_CORE, &zero);
   setrlimit(RLIMIT_FSIZE, &zero);
   if (chdir("/") != 0) return 2;
-  for (int fd = SOCK_FD + 1; fd < 1024; fd++) close(fd);
+  /* every descriptor the caller left open, however high */
+  if (close_range(SOCK_FD + 1, ~0U, 0) != 0)
+    for (int fd = SOCK_FD + 1; fd < 65536; fd++) close(fd);
   sqlite3_initialize();
   pthread_t watcher;
   pthread_attr_t attr;
