@@ -279,6 +279,55 @@ def worker_starts_clean():
         max(v[1]) < 1000 for v in workers.values()), workers)
 
 
+def pool_made_smaller():
+    """spidereval_workers(n) lowered: at most n workers run afterwards (the
+    idle ones beyond it end at once, the busy ones when their query
+    ends)."""
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rd)
+
+        def alive():
+            n = 0
+            for t in os.listdir("/proc/self/task"):
+                with open(f"/proc/self/task/{t}/children") as f:
+                    for w in f.read().split():
+                        try:
+                            with open(f"/proc/{w}/stat") as st:
+                                n += st.read().rsplit(")", 1)[1].split()[0] != "Z"
+                        except OSError:
+                            pass
+            return n
+        conn = connect()
+        conn.execute("SELECT spidereval_workers(6)")
+        slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+                "FROM c LIMIT 1000000) SELECT count(*) FROM c")
+        go = threading.Barrier(6)
+
+        def one():
+            c = connect()
+            go.wait()
+            c.execute("SELECT sql_result_csv(?, ?)", (DB, slow)).fetchone()
+        ts = [threading.Thread(target=one) for _ in range(6)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        before = alive()
+        conn.execute("SELECT spidereval_workers(2)")
+        conn.execute("SELECT sql_result_csv(?, 'SELECT 1')", (DB,)).fetchone()
+        os.write(wr, f"{before} {alive()}".encode())
+        os._exit(0)
+    os.close(wr)
+    got = os.read(rd, 100).decode().split()
+    os.close(rd)
+    os.waitpid(pid, 0)
+    check("pool made smaller: at most its new size run",
+          len(got) == 2 and int(got[0]) > 2 and int(got[1]) <= 2,
+          f"workers before, after: {got}")
+
+
 def relative_paths():
     """A relative database path is the caller's working directory's now:
     never the directory a worker entered for an earlier request (the same
@@ -327,6 +376,7 @@ for r in range(1, ROUNDS + 1):
     fork_while_busy(r)
 caller_dies()
 worker_starts_clean()
+pool_made_smaller()
 relative_paths()
 print(f"isolation: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

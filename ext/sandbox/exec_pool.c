@@ -123,9 +123,23 @@ int sx_isolation(void) {
   return pool.isolation;
 }
 
+static int end_worker(worker *w, int kill_it);
+
 int sx_pool_size(int n) {
   pthread_mutex_lock(&pool.mu);
   if (n > 0) pool.size = n > SX_MAX_WORKERS ? SX_MAX_WORKERS : n;
+  if (n > 0 && pool.owner == getpid()) {
+    /* a smaller pool: its idle workers beyond the size end now, its busy
+    ** ones when given back */
+    for (int i = pool.size; i < SX_MAX_WORKERS; i++) {
+      worker *w = &pool.w[i];
+      if (w->pid > 0 && !w->busy) {
+        end_worker(w, 1);
+        w->pid = 0;
+        w->fd = -1;
+      }
+    }
+  }
   if (!pool.size) {
     const char *e = getenv("SPIDEREVAL_WORKERS");
     long k = e ? strtol(e, NULL, 10) : 0;
@@ -390,6 +404,10 @@ static worker *take_worker(char **err) {
 /* Give the worker back; dead: its process was ended (slot freed). */
 static void give_back(worker *w, int dead) {
   pthread_mutex_lock(&pool.mu);
+  if (!dead && w - pool.w >= pool.size) { /* the pool was made smaller */
+    end_worker(w, 1);
+    dead = 1;
+  }
   if (dead) {
     w->pid = 0;
     w->fd = -1;
