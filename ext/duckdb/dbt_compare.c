@@ -305,10 +305,9 @@ typedef struct {
   char *buf;         /* formatted texts */
 } vec;
 
-static const vec *sort_vec;
-static int cmp_rows(const void *pa, const void *pb) {
+static int cmp_rows(const void *pa, const void *pb, void *ctx) {
   int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-  const vec *v = sort_vec;
+  const vec *v = ctx;
   const py_cell *x = &v->cells[a], *y = &v->cells[b];
   int nx = x->kind == PY_NONE, ny = y->kind == PY_NONE;
   if (nx != ny) return nx - ny;
@@ -333,9 +332,7 @@ static int vec_sort(vec *v) {
     v->tlen[r] = py_str(&v->cells[r], v->buf + r * 64, &v->txt[r]);
     v->perm[r] = r;
   }
-  sort_vec = v; /* qsort has no context argument; callers are serial */
-  qsort(v->perm, (size_t)v->n, sizeof *v->perm, cmp_rows);
-  sort_vec = NULL;
+  qsort_r(v->perm, (size_t)v->n, sizeof *v->perm, cmp_rows, v);
   return 0;
 }
 
