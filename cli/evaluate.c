@@ -631,7 +631,8 @@ int cmd_evaluate(int argc, char **argv) {
              *temp_dir = NULL, *flavor = NULL, *options = NULL,
              *instances = "all", *databases = NULL, *tasks = NULL,
              *format = "official", *verbose = NULL, *sql_debug = NULL,
-             *no_log = NULL; /* main() reads it: log.c */
+             *no_log = NULL, /* main() reads it: log.c */
+             *allow_hardcoded = NULL;
   cli_option opts[] = {
       {"mode", 1, &mode, "exec_result (result CSVs) or sql (default, as the official script)"},
       {"result_dir", 1, &result_dir, "the submission folder"},
@@ -644,6 +645,8 @@ int cmd_evaluate(int argc, char **argv) {
       {"databases", 1, &databases, "sql mode: the folder of SQLite databases"},
       {"tasks", 1, &tasks, "sql mode: the task jsonl naming each db"},
       {"timeout", 1, &timeout, "sql mode: seconds per query (default 60)"},
+      {"allow_hardcoded", 0, &allow_hardcoded,
+       "sql mode: run queries that hard-code their answer (not rejected)"},
       {"temp_dir", 1, &temp_dir, "accepted, unused (the official script's)"},
       {"is_sql_debug", 0, &sql_debug, "accepted, unused (the official script's)"},
       {"verbose", 0, &verbose, "list the gold instances not submitted"},
@@ -710,6 +713,11 @@ int cmd_evaluate(int argc, char **argv) {
     free(r);
     free(g);
     if (dbt) return cmd_evaluate_dbt(result_dir, gold, format, options);
+  }
+  if (allow_hardcoded && !sql_mode) {
+    cli_error("evaluate", "--allow_hardcoded is for --mode sql (exec_result "
+                          "mode runs no SQL)");
+    return CLI_USAGE;
   }
   if (sql_mode && !databases) {
     cli_error("evaluate", "--mode sql needs --databases DIR (the folder of "
@@ -808,6 +816,21 @@ int cmd_evaluate(int argc, char **argv) {
     else
       print_ignored(file, id, &gold_ids, &excluded);
   }
+  /* names ending in .CSV (.Csv, .SQL ...): the official endswith is exact */
+  {
+    strlist all = {0};
+    count_ext(result_dir, "", &all);
+    const char *want = sql_mode ? ".sql" : ".csv";
+    for (size_t i = 0; i < all.n; i++) {
+      size_t len = strlen(all.v[i]);
+      if (len > 4 && !strcasecmp(all.v[i] + len - 4, want) &&
+          strcmp(all.v[i] + len - 4, want))
+        cli_eprintf("spidereval evaluate: note: ignored '%s': the official "
+                        "script reads only names ending in '%s' (lowercase)\n",
+                all.v[i], want);
+    }
+    sl_free(&all);
+  }
   if (chosen.n) qsort(chosen.v, chosen.n, sizeof *chosen.v, cmp_str);
   for (size_t i = 0; i < chosen.n; i++) /* distinct */
     if (!n || strcmp(chosen.v[i], chosen.v[n - 1])) {
@@ -863,6 +886,7 @@ int cmd_evaluate(int argc, char **argv) {
         {":timeout", tmo, 1},           {":flavor", flavor, 0},
         {":options", options, 0},       {":instances", instances, 0},
         {":results_dir", results_dir, 0},
+        {":allow_hardcoded", allow_hardcoded, 1},
     };
     if (cli_run_script("evaluate", "evaluate_sql.sql", params,
                        sizeof params / sizeof *params, -1, &out)) {

@@ -103,7 +103,7 @@ WITH
   work AS MATERIALIZED (
     SELECT s.instance_id, s.problem, s.sql, t.db,
            (SELECT path FROM dbs WHERE dbs.db = t.db ORDER BY path LIMIT 1) AS db_path,
-           hardcoded_sql_flags(s.sql) AS flags
+           hardcoded_sql_flags(s.sql, 'sqlite') AS flags
     FROM subs AS s LEFT JOIN tasks AS t USING (instance_id)
     WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
       AND (coalesce(:instances, 'all') <> 'spider2e'

@@ -42,6 +42,68 @@ START_TEST(test_scan) {
 }
 END_TEST
 
+/* Each dialect's string literals: where a literal ends (the token after
+** it) and what it holds. */
+static const struct {
+  int dialect;
+  const char *sql;   /* a literal, then " x" */
+  const char *value; /* its value; \x01 stands for a NUL byte */
+} lit_cases[] = {
+    {SQ_SQLITE, "'a\\' x", "a\\"},
+    {SQ_SQLITE, "'it''s' x", "it's"},
+    {SQ_SQLITE, "'\\n' x", "\\n"},
+    {SQ_ANY, "'a\\'b' x", "a'b"},
+    {SQ_BIGQUERY, "'a\\'b' x", "a'b"},
+    {SQ_BIGQUERY, "\"a\\\"b\" x", "a\"b"},
+    {SQ_BIGQUERY, "'a\\nb\\t\\\\' x", "a\nb\t\\"},
+    {SQ_BIGQUERY, "'\\x41\\101\\u00e9\\U0001F600\\?\\`' x",
+     "AA\xc3\xa9\xf0\x9f\x98\x80?`"},
+    {SQ_BIGQUERY, "'\\x4' x", "x4"},            /* cut short: the letter */
+    {SQ_BIGQUERY, "'\\12' x", "12"},            /* octal needs 3 digits */
+    {SQ_BIGQUERY, "'''a'b''c''' x", "a'b''c"},
+    {SQ_BIGQUERY, "\"\"\"a\"b\"\"\" x", "a\"b"},
+    {SQ_BIGQUERY, "r'a\\n\\'' x", "a\\n\\'"},
+    {SQ_BIGQUERY, "Rb\"\\d+\" x", "\\d+"},
+    {SQ_BIGQUERY, "b'ab' x", "ab"},
+    {SQ_BIGQUERY, "'' x", ""},
+    {SQ_SNOWFLAKE, "'it''s\\'' x", "it's'"},
+    {SQ_SNOWFLAKE, "'\\n\\t\\\\\\z' x", "\n\t\\z"},
+    {SQ_SNOWFLAKE, "'\\101\\7\\x41\\u00e9' x", "A\x07" "A\xc3\xa9"},
+    {SQ_SNOWFLAKE, "'a\\0b' x", "a\x01" "b"},
+    {SQ_SNOWFLAKE, "$$a\\'$$ x", "a\\'"},
+};
+
+START_TEST(test_dialect_literals) {
+  for (size_t i = 0; i < sizeof lit_cases / sizeof lit_cases[0]; i++) {
+    const char *sql = lit_cases[i].sql;
+    sq_tokens t;
+    ck_assert_int_eq(
+        sq_scan_dialect(sql, strlen(sql), (sq_dialect)lit_cases[i].dialect, &t),
+        0);
+    ck_assert_msg(t.n == 2 && t.tok[0].kind == SQ_STRING &&
+                      !t.tok[0].unterminated && sq_is_word(sql, &t.tok[1], "x"),
+                  "%s: %zu tokens", sql, t.n);
+    size_t n;
+    char *v = sq_string_value(sql, &t.tok[0], &n);
+    for (size_t k = 0; k < n; k++)
+      if (!v[k]) v[k] = 1;
+    ck_assert_msg(n == strlen(lit_cases[i].value) &&
+                      !memcmp(v, lit_cases[i].value, n),
+                  "%s: value '%s' want '%s'", sql, v, lit_cases[i].value);
+    free(v);
+    sq_free(&t);
+  }
+  /* SQLite: # and $ start parameters, not comments or strings */
+  sq_tokens t;
+  const char *q = "SELECT #a, $$b$$ FROM t";
+  ck_assert_int_eq(sq_scan_dialect(q, strlen(q), SQ_SQLITE, &t), 0);
+  ck_assert_int_eq(t.tok[1].kind, SQ_PARAM);
+  sq_free(&t);
+  ck_assert_int_eq(sq_dialect_from_name("SQLite"), SQ_SQLITE);
+  ck_assert_int_eq(sq_dialect_from_name("mysql"), -1);
+}
+END_TEST
+
 START_TEST(test_normalize) {
   const char *sql = "SELECT  A -- x\n FROM \"T\" /* c */ WHERE s='X''Y';;";
   char *n = sql_normalize(sql, strlen(sql));
@@ -99,12 +161,44 @@ static const struct {
     {"", ""},
 };
 
+/* The flags under one dialect's string-literal rules. */
+static const struct {
+  const char *sql;
+  const char *want;
+  int dialect;
+} dialect_flag_cases[] = {
+    /* SQLite: a backslash escapes nothing, so 'a\' ends at its second
+    ** quote and the FROM after it counts (issue 34); the tolerant scan
+    ** reads \' as an escaped quote and sees no FROM */
+    {"SELECT 'a\\' AS x FROM t", "", SQ_SQLITE},
+    {"SELECT 'a\\' AS x FROM t", "NO_FROM", SQ_ANY},
+    {"SELECT 'a\\', 'b' FROM t", "", SQ_SQLITE},
+    {"SELECT 'it''s' FROM t", "", SQ_SQLITE},
+    {"SELECT 'x' # FROM t", "", SQ_SQLITE},
+    {"SELECT 'x' -- FROM t", "NO_FROM", SQ_SQLITE},
+    {"SELECT $a FROM t", "", SQ_SQLITE},
+    {"SELECT 'a\\' AS x", "NO_FROM", SQ_SQLITE},
+};
+
+/* The flag names of hc_flags' JSON, comma separated, into got. */
+static void flag_names(const char *json, char *got) {
+  got[0] = 0;
+  const char *q = json;
+  while ((q = strstr(q, "\"flag\":\""))) {
+    q += 8;
+    const char *e = strchr(q, '"');
+    if (got[0]) strcat(got, ",");
+    strncat(got, q, (size_t)(e - q));
+  }
+}
+
 START_TEST(test_flags) {
   char *err = NULL;
   hc_patterns *p = hc_compile(&err);
   ck_assert_ptr_nonnull(p);
   for (size_t i = 0; i < sizeof flag_cases / sizeof flag_cases[0]; i++) {
-    char *json = hc_flags(p, flag_cases[i].sql, strlen(flag_cases[i].sql));
+    char *json = hc_flags(p, flag_cases[i].sql, strlen(flag_cases[i].sql),
+                          SQ_ANY);
     ck_assert_ptr_nonnull(json);
     /* the flag names in order */
     char got[256] = "";
@@ -119,12 +213,25 @@ START_TEST(test_flags) {
                   flag_cases[i].sql, got, flag_cases[i].want);
     free(json);
   }
+  for (size_t i = 0;
+       i < sizeof dialect_flag_cases / sizeof dialect_flag_cases[0]; i++) {
+    const char *q = dialect_flag_cases[i].sql;
+    char *json = hc_flags(p, q, strlen(q), dialect_flag_cases[i].dialect);
+    ck_assert_ptr_nonnull(json);
+    char got[256];
+    flag_names(json, got);
+    ck_assert_msg(!strcmp(got, dialect_flag_cases[i].want),
+                  "%s (dialect %d)\n got '%s' want '%s'", q,
+                  dialect_flag_cases[i].dialect, got,
+                  dialect_flag_cases[i].want);
+    free(json);
+  }
   /* a 1 MB query and binary bytes: an answer, no failure */
   size_t big = 1 << 20;
   char *s = malloc(big + 1);
   for (size_t i = 0; i < big; i++) s[i] = (char)("SELECT a,'x'\x01\xff("[i % 15]);
   s[big] = 0;
-  char *json = hc_flags(p, s, big);
+  char *json = hc_flags(p, s, big, SQ_SQLITE);
   ck_assert_ptr_nonnull(json);
   free(json);
   free(s);
@@ -211,6 +318,7 @@ Suite *suite_sql(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_scan);
   tcase_add_test(tc, test_cte_copies);
+  tcase_add_test(tc, test_dialect_literals);
   tcase_add_test(tc, test_normalize);
   tcase_add_test(tc, test_flags);
   tcase_add_test(tc, test_tables_regression);

@@ -340,6 +340,41 @@ check "--mode sql: results folder" "$(cd "$work/sqlmode/run_csv" && ls | tr '\n'
 check "--mode sql: a saved result" "$(cat "$work/sqlmode/run_csv/shop002.csv")" "product_name
 Espresso machine
 Milk frother"
+# the hard-coded check reads SQL as SQLite does: 'a\' is a whole literal,
+# so the FROM after it counts (issue 34); --allow_hardcoded runs a query
+# without FROM, which is rejected by default
+d=$work/sqlmode_hc
+mkdir -p "$d/gold/exec_result" "$d/run"
+printf 'x\n1\n' >"$d/gold/exec_result/hc001.csv"
+printf 'x\na\\\n' >"$d/gold/exec_result/hc002.csv"
+for i in 1 2; do echo "{\"instance_id\": \"hc00$i\", \"condition_cols\": [], \"ignore_order\": true}"; done >"$d/gold/spider2lite_eval.jsonl"
+for i in 1 2; do echo "{\"instance_id\": \"hc00$i\", \"db\": \"shop\"}"; done >"$d/tasks.jsonl"
+echo 'SELECT 1 AS x' >"$d/run/hc001.sql"
+echo "SELECT 'a\\' AS x FROM customers LIMIT 1" >"$d/run/hc002.sql"
+out=$(cd "$d" && "$bin" evaluate --mode sql --result_dir run --gold_dir gold --format jsonl \
+        --databases "$root/build/samples" --tasks tasks.jsonl 2>/dev/null)
+check "--mode sql: backslash literal not hard-coded, literal answer rejected" "$out" \
+'{"instance_id":"hc001","score":0,"error_info":"Rejected: hard-coded answer (NO_FROM)"}
+{"instance_id":"hc002","score":1,"error_info":""}'
+out=$(cd "$d" && "$bin" evaluate --mode sql --result_dir run --gold_dir gold --format jsonl \
+        --databases "$root/build/samples" --tasks tasks.jsonl --allow_hardcoded 2>/dev/null)
+check "--mode sql --allow_hardcoded" "$out" \
+'{"instance_id":"hc001","score":1,"error_info":""}
+{"instance_id":"hc002","score":1,"error_info":""}'
+expect "--allow_hardcoded in exec_result mode" 2 "spidereval evaluate: --allow_hardcoded is for --mode sql (exec_result mode runs no SQL)" \
+  "$bin" evaluate --mode exec_result --result_dir run --allow_hardcoded
+# a folder named <id>.csv: Python's IsADirectoryError; <id>.CSV: a note
+# (the official endswith('.csv') skips it)
+d=$work/dirs
+mkdir -p "$d/sub/demo002.csv"
+cp "$root/samples/submission/demo001.csv" "$d/sub/"
+cp "$root/samples/submission/demo004.csv" "$d/sub/demo004.CSV"
+out=$(cd "$d" && "$bin" evaluate --mode exec_result --result_dir sub --gold_dir "$root/samples/gold" \
+        --format jsonl 2>"$d/err")
+check "a folder named <id>.csv" "$out" '{"instance_id":"demo001","score":1,"error_info":""}
+{"instance_id":"demo002","score":0,"error_info":"Evaluation Error:IsADirectoryError: [Errno 21] Is a directory: '"'sub/demo002.csv'"'"}'
+check "<id>.CSV noted" "$(grep CSV "$d/err")" \
+  "spidereval evaluate: note: ignored 'demo004.CSV': the official script reads only names ending in '.csv' (lowercase)"
 # lite's ids are Path(file).stem in sql mode too: shop002.v2.sql is
 # 'shop002.v2', no instance (snow's split('.') reads it as shop002.sql)
 cp -r "$root/tests/fixtures/sub_shop" "$work/sqlmode/dotted"

@@ -215,9 +215,10 @@ static int check_vacuum_into(const char *sql, const sq_tokens *t,
   return values ? add_flag(arr, "VACUUM_INTO", "reject", values) : 0;
 }
 
-char *hc_flags(const hc_patterns *p, const char *sql, size_t len) {
+char *hc_flags(const hc_patterns *p, const char *sql, size_t len,
+               int dialect) {
   sq_tokens t;
-  if (sq_scan(sql, len, &t)) return NULL;
+  if (sq_scan_dialect(sql, len, (sq_dialect)dialect, &t)) return NULL;
   char *enc = malloc(t.n + 1);
   json_t *arr = json_array();
   pcre2_match_data *md = NULL;

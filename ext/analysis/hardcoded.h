@@ -29,7 +29,11 @@ void hc_free(hc_patterns *p);
 **     joined by UNION ALL. values: the number of blocks.
 **   VACUUM_INTO (reject): a statement VACUUM [schema] INTO <file>, which
 **     writes a file rather than answering. values: the statements.
+** The text is scanned by the string-literal rules of dialect d
+** (sql_scan.h): SQ_SQLITE for SQL that SQLite runs, where 'a\' is a
+** whole literal; SQ_ANY takes a backslash as an escape.
 */
-char *hc_flags(const hc_patterns *p, const char *sql, size_t len);
+char *hc_flags(const hc_patterns *p, const char *sql, size_t len,
+               int dialect);
 
 #endif

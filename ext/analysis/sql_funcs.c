@@ -4,7 +4,7 @@
 **   .load build/spidereval
 **   SELECT hardcoded_sql_flags('SELECT ''Paris'' AS capital');
 **
-** hardcoded_sql_flags(sql)
+** hardcoded_sql_flags(sql [, dialect])
 **   Spider2-E's signals that a query hard-codes its answer instead of
 **   computing it, as a JSON array with one object per signal found:
 **   {"flag", "action" ('reject' or 'warn'), "values" (the evidence)}.
@@ -16,7 +16,10 @@
 **   UNION_ALL_LITERALS (warn: two or more literal-only SELECTs joined by
 **   UNION ALL). Keywords inside strings, comments (--, #, block), quoted
 **   identifiers and dollar-quoted strings never count; matching is
-**   case-insensitive; '' and \' escapes are handled. NULL gives NULL.
+**   case-insensitive. dialect (default 'any') sets the string-literal
+**   rules: 'sqlite' ('' only: 'a\' is a whole literal; the SQL mode of
+**   sql/evaluate_sql.sql uses it), 'bigquery', 'snowflake' (backslash
+**   escapes), 'any' ('' and \' both). NULL sql gives NULL.
 **   Pure: SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS. The PCRE2 patterns are
 **   compiled once per connection.
 **
@@ -66,11 +69,25 @@ SQLITE_EXTENSION_INIT3
 
 static void hardcodedFlagsFunc(sqlite3_context *ctx, int argc,
                                sqlite3_value **argv) {
-  (void)argc;
+  int dialect = SQ_ANY;
+  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    const char *d = (const char *)sqlite3_value_text(argv[1]);
+    dialect = sq_dialect_from_name(d);
+    if (dialect < 0) {
+      char *m = sqlite3_mprintf(
+          "hardcoded_sql_flags: unknown dialect '%s' (sqlite, bigquery, "
+          "snowflake or any)",
+          d ? d : "");
+      sqlite3_result_error(ctx, m ? m : "out of memory", -1);
+      sqlite3_free(m);
+      return;
+    }
+  }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   const char *sql = (const char *)sqlite3_value_text(argv[0]);
   int n = sqlite3_value_bytes(argv[0]);
-  char *json = hc_flags(sqlite3_user_data(ctx), sql ? sql : "", (size_t)n);
+  char *json = hc_flags(sqlite3_user_data(ctx), sql ? sql : "", (size_t)n,
+                        dialect);
   if (!json) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -513,6 +530,12 @@ int se_register_sql_funcs(sqlite3 *db, se_cache *cache) {
       db, "hardcoded_sql_flags", 1,
       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, pats,
       hardcodedFlagsFunc, 0, 0, free_patterns);
+  if (rc != SQLITE_OK) return rc;
+  /* the patterns are freed once, by the one-argument form's destructor */
+  rc = sqlite3_create_function_v2(
+      db, "hardcoded_sql_flags", 2,
+      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, pats,
+      hardcodedFlagsFunc, 0, 0, 0);
   if (rc != SQLITE_OK) return rc;
   /* pure text processing: innocuous */
   rc = sqlite3_create_module(db, "sql_cte_prefixes", &cteModule, 0);

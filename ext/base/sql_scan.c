@@ -18,6 +18,22 @@ static int is_word_char(unsigned char c) {
 }
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+/* BigQuery: does a string prefix (r, b, rb, br in any case) followed by a
+** quote start at s[i]? */
+static int string_prefix(const char *s, size_t n, size_t i) {
+  size_t j = i;
+  int r = 0, b = 0;
+  while (j < n && j < i + 2) {
+    char c = s[j];
+    if ((c == 'r' || c == 'R') && !r) r = 1;
+    else if ((c == 'b' || c == 'B') && !b) b = 1;
+    else break;
+    j++;
+  }
+  if (j == i || j >= n || (s[j] != '\'' && s[j] != '"')) return 0;
+  return i == 0 || !is_word_char((unsigned char)s[i - 1]);
+}
+
 static int push(sq_tokens *t, sq_kind k, size_t start, size_t len, int depth,
                 int unterminated) {
   if (t->n == t->cap) {
@@ -33,6 +49,7 @@ static int push(sq_tokens *t, sq_kind k, size_t start, size_t len, int depth,
   x->len = len;
   x->depth = depth;
   x->unterminated = unterminated;
+  x->lit = 0;
   return 0;
 }
 
@@ -42,7 +59,51 @@ void sq_free(sq_tokens *t) {
   t->n = t->cap = 0;
 }
 
+int sq_dialect_from_name(const char *name) {
+  if (!name) return -1;
+  if (!strcasecmp(name, "any")) return SQ_ANY;
+  if (!strcasecmp(name, "sqlite")) return SQ_SQLITE;
+  if (!strcasecmp(name, "bigquery")) return SQ_BIGQUERY;
+  if (!strcasecmp(name, "snowflake")) return SQ_SNOWFLAKE;
+  return -1;
+}
+
+/* The end of a literal opened at s[i] by quote q (tripled when triple):
+** doubled quotes continue it where doubled, a backslash skips the next
+** character where bs. Sets *closed. */
+static size_t literal_end(const char *s, size_t n, size_t i, char q,
+                          int triple, int doubled, int bs, int *closed) {
+  size_t w = triple ? 3 : 1;
+  i += w;
+  *closed = 0;
+  while (i < n) {
+    if (bs && s[i] == '\\' && i + 1 < n) {
+      i += 2;
+    } else if (s[i] == q) {
+      if (triple) {
+        if (i + 2 < n && s[i + 1] == q && s[i + 2] == q) {
+          *closed = 1;
+          return i + 3;
+        }
+        i++;
+      } else if (doubled && i + 1 < n && s[i + 1] == q) {
+        i += 2;
+      } else {
+        *closed = 1;
+        return i + 1;
+      }
+    } else {
+      i++;
+    }
+  }
+  return n;
+}
+
 int sq_scan(const char *s, size_t n, sq_tokens *out) {
+  return sq_scan_dialect(s, n, SQ_ANY, out);
+}
+
+int sq_scan_dialect(const char *s, size_t n, sq_dialect d, sq_tokens *out) {
   memset(out, 0, sizeof *out);
   size_t i = 0;
   int depth = 0;
@@ -52,31 +113,35 @@ int sq_scan(const char *s, size_t n, sq_tokens *out) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
         c == '\v') {
       i++;
-    } else if ((c == '-' && i + 1 < n && s[i + 1] == '-') || c == '#') {
+    } else if ((c == '-' && i + 1 < n && s[i + 1] == '-') ||
+               (c == '#' && d != SQ_SQLITE)) {
       while (i < n && s[i] != '\n') i++;
     } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
       i += 2;
       while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
       i = i + 2 <= n ? i + 2 : n;
-    } else if (c == '\'') {
-      int closed = 0;
-      i++;
-      while (i < n) {
-        if (s[i] == '\\' && i + 1 < n) {
-          i += 2;
-        } else if (s[i] == '\'') {
-          if (i + 1 < n && s[i + 1] == '\'') {
-            i += 2;
-          } else {
-            i++;
-            closed = 1;
-            break;
-          }
-        } else {
-          i++;
-        }
+    } else if (c == '\'' || (c == '"' && d == SQ_BIGQUERY) ||
+               (d == SQ_BIGQUERY && is_word_start(c) &&
+                string_prefix(s, n, i))) {
+      /* a BigQuery prefix r, b, rb, br before the quote */
+      int raw = 0;
+      while (s[i] != '\'' && s[i] != '"') {
+        if (s[i] == 'r' || s[i] == 'R') raw = 1;
+        i++;
       }
+      char q = s[i];
+      int triple = d == SQ_BIGQUERY && i + 2 < n && s[i + 1] == q &&
+                   s[i + 2] == q;
+      int closed;
+      unsigned char lit =
+          d == SQ_SQLITE      ? SQ_LIT_DOUBLED
+          : d == SQ_BIGQUERY  ? (raw ? SQ_LIT_RAW : SQ_LIT_BACKSLASH)
+          : d == SQ_SNOWFLAKE ? SQ_LIT_SNOWFLAKE
+                              : SQ_LIT_TOLERANT;
+      i = literal_end(s, n, i, q, triple, d != SQ_BIGQUERY, d != SQ_SQLITE,
+                      &closed);
       if (push(out, SQ_STRING, start, i - start, depth, !closed)) goto nomem;
+      out->tok[out->n - 1].lit = lit;
     } else if (c == '"' || c == '`' || c == '[') {
       char close = c == '[' ? ']' : (char)c;
       int closed = 0;
@@ -95,7 +160,7 @@ int sq_scan(const char *s, size_t n, sq_tokens *out) {
       }
       if (push(out, SQ_QUOTED_ID, start, i - start, depth, !closed))
         goto nomem;
-    } else if (c == '$' && i + 1 < n &&
+    } else if (c == '$' && i + 1 < n && d != SQ_SQLITE &&
                (s[i + 1] == '$' || is_word_start((unsigned char)s[i + 1]))) {
       /* $$...$$ or $tag$...$tag$, else a $name parameter */
       size_t j = i + 1;
@@ -118,6 +183,7 @@ int sq_scan(const char *s, size_t n, sq_tokens *out) {
         if (!closed) k = n;
         i = k;
         if (push(out, SQ_STRING, start, i - start, depth, !closed)) goto nomem;
+        out->tok[out->n - 1].lit = SQ_LIT_DOLLAR;
       } else {
         i = j;
         if (push(out, SQ_PARAM, start, i - start, depth, 0)) goto nomem;
@@ -125,6 +191,17 @@ int sq_scan(const char *s, size_t n, sq_tokens *out) {
     } else if (c == '$' && i + 1 < n && is_digit((unsigned char)s[i + 1])) {
       i++;
       while (i < n && is_digit((unsigned char)s[i])) i++;
+      if (push(out, SQ_PARAM, start, i - start, depth, 0)) goto nomem;
+    } else if (c == '$' && d == SQ_SQLITE && i + 1 < n &&
+               is_word_char((unsigned char)s[i + 1])) {
+      /* SQLite: $name (with :: and (...) suffixes ignored here) */
+      i++;
+      while (i < n && is_word_char((unsigned char)s[i])) i++;
+      if (push(out, SQ_PARAM, start, i - start, depth, 0)) goto nomem;
+    } else if (c == '#' && d == SQ_SQLITE && i + 1 < n &&
+               is_word_char((unsigned char)s[i + 1])) {
+      i++;
+      while (i < n && is_word_char((unsigned char)s[i])) i++;
       if (push(out, SQ_PARAM, start, i - start, depth, 0)) goto nomem;
     } else if ((c == '?' ) ||
                ((c == ':' || c == '@') && i + 1 < n &&
@@ -173,6 +250,83 @@ int sq_is_word(const char *text, const sq_token *t, const char *w) {
   return t->kind == SQ_WORD && t->len == n && !strncasecmp(text + t->start, w, n);
 }
 
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Code point cp as UTF-8 at out (at most 4 bytes). Returns the bytes. */
+static size_t put_utf8(char *out, unsigned long cp) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (cp >> 18));
+  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* The escape at p[i] == '\\' (i + 1 < end) of a BigQuery or Snowflake
+** literal, written at out + *o. Returns the index of its last byte. A
+** \x, \u, \U or octal escape that is cut short or out of range keeps the
+** character after the backslash, as does any other unknown escape. */
+static size_t decode_escape(const char *p, size_t i, size_t end, int bq,
+                            char *out, size_t *o) {
+  char c = p[i + 1];
+  const char *simple = bq ? "a\ab\bf\fn\nr\rt\tv\v" : "b\bf\fn\nr\rt\t0\0";
+  for (const char *m = simple; *m; m += 2) {
+    if (c == m[0] && !(c == '0' && i + 2 < end && p[i + 2] >= '0' &&
+                       p[i + 2] <= '7')) {
+      out[(*o)++] = m[1];
+      return i + 1;
+    }
+  }
+  if (c >= '0' && c <= '7') {
+    /* octal: BigQuery exactly 3 digits, Snowflake 1 to 3 */
+    size_t k = i + 1, v = 0, nd = 0;
+    while (k < end && nd < 3 && p[k] >= '0' && p[k] <= '7') {
+      v = v * 8 + (size_t)(p[k] - '0');
+      k++;
+      nd++;
+    }
+    if ((!bq || nd == 3) && v < 256) {
+      *o += put_utf8(out + *o, v);
+      return k - 1;
+    }
+  } else if (c == 'x' || c == 'X' || c == 'u' || c == 'U') {
+    size_t want = (c == 'x' || c == 'X') ? 2 : c == 'u' ? 4 : 8;
+    if (!bq && c != 'x' && c != 'u') want = 0;
+    unsigned long v = 0;
+    size_t k = i + 2, nd = 0;
+    while (want && k < end && nd < want && hexval(p[k]) >= 0) {
+      v = v * 16 + (unsigned long)hexval(p[k]);
+      k++;
+      nd++;
+    }
+    if (want && nd == want && v <= 0x10FFFF && !(v >= 0xD800 && v <= 0xDFFF)) {
+      *o += put_utf8(out + *o, v);
+      return k - 1;
+    }
+  }
+  out[(*o)++] = c;
+  return i + 1;
+}
+
 char *sq_string_value(const char *text, const sq_token *t, size_t *len) {
   const char *p = text + t->start;
   size_t n = t->len;
@@ -190,11 +344,33 @@ char *sq_string_value(const char *text, const sq_token *t, size_t *len) {
       o = end - tag;
     }
   } else {
-    size_t end = t->unterminated ? n : n - 1;
-    for (size_t i = 1; i < end; i++) {
-      if ((p[i] == '\'' && i + 1 < end && p[i + 1] == '\'') ||
-          (p[i] == '\\' && i + 1 < end)) {
+    size_t b = 0; /* BigQuery's prefix */
+    while (b < n && p[b] != '\'' && p[b] != '"') b++;
+    char q = b < n ? p[b] : '\'';
+    /* BigQuery's literals close at the first unescaped quote, so only a
+    ** tripled one has three quotes at its start ('' is two) */
+    size_t w = (t->lit == SQ_LIT_BACKSLASH || t->lit == SQ_LIT_RAW) &&
+                       n - b >= 3 && p[b + 1] == q && p[b + 2] == q
+                   ? 3
+                   : 1;
+    size_t begin = b + w;
+    size_t end = t->unterminated ? n : n - w;
+    if (end < begin) end = begin;
+    int doubled = t->lit == SQ_LIT_TOLERANT || t->lit == SQ_LIT_DOUBLED ||
+                  t->lit == SQ_LIT_SNOWFLAKE;
+    int bs = t->lit != SQ_LIT_DOUBLED;
+    for (size_t i = begin; i < end; i++) {
+      if (doubled && p[i] == q && i + 1 < end && p[i + 1] == q) {
         out[o++] = p[++i];
+      } else if (bs && p[i] == '\\' && i + 1 < end) {
+        if (t->lit == SQ_LIT_RAW) {
+          out[o++] = p[i++];
+          out[o++] = p[i];
+        } else if (t->lit == SQ_LIT_TOLERANT) {
+          out[o++] = p[++i];
+        } else {
+          i = decode_escape(p, i, end, t->lit != SQ_LIT_SNOWFLAKE, out, &o);
+        }
       } else {
         out[o++] = p[i];
       }

@@ -3,11 +3,25 @@
 ** Snowflake, PostgreSQL spellings). Pure C, no SQLite.
 **
 ** Comments (-- and # to end of line, block comments) are skipped; string
-** literals ('...' with '' or \' escapes, "..." only where the caller asks,
-** $$...$$ and $tag$...$tag$), quoted identifiers ("...", `...`, [...]),
+** literals ('...' with '' or \' escapes, $$...$$ and $tag$...$tag$),
+** quoted identifiers ("...", `...`, [...]),
 ** numbers, words and punctuation become tokens with their byte span and
 ** their parenthesis depth. Unterminated quotes and comments run to the end
 ** of the text (flagged with SQ_UNTERMINATED); no input makes it fail.
+**
+** sq_scan is tolerant: it takes a backslash as escaping the next character
+** in a '...' literal, as most dialects with backslash escapes do.
+** sq_scan_dialect follows one dialect's string-literal rules instead:
+**   SQ_SQLITE     '...' with '' only: a backslash escapes nothing ('a\' is
+**                 the text a\); "..." `...` [...] are identifiers; # is no
+**                 comment and $ starts a parameter, never a string.
+**   SQ_BIGQUERY   '...' and "..." strings, also tripled ('''...''',
+**                 """..."""), with backslash escapes and no '' doubling;
+**                 r/R (raw: a backslash keeps both characters) and b/B
+**                 prefixes; `...` identifiers.
+**   SQ_SNOWFLAKE  '...' with '' doubling and backslash escapes, $$...$$
+**                 strings; "..." identifiers.
+** sq_string_value decodes a literal by the rules it was scanned under.
 */
 #ifndef SPIDEREVAL_SQL_SCAN_H
 #define SPIDEREVAL_SQL_SCAN_H
@@ -23,12 +37,35 @@ typedef enum {
   SQ_PARAM      /* ?, ?1, :name, @name, $1 */
 } sq_kind;
 
+typedef enum {
+  SQ_ANY = 0,   /* tolerant: '' and \x both escape (sq_scan) */
+  SQ_SQLITE,    /* '' only */
+  SQ_BIGQUERY,  /* backslash escapes, "..." strings, triple quotes, r'' */
+  SQ_SNOWFLAKE  /* '' and backslash escapes, $$...$$ */
+} sq_dialect;
+
+/* The dialect named by a word ('sqlite', 'bigquery', 'snowflake', 'any';
+** case-insensitive), or -1. */
+int sq_dialect_from_name(const char *name);
+
 typedef struct {
   sq_kind kind;
   size_t start, len; /* the token's bytes in the text, quotes included */
   int depth;         /* parentheses open before this token */
   int unterminated;  /* a quote that never closed */
+  unsigned char lit; /* SQ_STRING: how sq_string_value decodes it (SQ_LIT_*) */
 } sq_token;
+
+/* A string literal's rules, kept in its token. */
+enum {
+  SQ_LIT_TOLERANT = 0, /* '' and \x -> x */
+  SQ_LIT_DOUBLED,      /* '' only (SQLite) */
+  SQ_LIT_BACKSLASH,    /* BigQuery: \n, \t, \xhh, \uhhhh, octal ...; quotes
+                          1 or 3 characters wide */
+  SQ_LIT_RAW,          /* BigQuery r'...': the text as written */
+  SQ_LIT_SNOWFLAKE,    /* '' and \n, \t, \xhh, \uhhhh, octal ... */
+  SQ_LIT_DOLLAR        /* $tag$...$tag$ */
+};
 
 typedef struct {
   sq_token *tok;
@@ -38,13 +75,17 @@ typedef struct {
 /* Tokenize text[0..len). Returns 0, or -1 on out of memory. Free with
 ** sq_free. */
 int sq_scan(const char *text, size_t len, sq_tokens *out);
+int sq_scan_dialect(const char *text, size_t len, sq_dialect d,
+                    sq_tokens *out);
 void sq_free(sq_tokens *t);
 
 /* Case-insensitive: is token t the word w? */
 int sq_is_word(const char *text, const sq_token *t, const char *w);
 
-/* The content of a string literal token without its quotes, with ''
-** (and \') unescaped, into a malloc'd string. */
+/* The content of a string literal token without its quotes and prefix,
+** its escapes decoded by the rules it was scanned under (an escape that
+** names no character, or a bad one, keeps the escaped character), into a
+** malloc'd string. */
 char *sq_string_value(const char *text, const sq_token *t, size_t *len);
 
 #endif

@@ -317,7 +317,8 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     sqlite3_str *js = sqlite3_str_new(0);
     sqlite3_str_appendf(js, "{\"score\":0,\"findings\":"
                             "[\"unreadable_prediction\"],\"error\":");
-    char *why = sqlite3_mprintf("%s: %s", tt_error_name(pr.error),
+    char *why = sqlite3_mprintf("%s: %s",
+                                tt_exception(pr.error, pr.message),
                                 pr.message ? pr.message : "");
     append_json_string(js, why ? why : "");
     sqlite3_free(why);
@@ -330,7 +331,7 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (!pr.table) {
     char *name = table_arg_name(argv[0]);
     fail(ctx, sqlite3_mprintf("%s: cannot read prediction %s: %s: %s", fn,
-                              name, tt_error_name(pr.error),
+                              name, tt_exception(pr.error, pr.message),
                               pr.message ? pr.message : ""));
     sqlite3_free(name);
     goto done;
@@ -340,7 +341,7 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (!gr.table) {
     char *name = table_arg_name(argv[1]);
     fail(ctx, sqlite3_mprintf("%s: cannot read gold %s: %s: %s", fn, name,
-                              tt_error_name(gr.error),
+                              tt_exception(gr.error, gr.message),
                               gr.message ? gr.message : ""));
     sqlite3_free(name);
     goto done;
@@ -635,13 +636,13 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   if (!pr.table && is_resource_error(pr.error)) {
     /* too large for this machine: this instance scores 0, the run goes on */
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
-                                 tt_error_name(pr.error),
+                                 tt_exception(pr.error, pr.message),
                                  pr.message ? pr.message : "");
     verdict_result(ctx, 0, info, NULL, gi->nvariants);
     sqlite3_free(info);
   } else if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
-                                 tt_error_name(pr.error),
+                                 tt_exception(pr.error, pr.message),
                                  pr.message ? pr.message : "");
     verdict_result(ctx, 0, info, NULL, gi->nvariants);
     sqlite3_free(info);
@@ -671,17 +672,19 @@ static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
                             int v, const tc_read *gr, int redact) {
   if (is_resource_error(gr->error)) {
     fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: %s",
-                              gi->variant_paths[v], tt_error_name(gr->error),
+                              gi->variant_paths[v],
+                              tt_exception(gr->error, gr->message),
                               gr->message ? gr->message : ""));
     return;
   }
   char *info =
       redact ? sqlite3_mprintf("Python Script Error:%s: gold variant %d "
                                "cannot be read (details redacted)",
-                               tt_error_name(gr->error), v + 1)
+                               tt_exception(gr->error, gr->message), v + 1)
              : sqlite3_mprintf("Python Script Error:%s: gold variant '%s' "
                                "cannot be read: %s",
-                               tt_error_name(gr->error), gi->variant_paths[v],
+                               tt_exception(gr->error, gr->message),
+                               gi->variant_paths[v],
                                gr->message ? gr->message : "");
   verdict_result(ctx, 0, info, NULL, gi->nvariants);
   sqlite3_free(info);
@@ -978,7 +981,8 @@ static int run_prediction(const char *db_path, sqlite3_value *answer,
       } else if (te != TT_OK) {
         /* what pandas would raise reading the written CSV back (a result
         ** without columns cannot be read: EmptyDataError) */
-        *info = sqlite3_mprintf("Evaluation Error:%s: %s", tt_error_name(te),
+        *info = sqlite3_mprintf("Evaluation Error:%s: %s",
+                                tt_exception(te, perr),
                                 perr ? perr : "");
       }
       free(perr);
@@ -1139,7 +1143,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!ga.r.table) {
     char *name = table_arg_name(argv[2]);
     fail(ctx, sqlite3_mprintf("sql_match: cannot read gold %s: %s: %s", name,
-                              tt_error_name(ga.r.error),
+                              tt_exception(ga.r.error, ga.r.message),
                               ga.r.message ? ga.r.message : ""));
     sqlite3_free(name);
     goto done;

@@ -182,7 +182,7 @@ static int cellsNextChunk(cells_cursor *c) {
     tt_error e = tt_stream_next(c->stream, &c->table, &msg);
     if (e || !c->table) {
       se_vtab_error(c->base.pVtab, "result_cells: cannot read '%s': %s: %s",
-                    c->path, tt_error_name(e ? e : TT_ERR_IO),
+                    c->path, tt_exception(e ? e : TT_ERR_IO, msg),
                     msg ? msg : "the file changed while it was read");
       free(msg);
       return SQLITE_ERROR;
@@ -331,7 +331,7 @@ static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
     tt_error e = tt_stream_open(c->path, &c->stream, &msg);
     if (e) {
       se_vtab_error(cur->pVtab, "%s: cannot read '%s': %s: %s", fn, c->path,
-                    tt_error_name(e), msg ? msg : "");
+                    tt_exception(e, msg), msg ? msg : "");
       free(msg);
       return SQLITE_ERROR;
     }
@@ -344,7 +344,8 @@ static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   tc_read r = se_cache_read(v->cache, c->path);
   if (!r.table) {
     se_vtab_error(cur->pVtab, "%s: cannot read '%s': %s: %s", fn, c->path,
-                  tt_error_name(r.error), r.message ? r.message : "");
+                  tt_exception(r.error, r.message),
+                  r.message ? r.message : "");
     return SQLITE_ERROR;
   }
   c->table = r.table;

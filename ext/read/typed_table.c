@@ -75,6 +75,25 @@ const char *tt_error_name(tt_error e) {
   return "Error";
 }
 
+const char *tt_exception(tt_error e, const char *message) {
+  /* Python raises the OSError subclass of the errno (PEP 3151) */
+  static const struct {
+    int no;
+    const char *name;
+  } os_errors[] = {
+      {2, "FileNotFoundError"},  {13, "PermissionError"},
+      {1, "PermissionError"},    {21, "IsADirectoryError"},
+      {20, "NotADirectoryError"}, {11, "BlockingIOError"},
+      {4, "InterruptedError"},   {110, "TimeoutError"},
+  };
+  if (e != TT_ERR_IO || !message || strncmp(message, "[Errno ", 7))
+    return tt_error_name(e);
+  int no = atoi(message + 7);
+  for (size_t i = 0; i < sizeof os_errors / sizeof os_errors[0]; i++)
+    if (os_errors[i].no == no) return os_errors[i].name;
+  return "OSError";
+}
+
 const char *tt_dtype_name(tt_dtype d) {
   static const char *const n[] = {"int64", "uint64", "float64", "bool",
                                    "object"};

@@ -176,13 +176,19 @@ typedef enum {
   TT_ERR_EMPTY,   /* pandas.errors.EmptyDataError */
   TT_ERR_PARSER,  /* pandas.errors.ParserError */
   TT_ERR_UNICODE, /* UnicodeDecodeError */
-  TT_ERR_IO,      /* FileNotFoundError / OSError */
+  TT_ERR_IO,      /* OSError: the subclass of its errno (tt_exception) */
   TT_ERR_NOMEM,   /* MemoryError */
   TT_ERR_LIMIT    /* input beyond a spidereval limit */
 } tt_error;
 
 /* Name of the Python exception for an error code ("EmptyDataError"). */
 const char *tt_error_name(tt_error e);
+/* The name of the exception Python raises for error e with message (as
+** filled by the reader): an OSError's subclass follows the message's
+** "[Errno N]" as Python's (2 FileNotFoundError, 13 PermissionError, 21
+** IsADirectoryError, 20 NotADirectoryError, others OSError); otherwise
+** tt_error_name(e). */
+const char *tt_exception(tt_error e, const char *message);
 
 /*
 ** Parse a CSV held in memory. On success *out owns a new table and TT_OK is

@@ -1145,7 +1145,7 @@ static int cte_blowup(sb_conn *c, const char *sql, size_t n) {
            (sql[i + 2] | 32) == 't' && (sql[i + 3] | 32) == 'h';
   if (!with) return 0;
   sq_tokens t = {0};
-  long long copies = sq_scan(sql, n, &t) ? -1
+  long long copies = sq_scan_dialect(sql, n, SQ_SQLITE, &t) ? -1
                      : sq_cte_copies(sql, &t, SB_MAX_CTE_COPIES + 1LL);
   sq_free(&t);
   if (copies < 0) {

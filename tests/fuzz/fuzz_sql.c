@@ -14,6 +14,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!pats) __builtin_trap();
   const char *s = (const char *)data;
   sq_tokens t;
+  for (int d = SQ_SQLITE; d <= SQ_SNOWFLAKE; d++) {
+    if (sq_scan_dialect(s, size, (sq_dialect)d, &t)) continue;
+    for (size_t i = 0; i < t.n; i++) {
+      if (t.tok[i].start + t.tok[i].len > size) __builtin_trap();
+      if (t.tok[i].kind == SQ_STRING) {
+        size_t vl;
+        char *v = sq_string_value(s, &t.tok[i], &vl);
+        if (v && vl > t.tok[i].len) __builtin_trap();
+        free(v);
+      }
+    }
+    sq_free(&t);
+  }
   if (sq_scan(s, size, &t) == 0) {
     for (size_t i = 0; i < t.n; i++) {
       if (t.tok[i].start + t.tok[i].len > size) __builtin_trap();
@@ -40,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         __builtin_trap();
     free(ctes);
   }
-  free(hc_flags(pats, s, size));
+  free(hc_flags(pats, s, size, SQ_ANY));
+  free(hc_flags(pats, s, size, SQ_SQLITE));
   return 0;
 }
