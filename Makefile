@@ -275,3 +275,21 @@ $(BUILD)/dbt_corpus/gold.duckdb: tests/dbt/gold.sql $(BUILD)/duckdb_exec
 	@$(BUILD)/duckdb_exec $@.tmp $< && mv $@.tmp $@
 $(DBT_PREDS): $(BUILD)/dbt_corpus/%.duckdb: tests/dbt/%.sql $(BUILD)/dbt_corpus/gold.duckdb
 	@$(BUILD)/duckdb_exec $@.tmp $< $(BUILD)/dbt_corpus/gold.duckdb && mv $@.tmp $@
+
+# The generations harness (issue 34): real pandas of every pinned version
+# (scripts/pandas-venv.sh, venvs made once per machine under
+# ~/.cache/spidereval) reads the corner families of
+# tests/pandas_diff/gen_corners.py next to spidereval's reader of the
+# matching generation. PANDAS_DIFF_COUNT files per family;
+# PANDAS_DIFF_ARGS e.g. --corpora (every CSV of ../shared, among the
+# versions) or --versions "1.5.3 2.2.3". CI runs a sample (pandas-diff-ci).
+PANDAS_DIFF_COUNT ?= 20
+PANDAS_DIFF_ARGS ?=
+.PHONY: pandas-diff pandas-diff-ci
+pandas-diff:
+	@nice tests/pandas_diff/generations.sh --count $(PANDAS_DIFF_COUNT) $(PANDAS_DIFF_ARGS)
+pandas-diff-ci:
+	@tests/pandas_diff/generations.sh --count 2 --versions "1.5.3 2.2.3" \
+	  --families "na int64 chunk"
+	@tests/pandas_diff/generations.sh --count 2 --versions "3.1.1" \
+	  --families "na chunk"

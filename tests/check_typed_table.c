@@ -134,6 +134,76 @@ START_TEST(test_read_cases) {
 }
 END_TEST
 
+static void expect_stream_equal_gen(const char *data, size_t n, tt_gen gen,
+                                    const char *label);
+
+/* The generations (issue 34): the same bytes read by pandas 1.5, 2.x and
+** 3.x, as observed with 1.5.3, 2.0.3, 2.1.4, 2.2.3, 2.3.3, 3.0.6 and
+** 3.1.1 from PyPI (tests/pandas_diff/generations.sh). chunk: rows per
+** low_memory chunk (tt_test_chunk_lines), 0 for pandas' own. */
+static const struct {
+  const char *csv;
+  size_t chunk;
+  const char *want[3]; /* by tt_gen */
+} gen_cases[] = {
+    /* 'None' is an NA token from 2.0 */
+    {"a\nNone\n0\n", 0,
+     {"a:object[str 'None'|str '0']", "a:float64[nan nan|float 0.0]",
+      "a:float64[nan nan|float 0.0]"}},
+    {"a\nnone\nNONE\n", 0,
+     {"a:object[str 'none'|str 'NONE']", "a:object[str 'none'|str 'NONE']",
+      "a:object[str 'none'|str 'NONE']"}},
+    {"a,b\nNone,x\nTrue,y\n", 0,
+     {"a:object[str 'None'|str 'True'] b:object[str 'x'|str 'y']",
+      "a:object[nan nan|bool True] b:object[str 'x'|str 'y']",
+      "a:object[nan nan|bool True] b:object[str 'x'|str 'y']"}},
+    /* an int column with an NA: 1.5 masks every int equal to -2^63 as a
+    ** float, 2.x only -2^63 itself */
+    {"a,b\n,1\n-9223372036854775807,2\n", 0,
+     {"a:float64[nan nan|nan nan] b:int64[int 1|int 2]",
+      "a:float64[nan nan|float -9.223372036854776e+18] b:int64[int 1|int 2]",
+      "a:float64[nan nan|float -9.223372036854776e+18] b:int64[int 1|int 2]"}},
+    {"a,b\n,1\n-9223372036854775808,2\n", 0,
+     {"a:float64[nan nan|nan nan] b:int64[int 1|int 2]",
+      "a:float64[nan nan|nan nan] b:int64[int 1|int 2]",
+      "a:float64[nan nan|nan nan] b:int64[int 1|int 2]"}},
+    /* chunks of ints then bools: numbers (1.5), object of the same
+    ** numbers (2.x), object keeping the bools (3.x) */
+    {"a\n1\n2\nTrue\nFalse\n", 2,
+     {"a:int64[int 1|int 2|int 1|int 0]", "a:object[int 1|int 2|int 1|int 0]",
+      "a:object[int 1|int 2|bool True|bool False]"}},
+    {"a\nTrue\nFalse\n1.5\n2\n", 2,
+     {"a:float64[float 1.0|float 0.0|float 1.5|float 2.0]",
+      "a:object[float 1.0|float 0.0|float 1.5|float 2.0]",
+      "a:object[bool True|bool False|float 1.5|float 2.0]"}},
+    {"a\n1\n2\n3.5\n4\n", 2,
+     {"a:float64[float 1.0|float 2.0|float 3.5|float 4.0]",
+      "a:float64[float 1.0|float 2.0|float 3.5|float 4.0]",
+      "a:float64[float 1.0|float 2.0|float 3.5|float 4.0]"}},
+};
+
+START_TEST(test_generations) {
+  for (size_t i = 0; i < sizeof gen_cases / sizeof gen_cases[0]; i++)
+    for (int g = TT_GEN_1_5; g <= TT_GEN_3; g++) {
+      const char *csv = gen_cases[i].csv;
+      tt_test_chunk_lines = gen_cases[i].chunk;
+      tt_table *t = NULL;
+      char *err = NULL;
+      tt_error e = tt_parse_gen(csv, strlen(csv), (tt_gen)g, &t, &err);
+      ck_assert_msg(e == TT_OK, "gen case %zu: %s", i, err ? err : "");
+      char *got = render(t);
+      ck_assert_msg(!strcmp(got, gen_cases[i].want[g]),
+                    "gen case %zu, generation %s:\n got  %s\n want %s", i,
+                    tt_gen_name((tt_gen)g), got, gen_cases[i].want[g]);
+      free(got);
+      tt_free(t);
+      /* the streaming reader reads the same */
+      expect_stream_equal_gen(csv, strlen(csv), (tt_gen)g, "gen case");
+      tt_test_chunk_lines = 0;
+    }
+}
+END_TEST
+
 /* low_memory chunks: types are inferred per chunk of 2^k rows and joined
 ** with numpy's rules (an int chunk and a str chunk give an object column
 ** holding ints and strs). Width 1 gives chunks of 524288 rows. */
@@ -384,12 +454,13 @@ END_TEST
 
 /* Stream data and check it gives what tt_parse gives: the same error and
 ** message, or the same names, dtypes and every cell. */
-static void expect_stream_equal(const char *data, size_t n, const char *label) {
+static void expect_stream_equal_gen(const char *data, size_t n, tt_gen gen,
+                                    const char *label) {
   tt_table *t = NULL;
   char *e1 = NULL, *e2 = NULL;
   tt_stream *s = NULL;
-  tt_error r1 = tt_parse(data, n, &t, &e1);
-  tt_error r2 = tt_stream_open_mem(data, n, &s, &e2);
+  tt_error r1 = tt_parse_gen(data, n, gen, &t, &e1);
+  tt_error r2 = tt_stream_open_mem_gen(data, n, gen, &s, &e2);
   ck_assert_msg(r1 == r2, "%s: %s vs %s", label, tt_error_name(r1),
                 tt_error_name(r2));
   if (r1) {
@@ -420,6 +491,10 @@ static void expect_stream_equal(const char *data, size_t n, const char *label) {
   free(e2);
   tt_free(t);
   tt_stream_close(s);
+}
+
+static void expect_stream_equal(const char *data, size_t n, const char *label) {
+  expect_stream_equal_gen(data, n, TT_GEN_1_5, label);
 }
 
 /* Streaming gives every cell and error of the whole read: on the read
@@ -815,6 +890,7 @@ Suite *suite_typed_table(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_read_cases);
   tcase_add_test(tc, test_chunks);
+  tcase_add_test(tc, test_generations);
   tcase_add_test(tc, test_stores);
   tcase_add_test(tc, test_missing_file);
   tcase_add_test(tc, test_huge_field);

@@ -94,6 +94,23 @@ const char *tt_exception(tt_error e, const char *message) {
   return "OSError";
 }
 
+const char *tt_gen_name(tt_gen g) {
+  switch (g) {
+    case TT_GEN_1_5: return "1.5";
+    case TT_GEN_2: return "2";
+    case TT_GEN_3: return "3";
+  }
+  return "?";
+}
+
+int tt_gen_from_name(const char *s) {
+  if (!s) return -1;
+  if (!strcmp(s, "1.5")) return TT_GEN_1_5;
+  if (!strcmp(s, "2")) return TT_GEN_2;
+  if (!strcmp(s, "3")) return TT_GEN_3;
+  return -1;
+}
+
 const char *tt_dtype_name(tt_dtype d) {
   static const char *const n[] = {"int64", "uint64", "float64", "bool",
                                    "object"};
@@ -241,7 +258,16 @@ typedef struct {
   uint64_t *hz_line;
   size_t *hz_off;
   size_t nhz, hz_cap;
+  tt_gen gen; /* the pandas generation whose rules apply (tt_gen) */
 } tokenizer;
+
+/* An NA token of the tokenizer's generation: pandas' default list, and
+** from 2.0 on 'None' too (STR_NA_VALUES gained it). */
+static inline int tk_na(const tokenizer *t, const char *w, const char *lim) {
+  if (pn_is_na_in(w, lim)) return 1;
+  return t->gen >= TT_GEN_2 && w[0] == 'N' && w[1] == 'o' && w[2] == 'n' &&
+         w[3] == 'e' && w[4] == 0;
+}
 
 static int tk_grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;
@@ -1077,7 +1103,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
       c->kind = PV_INT;
       continue;
     }
-    if (pn_is_na_in(w, lim)) {
+    if (tk_na(t, w, lim)) {
       na_count++;
       c->kind = PV_NAN;
       continue;
@@ -1088,11 +1114,15 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   if (r == r1) {
     if (na_count == 0) return TT_INT64;
     /* _maybe_upcast: float64, then every value equal to the NA sentinel
-    ** INT64_MIN becomes NaN; the comparison is made on the floats, so
-    ** every int that rounds to -2^63 does (down to -2^63 + 512) */
+    ** INT64_MIN becomes NaN. pandas 1.5 compares on the floats, so every
+    ** int that rounds to -2^63 does (down to -2^63 + 512); from 2.0 the
+    ** mask is taken on the ints, so only -2^63 itself */
+    int exact_mask = t->gen >= TT_GEN_2;
     for (r = r0; r < r1; r++) {
       pv_cell *c = &cells[r - r0];
-      if (c->kind == PV_INT && (double)c->v.i != (double)INT64_MIN) {
+      if (c->kind == PV_INT &&
+          (exact_mask ? c->v.i != INT64_MIN
+                      : (double)c->v.i != (double)INT64_MIN)) {
         double f = (double)c->v.i;
         c->kind = PV_FLOAT;
         c->v.f = f;
@@ -1110,7 +1140,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     for (r = r0; r < r1; r++) {
       const char *w = NEXT_WORD(r);
       pv_cell *c = &cells[r - r0];
-      if (pn_is_na_in(w, lim)) {
+      if (tk_na(t, w, lim)) {
         st.seen_null = 1;
         continue;
       }
@@ -1159,7 +1189,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
         continue;
       }
 #endif
-      if (pn_is_na_in(w, lim)) {
+      if (tk_na(t, w, lim)) {
         c->kind = PV_NAN;
         continue;
       }
@@ -1174,7 +1204,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     for (r = r0; r < r1; r++) {
       const char *w = NEXT_WORD(r);
       pv_cell *c = &cells[r - r0];
-      if (pn_is_na_in(w, lim)) {
+      if (tk_na(t, w, lim)) {
         na_count++;
         c->kind = PV_NAN;
         continue;
@@ -1190,7 +1220,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   for (r = r0; r < r1; r++) {
     const char *w = NEXT_WORD(r);
     pv_cell *c = &cells[r - r0];
-    if (!object_nofilter && pn_is_na_in(w, lim)) {
+    if (!object_nofilter && tk_na(t, w, lim)) {
       c->kind = PV_NAN;
     } else {
       c->kind = PV_STR;
@@ -1240,7 +1270,7 @@ static int direct_int_rows(const tokenizer *t, size_t col, size_t r0,
 #endif
     int e = pn_str_to_int64(w, d);
     if (e == PN_OK) continue;
-    if (pn_is_na_in(w, lim)) {
+    if (tk_na(t, w, lim)) {
       na = 1;
       continue;
     }
@@ -1271,7 +1301,7 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
     if (pn_plain_decimal_in(w, lim, &v, &h) != 0)
 #endif
     {
-      if (pn_is_na_in(w, lim)) {
+      if (tk_na(t, w, lim)) {
         f64[r - r0] = NAN;
         if (col->fexp) col->fexp[row0 + r - r0] = TT_INEXACT;
         continue;
@@ -1348,6 +1378,21 @@ static tt_dtype promote(tt_dtype a, tt_dtype b) {
     return TT_FLOAT64;
   if (a == TT_BOOL) return b;
   return a; /* b == TT_BOOL */
+}
+
+/* The concatenation of chunks of bool and of numbers (int64, uint64,
+** float64) and nothing else, from pandas 2.0 on: numpy would make them
+** numbers (bools 1 and 0, the dtype promote() gives: pandas 1.5), but
+** pandas 2.x makes the column object, of the same numbers, and pandas 3.x
+** object with the bools kept as bools and the numbers of the other
+** chunks cast only among themselves. mixed_bool says whether a column's
+** chunk dtypes are such a mix (seen: bit 1 a bool chunk, bit 2 a numeric
+** one, bit 4 an object one). */
+static int mixed_bool(tt_gen gen, unsigned seen) {
+  return gen >= TT_GEN_2 && seen == 3;
+}
+static unsigned chunk_seen(tt_dtype d) {
+  return d == TT_BOOL ? 1u : d == TT_OBJECT ? 4u : 2u;
 }
 
 /* Convert cells of a chunk to the final numeric dtype. */
@@ -2073,21 +2118,27 @@ void tt_free(tt_table *t) {
 }
 
 static tt_error parse_impl(const char *data, size_t len, char *owned,
-                           tt_table **out, char **errmsg);
+                           tt_gen gen, tt_table **out, char **errmsg);
 
 tt_error tt_parse(const char *data, size_t len, tt_table **out,
                   char **errmsg) {
-  return parse_impl(data, len, NULL, out, errmsg);
+  return parse_impl(data, len, NULL, TT_GEN_1_5, out, errmsg);
+}
+
+tt_error tt_parse_gen(const char *data, size_t len, tt_gen gen,
+                      tt_table **out, char **errmsg) {
+  return parse_impl(data, len, NULL, gen, out, errmsg);
 }
 
 /* owned, when not NULL, is data and is freed as soon as it is tokenized
 ** (the tokens are copies), which lowers the peak memory of a read. */
 static tt_error parse_impl(const char *data, size_t len, char *owned,
-                           tt_table **out, char **errmsg) {
+                           tt_gen gen, tt_table **out, char **errmsg) {
   *out = NULL;
   if (errmsg) *errmsg = NULL;
   tokenizer tk;
   memset(&tk, 0, sizeof tk);
+  tk.gen = gen;
   tt_error rc = TT_OK;
   /* sized for fields of four bytes on average (with their delimiter): the
   ** token stream holds the input plus a NUL a field; more fields (or short
@@ -2161,6 +2212,8 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
         continue;
       }
       tt_dtype dt = TT_OBJECT;
+      tt_dtype num_dt = TT_OBJECT; /* the numeric chunks' promotion */
+      unsigned seen = 0;           /* chunk_seen bits */
       size_t nchunks = 0;
       int all_str = 1; /* every chunk object, of str and NaN only */
       int stored = 1;  /* the rows of every chunk so far are in the store */
@@ -2173,6 +2226,9 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
         if (!direct) d = infer_chunk(&tk, leading + c, r0, r1, scratch);
         chunk_dt[nchunks++] = d;
         dt = nchunks == 1 ? d : promote(dt, d);
+        if (d != TT_BOOL && d != TT_OBJECT)
+          num_dt = (seen & 2) ? promote(num_dt, d) : d;
+        seen |= chunk_seen(d);
         int was_str = all_str;
         if (all_str)
           all_str = !direct && d == TT_OBJECT && only_str(scratch, r1 - r0);
@@ -2192,6 +2248,16 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
           if (st) goto bug;
         }
       }
+      /* the cells' numeric dtype, and the column's */
+      tt_dtype to = dt;
+      int keep_bools = 0;
+      if (mixed_bool(tk.gen, seen)) {
+        dt = TT_OBJECT;
+        if (tk.gen >= TT_GEN_3) {
+          to = num_dt;
+          keep_bools = 1;
+        }
+      }
       col->dtype = dt;
       if (stored) continue;
       if (alloc_store(col, store_for(dt, all_str), nrows)) goto nomem;
@@ -2199,8 +2265,9 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines, k++) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
         infer_chunk(&tk, leading + c, r0, r1, scratch);
-        if (dt != TT_OBJECT && chunk_dt[k] != dt)
-          cast_cells(scratch, r1 - r0, dt);
+        if (to != TT_OBJECT && chunk_dt[k] != to &&
+            !(keep_bools && chunk_dt[k] == TT_BOOL))
+          cast_cells(scratch, r1 - r0, to);
         int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream);
         if (st == -2) goto nomem;
         if (st) goto bug;
@@ -2315,6 +2382,11 @@ static int64_t memory_available(void) {
 }
 
 tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
+  return tt_read_file_gen(path, TT_GEN_1_5, out, errmsg);
+}
+
+tt_error tt_read_file_gen(const char *path, tt_gen gen, tt_table **out,
+                          char **errmsg) {
   *out = NULL;
   if (errmsg) *errmsg = NULL;
   int fd;
@@ -2380,7 +2452,7 @@ tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
     if (errmsg) *errmsg = tt_msgf("out of memory reading '%s'", path);
     return TT_ERR_NOMEM;
   }
-  return parse_impl(buf, len, buf, out, errmsg);
+  return parse_impl(buf, len, buf, gen, out, errmsg);
 }
 
 tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
@@ -2485,6 +2557,9 @@ struct tt_stream {
   size_t width, leading, ncols;
   char **names;
   tt_dtype *dtypes;
+  tt_dtype *cast;         /* the cells' numeric dtype (mixed_bool columns) */
+  unsigned char *seen;    /* chunk_seen bits of each column */
+  tt_dtype *num;          /* the numeric chunks' promotion */
   int64_t nrows;
   pv_cell *scratch;
   size_t scratch_n;
@@ -2495,9 +2570,11 @@ struct tt_stream {
 };
 
 static void stream_reset_tokenizer(tt_stream *s) {
+  tt_gen gen = s->tk.gen;
   bm_free(s->tk.stream);
   tokenizer_free(&s->tk);
   memset(&s->tk, 0, sizeof s->tk);
+  s->tk.gen = gen;
   br_rewind(&s->br);
   s->at_eof = 0;
   s->next_line = 1;
@@ -2513,6 +2590,9 @@ void tt_stream_close(tt_stream *s) {
     for (size_t c = 0; c < s->ncols; c++) free(s->names[c]);
   free(s->names);
   free(s->dtypes);
+  free(s->cast);
+  free(s->seen);
+  free(s->num);
   free(s->scratch);
   free(s->deferred_msg);
   free(s);
@@ -2550,9 +2630,13 @@ static tt_error stream_header(tt_stream *s, char **errmsg) {
   s->names = header_names(t, ncols);
   if (s->names) s->ncols = ncols; /* freed by tt_stream_close */
   s->dtypes = malloc((ncols ? ncols : 1) * sizeof(tt_dtype));
-  if (!s->names || !s->dtypes)
+  s->cast = malloc((ncols ? ncols : 1) * sizeof(tt_dtype));
+  s->num = malloc((ncols ? ncols : 1) * sizeof(tt_dtype));
+  s->seen = calloc(ncols ? ncols : 1, 1);
+  if (!s->names || !s->dtypes || !s->cast || !s->num || !s->seen)
     return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
-  for (size_t c = 0; c < ncols; c++) s->dtypes[c] = TT_OBJECT;
+  for (size_t c = 0; c < ncols; c++)
+    s->dtypes[c] = s->cast[c] = s->num[c] = TT_OBJECT;
   return TT_OK;
 }
 
@@ -2624,9 +2708,19 @@ static tt_error stream_first_pass(tt_stream *s, char **errmsg) {
       for (size_t c = 0; c < s->ncols; c++) {
         tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch);
         s->dtypes[c] = r0 == 1 ? d : promote(s->dtypes[c], d);
+        if (d != TT_BOOL && d != TT_OBJECT)
+          s->num[c] = (s->seen[c] & 2) ? promote(s->num[c], d) : d;
+        s->seen[c] |= (unsigned char)chunk_seen(d);
       }
       s->nrows += (int64_t)n;
       stream_chunk_done(s, r1);
+    }
+  }
+  for (size_t c = 0; !rc && c < s->ncols; c++) {
+    s->cast[c] = s->dtypes[c];
+    if (mixed_bool(s->tk.gen, s->seen[c])) {
+      if (s->tk.gen >= TT_GEN_3) s->cast[c] = s->num[c];
+      s->dtypes[c] = TT_OBJECT;
     }
   }
   if (!rc && s->deferred) { /* found at line 2, said at the end */
@@ -2651,15 +2745,26 @@ static tt_error stream_start(tt_stream *s, tt_stream **out, char **errmsg) {
 
 tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
                             char **errmsg) {
+  return tt_stream_open_mem_gen(data, len, TT_GEN_1_5, out, errmsg);
+}
+
+tt_error tt_stream_open_mem_gen(const char *data, size_t len, tt_gen gen,
+                                tt_stream **out, char **errmsg) {
   *out = NULL;
   if (errmsg) *errmsg = NULL;
   tt_stream *s = calloc(1, sizeof *s);
   if (!s) return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
+  s->tk.gen = gen;
   br_init_mem(&s->br, data, len);
   return stream_start(s, out, errmsg);
 }
 
 tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
+  return tt_stream_open_gen(path, TT_GEN_1_5, out, errmsg);
+}
+
+tt_error tt_stream_open_gen(const char *path, tt_gen gen, tt_stream **out,
+                            char **errmsg) {
   *out = NULL;
   if (errmsg) *errmsg = NULL;
   int fd;
@@ -2672,6 +2777,7 @@ tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
     return stream_fail(TT_ERR_NOMEM, errmsg, tt_msgf("out of memory"));
   }
   s->st = st;
+  s->tk.gen = gen;
   br_init_fd(&s->br, fd);
   return stream_start(s, out, errmsg);
 }
@@ -2707,7 +2813,10 @@ static int stream_chunk_table(tt_stream *s, uint64_t r0, uint64_t r1,
       break;
     }
     tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch);
-    if (dt != TT_OBJECT && d != dt) cast_cells(s->scratch, n, dt);
+    tt_dtype to = s->cast[c];
+    if (to != TT_OBJECT && d != to &&
+        !(d == TT_BOOL && s->tk.gen >= TT_GEN_3 && dt != to))
+      cast_cells(s->scratch, n, to);
     if (alloc_store(col, store_for(dt, dt == TT_OBJECT && only_str(s->scratch, n)),
                     n ? n : 1)) {
       rc = -2;

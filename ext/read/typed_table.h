@@ -191,14 +191,36 @@ const char *tt_error_name(tt_error e);
 const char *tt_exception(tt_error e, const char *message);
 
 /*
+** The generations of pandas' read_csv that the reader reproduces (issue
+** 34; docs/typed_table.md has the rules side by side):
+**   TT_GEN_1_5  pandas 1.5: the reader's rules before generations;
+**   TT_GEN_2    pandas 2.x: 'None' is an NA token, an int column with an
+**               NA masks only the exact -2^63, and chunks of bools and
+**               numbers join into an object column of the numbers;
+**   TT_GEN_3    pandas 3.x: generation 2's rules, but such a join keeps
+**               the bools; its integers beyond 64 bits and exponents past
+**               2^32 are not reproduced yet (read as generation 2 reads).
+** The functions without _gen read as TT_GEN_1_5.
+*/
+typedef enum { TT_GEN_1_5 = 0, TT_GEN_2 = 1, TT_GEN_3 = 2 } tt_gen;
+/* "1.5", "2", "3". */
+const char *tt_gen_name(tt_gen g);
+/* The generation named "1.5", "2" or "3", or -1. */
+int tt_gen_from_name(const char *name);
+
+/*
 ** Parse a CSV held in memory. On success *out owns a new table and TT_OK is
 ** returned. On failure *errmsg (if not NULL) receives a malloc'd message
 ** in pandas' words; the caller frees it with free().
 */
 tt_error tt_parse(const char *data, size_t len, tt_table **out, char **errmsg);
+tt_error tt_parse_gen(const char *data, size_t len, tt_gen gen,
+                      tt_table **out, char **errmsg);
 
 /* Read a file and parse it. */
 tt_error tt_read_file(const char *path, tt_table **out, char **errmsg);
+tt_error tt_read_file_gen(const char *path, tt_gen gen, tt_table **out,
+                          char **errmsg);
 
 /*
 ** Streaming: a file read twice, in the chunks Python reads, never held
@@ -218,6 +240,10 @@ typedef struct tt_stream tt_stream;
 tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg);
 tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
                             char **errmsg);
+tt_error tt_stream_open_gen(const char *path, tt_gen gen, tt_stream **out,
+                            char **errmsg);
+tt_error tt_stream_open_mem_gen(const char *data, size_t len, tt_gen gen,
+                                tt_stream **out, char **errmsg);
 int tt_stream_ncols(const tt_stream *s);
 int64_t tt_stream_nrows(const tt_stream *s);
 const char *tt_stream_name(const tt_stream *s, int col);

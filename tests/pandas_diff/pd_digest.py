@@ -1,12 +1,15 @@
 """How pandas reads each CSV, in tt_dump's format (see README.md).
 
 /usr/bin/python3 pd_digest.py [-v] FILE...  (Debian's python3-pandas 1.5.3)
+PYTHON pd_digest.py --md5 FILE...  (any pandas; a faster digest, compared
+                                     only among pandas versions)
 
 One line a file: FILE, OK, ncols, nrows, dtypes, digest (FNV-1a over the
 column names and every cell's Python type and str()), or FILE, ERR, the
 exception's name and message. Cells are read per column (Series.tolist()),
 so the digest checks the reader, not the frame-to-values step.
 """
+import hashlib
 import signal
 import sys
 
@@ -38,10 +41,18 @@ def kind(x):
     return "s"
 
 
+def dtype_name(t):
+    # pandas 3 names its default string dtype "str"; a column of str and
+    # NaN is "object" before it
+    s = str(t)
+    return "object" if s in ("str", "string") else s
+
+
 def main(argv):
     verbose = bool(argv) and argv[0] == "-v"
+    md5 = bool(argv) and argv[0] == "--md5"
     signal.signal(signal.SIGALRM, on_alarm)
-    for path in argv[1:] if verbose else argv:
+    for path in argv[1:] if verbose or md5 else argv:
         try:
             signal.alarm(TIMEOUT)
             df = pd.read_csv(path)
@@ -53,6 +64,17 @@ def main(argv):
             continue
         h = START
         nrows = len(df)
+        if md5:
+            m = hashlib.md5()
+            for c, name in enumerate(df.columns):
+                m.update(str(name).encode("utf-8", "surrogatepass") + b"\0")
+                for x in df.iloc[:, c].tolist():
+                    m.update((kind(x) + str(x) + "\n").encode(
+                        "utf-8", "surrogatepass"))
+            dtypes = ",".join(dtype_name(t) for t in df.dtypes)
+            print(f"{path}\tOK\t{len(df.columns)}\t{nrows}\t{dtypes}\t"
+                  f"{m.hexdigest()[:16]}", flush=True)
+            continue
         for c, name in enumerate(df.columns):
             ch = START
             for r, x in enumerate(df.iloc[:, c].tolist()):
@@ -62,7 +84,7 @@ def main(argv):
                     print(f"{path}\tcell\t{c}\t{r}\t{k}\t{s}")
             h = fnv(h, str(name).encode("utf-8", "surrogatepass") + b"\0")
             h = fnv(h, f"{ch:016x}".encode())
-        dtypes = ",".join(str(t) for t in df.dtypes)
+        dtypes = ",".join(dtype_name(t) for t in df.dtypes)
         print(f"{path}\tOK\t{len(df.columns)}\t{nrows}\t{dtypes}\t{h:016x}",
               flush=True)
 

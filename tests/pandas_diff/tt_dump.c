@@ -5,7 +5,9 @@
 **
 **   cc -O2 -D_GNU_SOURCE -Iext -o build/tt_dump tests/pandas_diff/tt_dump.c \
 **      ext/read/typed_table.c ext/read/pynum.c ext/base/bigmem.c -lm
-**   build/tt_dump [-v] FILE...
+**   build/tt_dump [-v] [-g GENERATION] FILE...
+**
+** -g reads as pandas generation 1.5 (default), 2 or 3 reads (tt_gen).
 **
 ** One line a file: "FILE<TAB>OK<TAB>ncols<TAB>nrows<TAB>dtypes<TAB>digest"
 ** or "FILE<TAB>ERR<TAB>ExceptionName<TAB>message". The digest is FNV-1a
@@ -101,7 +103,7 @@ static char *outcome(tt_error e, const char *msg, const digest *d) {
       if (*p == '\n' || *p == '\t') *p = ' ';
     size_t n = strlen(m);
     while (n && m[n - 1] == ' ') m[--n] = 0;
-    char *out = tt_msgf("ERR\t%s\t%s", tt_error_name(e), m);
+    char *out = tt_msgf("ERR\t%s\t%s", tt_exception(e, msg), m);
     free(m);
     return out;
   }
@@ -117,10 +119,12 @@ static char *outcome(tt_error e, const char *msg, const digest *d) {
   return out;
 }
 
+static tt_gen gen = TT_GEN_1_5;
+
 static char *read_whole(const char *path, int verbose) {
   tt_table *t = NULL;
   char *err = NULL;
-  tt_error e = tt_read_file(path, &t, &err);
+  tt_error e = tt_read_file_gen(path, gen, &t, &err);
   digest d = {0};
   if (!e) {
     digest_init(&d, t->ncols);
@@ -141,7 +145,7 @@ static char *read_streamed(const char *path) {
   tt_stream *s = NULL;
   char *err = NULL;
   digest d = {0};
-  tt_error e = tt_stream_open(path, &s, &err);
+  tt_error e = tt_stream_open_gen(path, gen, &s, &err);
   if (!e) {
     digest_init(&d, tt_stream_ncols(s));
     for (int c = 0; c < d.ncols; c++) {
@@ -168,6 +172,16 @@ int main(int argc, char **argv) {
   if (i < argc && !strcmp(argv[i], "-v")) {
     verbose = 1;
     i++;
+  }
+  if (i + 1 < argc && !strcmp(argv[i], "-g")) {
+    int g = tt_gen_from_name(argv[i + 1]);
+    if (g < 0) {
+      fprintf(stderr, "tt_dump: unknown generation '%s' (1.5, 2 or 3)\n",
+              argv[i + 1]);
+      return 2;
+    }
+    gen = (tt_gen)g;
+    i += 2;
   }
   for (; i < argc; i++) {
     char *whole = read_whole(argv[i], verbose);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Makes (once per machine) the pinned virtual environment of one pandas
+# version in which tests/pandas_diff runs the official comparison next to
+# spidereval: real pandas and numpy from PyPI at the versions of
+# scripts/pandas-requirements/<version>.txt. Prints the venv's python.
+# Cached under ~/.cache/spidereval/venv-pandas-<version>-<hash of the pins>
+# ($SPIDEREVAL_CACHE instead of ~/.cache/spidereval).
+#   scripts/pandas-venv.sh 2.2.3       # the python of pandas 2.2.3
+#   scripts/pandas-venv.sh --list      # the versions pinned here
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = "--list" ]; then
+  ls "$root/scripts/pandas-requirements" | sed 's/\.txt$//' | sort -V
+  exit 0
+fi
+ver=${1:?usage: pandas-venv.sh VERSION (scripts/pandas-venv.sh --list)}
+req="$root/scripts/pandas-requirements/$ver.txt"
+if [ ! -f "$req" ]; then
+  echo "pandas-venv.sh: no pins for pandas '$ver' (have: $(ls "$root/scripts/pandas-requirements" | sed 's/\.txt$//' | sort -V | tr '\n' ' '))" >&2
+  exit 2
+fi
+hash=$(sha256sum "$req" | cut -c1-12)
+dir="${SPIDEREVAL_CACHE:-$HOME/.cache/spidereval}/venv-pandas-$ver-$hash"
+if [ ! -x "$dir/bin/python" ] || [ ! -f "$dir/.complete" ]; then
+  rm -rf "$dir"
+  mkdir -p "$(dirname "$dir")"
+  /usr/bin/python3 -m venv "$dir" >&2
+  "$dir/bin/pip" install -q --disable-pip-version-check --only-binary=:all: -r "$req" >&2
+  touch "$dir/.complete"
+fi
+echo "$dir/bin/python"
