@@ -57,4 +57,21 @@ check "sample_rows on an endless view" "$out" "Error: stepping, sample_rows: tim
 out=$(sqlite3 :memory: -cmd ".load $EXT" \
   "SELECT execute_sql('$hostile_db', 'SELECT x FROM v', 2, 1) ->> 'error'" 2>&1)
 check "execute_sql on an endless view" "$out" "timeout after 1 s"
+# an honest WAL database: read with its -wal's committed rows (the
+# worker may write the -shm index beside it, as sqlite3.connect does)
+wal=build/isolation_wal.sqlite
+rm -f "$wal" "$wal-wal" "$wal-shm"
+# (the writer leaves without closing: its last rows stay in the -wal)
+/usr/bin/python3 -c "
+import os, sqlite3
+c = sqlite3.connect('$wal', isolation_level=None)
+c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')
+c.execute('CREATE TABLE t(a)'); c.execute('INSERT INTO t VALUES (1), (2)')
+c.execute('INSERT INTO t VALUES (3)')
+os._exit(0)"
+rm -f "$wal-shm"
+[ -s "$wal-wal" ] && ok || bad "the WAL database's rows are not in its -wal"
+out=$(sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('$wal', 'SELECT sum(a) FROM t')" 2>&1 | tr -d '\r')
+check "a WAL database is read with its -wal" "$out" "sum(a)
+6"
 finish isolation

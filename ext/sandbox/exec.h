@@ -18,7 +18,8 @@
 ** shared by every thread of the process; each takes one request at a time
 ** over a socket, runs it through the sandbox (sandbox.h) with its own
 ** sandboxed connections, and answers with the whole result. A worker
-** runs with no writable file (RLIMIT_FSIZE 0, temp storage in memory),
+** writes no file but a WAL database's -shm (RLIMIT_FSIZE 64 MiB, temp
+** storage in memory),
 ** an address-space limit of its cap plus room for its code, a CPU limit,
 ** and dies with its parent. The caller waits until the deadline plus
 ** SX_GRACE seconds; then the worker is killed and replaced, and the query

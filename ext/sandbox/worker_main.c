@@ -8,8 +8,8 @@
 ** way, until its socket closes. Before each request it sets its own
 ** limits from the request's bound: address space (what it uses now, plus
 ** the memory cap, plus room for the result), CPU time (what it used, plus
-** the timeout, plus 2 s). For its whole life: no file can be written or
-** grown (RLIMIT_FSIZE 0, SIGXFSZ ignored: a write fails instead), no core
+** the timeout, plus 2 s). For its whole life: no file can grow past
+** SHM_ROOM (RLIMIT_FSIZE; SIGXFSZ ignored: a write fails instead), no core
 ** file, descriptors other than 0-3 closed; its working directory is its
 ** caller's (sent with each request, for relative database paths). Its parent kills it at the deadline; these limits hold even if
 ** the parent cannot.
@@ -31,6 +31,11 @@
 
 #define SOCK_FD 3
 #define AS_ROOM (256LL << 20) /* address space beyond the cap: code, stacks */
+/* The largest file a worker may write: the -shm index SQLite keeps beside
+** a WAL database it reads (32 KiB per 4,096 WAL frames: a 1 GB WAL needs
+** 2 MiB), which the official sqlite3.connect writes too. Temporary
+** storage is in memory; the sandbox refuses every other write. */
+#define SHM_ROOM ((rlim_t)64 << 20)
 
 static int read_all(int fd, void *p, size_t n) {
   char *c = p;
@@ -145,8 +150,9 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   signal(SIGXFSZ, SIG_IGN);
   struct rlimit zero = {0, 0};
+  struct rlimit fsize = {SHM_ROOM, SHM_ROOM};
   setrlimit(RLIMIT_CORE, &zero);
-  setrlimit(RLIMIT_FSIZE, &zero);
+  setrlimit(RLIMIT_FSIZE, &fsize);
   if (chdir("/") != 0) return 2;
   /* every descriptor the caller left open, however high */
   if (close_range(SOCK_FD + 1, ~0U, 0) != 0)
