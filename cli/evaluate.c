@@ -62,6 +62,9 @@ typedef struct {
   const char *options; /* "<flavor> <options>" */
   atomic_size_t next;  /* the next item to take */
   atomic_size_t done;  /* items judged */
+  pthread_mutex_t lock; /* guards finished, with ended */
+  pthread_cond_t ended; /* a worker finished */
+  int finished;         /* workers that finished */
 } ev_work;
 
 static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
@@ -130,6 +133,10 @@ static void *worker(void *arg) {
   sqlite3_finalize(st);
   sqlite3_close(db);
   free(err);
+  pthread_mutex_lock(&w->lock);
+  w->finished++;
+  pthread_cond_signal(&w->ended);
+  pthread_mutex_unlock(&w->lock);
   return NULL;
 }
 
@@ -151,7 +158,9 @@ static void draw_bar(size_t done, size_t n, double elapsed) {
 
 /* Runs the verdicts on nthreads threads; on a terminal (show_bar), the
 ** bar once the run has taken bar_after seconds (1 by default;
-** $SPIDEREVAL_BAR_AFTER changes it, for the tests). */
+** $SPIDEREVAL_BAR_AFTER changes it, for the tests), redrawn every 100 ms
+** until the last worker ends. Without the bar the workers are joined at
+** once: nothing waits on a timer. */
 static int run_threads(ev_work *w, int nthreads, int show_bar) {
   pthread_t *t = calloc((size_t)nthreads, sizeof *t);
   if (!t) return -1;
@@ -165,11 +174,22 @@ static int run_threads(ev_work *w, int nthreads, int show_bar) {
   const char *env = getenv("SPIDEREVAL_BAR_AFTER");
   double bar_after = env && *env ? atof(env) : 1.0;
   double t0 = now_seconds();
-  while (atomic_load(&w->done) < w->n) {
-    struct timespec ts = {0, 100 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-    double el = now_seconds() - t0;
-    if (show_bar && el >= bar_after) draw_bar(atomic_load(&w->done), w->n, el);
+  if (show_bar) {
+    pthread_mutex_lock(&w->lock);
+    while (w->finished < started) {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += 100 * 1000 * 1000;
+      if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+      }
+      pthread_cond_timedwait(&w->ended, &w->lock, &ts);
+      double el = now_seconds() - t0;
+      if (w->finished < started && el >= bar_after)
+        draw_bar(atomic_load(&w->done), w->n, el);
+    }
+    pthread_mutex_unlock(&w->lock);
   }
   for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
   double el = now_seconds() - t0;
@@ -918,7 +938,8 @@ int cmd_evaluate(int argc, char **argv) {
         sprintf(items[i].path, "%s/%s.csv", result_dir, items[i].id);
     }
     sl_free(&chosen);
-    ev_work w = {items, n, gold, opt, 0, 0};
+    ev_work w = {items, n, gold, opt, 0, 0, PTHREAD_MUTEX_INITIALIZER,
+                 PTHREAD_COND_INITIALIZER, 0};
     int nthreads = (size_t)workers < n ? (int)workers : (int)n;
     if (run_threads(&w, nthreads, isatty(2))) {
       free(opt);
