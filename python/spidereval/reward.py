@@ -107,6 +107,25 @@ def available_rules():
     return rules
 
 
+class _InFlight:
+    """A gold result being computed: the other threads wait on done."""
+    __slots__ = ("done", "result")
+
+    def __init__(self):
+        self.done = threading.Event()
+        self.result = None
+
+
+# the sandbox's and SQLite's messages of failures that may not recur
+_TRANSIENT = ("timeout after", "memory limit", "out of memory", "interrupted",
+              "database is locked", "database is busy", "disk i/o error")
+
+
+def _transient(message):
+    m = message.lower()
+    return any(t in m for t in _TRANSIENT)
+
+
 class SqlReward:
     """An execution reward with its settings and its gold-result cache.
 
@@ -141,12 +160,15 @@ class SqlReward:
             raise SpiderevalError("spidereval: timeout must be between 0 and "
                                   "86400 seconds")
         self._gold = {}
+        self._inflight = {}
         self._lock = threading.Lock()
+        self.gold_runs = 0  # gold results computed (not taken from the cache)
 
     # pickling for process pools: the cache and lock stay behind
     def __getstate__(self):
         d = dict(self.__dict__)
         d["_gold"] = {}
+        d["_inflight"] = {}
         del d["_lock"]
         return d
 
@@ -182,19 +204,45 @@ class SqlReward:
                 raise SpiderevalError("spidereval: no such database %r: %s"
                                       % (db_path, e.strerror)) from e
         key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, gold_sql)
-        hit = self._gold.get(key)  # a dict read is atomic under the GIL
-        if hit is None:
-            conn = conn or thread_connection()
+        # one computation per key: the first thread to miss computes, the
+        # others wait for its result (an in-flight entry)
+        with self._lock:
+            hit = self._gold.get(key)
+            flight = None
+            if hit is None:
+                flight = self._inflight.get(key)
+                owner = flight is None
+                if owner:
+                    flight = self._inflight[key] = _InFlight()
+        if hit is None and not owner:
+            flight.done.wait()
+            hit = flight.result
+        elif hit is None:
             try:
-                csv = conn.execute(
-                    "SELECT CAST(sql_result_csv(?, ?, ?) AS BLOB)",
-                    (db_path, extract_sql(gold_sql, conn), self.timeout)
-                ).fetchone()[0]
-                hit = (csv, None)
-            except sqlite3.Error as e:
-                hit = (None, "the gold SQL fails: %s" % e)
-            with self._lock:
-                self._gold[key] = hit
+                conn = conn or thread_connection()
+                try:
+                    csv = conn.execute(
+                        "SELECT CAST(sql_result_csv(?, ?, ?) AS BLOB)",
+                        (db_path, extract_sql(gold_sql, conn), self.timeout)
+                    ).fetchone()[0]
+                    hit = (csv, None)
+                except sqlite3.Error as e:
+                    hit = (None, "the gold SQL fails: %s" % e)
+            finally:
+                if hit is None:  # an exception escaped: the waiters retry
+                    hit = (None, "the gold SQL could not be run")
+                    transient = True
+                else:
+                    transient = hit[1] is not None and _transient(hit[1])
+                flight.result = hit
+                with self._lock:
+                    self.gold_runs += 1
+                    # a failure that may not recur (a timeout, memory) is
+                    # not kept: the next call runs the gold again
+                    if not transient:
+                        self._gold[key] = hit
+                    del self._inflight[key]
+                flight.done.set()
         if hit[1]:
             raise SpiderevalError("spidereval: %s" % hit[1])
         return hit[0]
@@ -322,7 +370,8 @@ def sql_execution(completion, db_path, gold, rules="spider2", timeout=30.0,
     r = _reward_for(rules, timeout)
     if empty_ok:
         r = SqlReward(rules, timeout, empty_ok=True)
-        r._gold = _reward_for(rules, timeout)._gold
+        shared = _reward_for(rules, timeout)
+        r._gold, r._inflight, r._lock = shared._gold, shared._inflight, shared._lock
     return r(completion, db_path, gold, condition_cols, ignore_order)
 
 

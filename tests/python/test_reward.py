@@ -302,3 +302,47 @@ def test_peer_rule_sets(shop_db):
     assert r.score == 0 and r.error_info.startswith("Gold Error:")
     with pytest.raises(SpiderevalError, match="needs gold SQL"):
         reward.sql_execution("SELECT 1", shop_db, b"a\n1\n", rules="bird")
+
+
+# a gold that takes a while, so that the threads of a batch miss the cache
+# at the same moment
+SLOW_GOLD = ("SELECT city, count(*) AS n FROM customers, (WITH RECURSIVE c(x) AS "
+             "(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < %d) SELECT max(x) FROM c) "
+             "GROUP BY city")
+
+
+def test_each_gold_computed_once_under_threads(shop_db, tmp_path):
+    import shutil
+    db = str(tmp_path / "shop.sqlite")
+    shutil.copy(shop_db, db)
+    golds = [SLOW_GOLD % (200000 + k) for k in range(4)]
+    # a batch of 8 completions per prompt, 4 prompts, 4 threads
+    its = [(GOOD, db, g) for g in golds for _ in range(8)]
+    r = reward.SqlReward()
+    out = r.rewards(its, workers=4)
+    assert r.gold_runs == len(golds)
+    assert all(x.match for x in out)
+    assert out == reward.SqlReward().rewards(its)
+    assert not r._inflight
+
+
+def test_threads_waiting_on_a_failing_gold(shop_db):
+    r = reward.SqlReward()
+    bad = "SELECT cty FROM customers, (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL " \
+          "SELECT x + 1 FROM c WHERE x < 200000) SELECT max(x) FROM c)"
+    out = r.rewards([(GOOD, shop_db, bad)] * 8, workers=4)
+    assert r.gold_runs == 1
+    assert {x.error_info for x in out} == {"Gold Error: the gold SQL fails: sql_result_csv: no such column: cty"}
+    # a failure that will recur is kept
+    r(GOOD, shop_db, bad)
+    assert r.gold_runs == 1
+
+
+def test_a_gold_timeout_is_not_kept(shop_db):
+    r = reward.SqlReward(timeout=0.2)
+    a = r(GOOD, shop_db, SLOW)
+    assert a.score == 0 and a.error_info.startswith("Gold Error:") and "timeout after 0.2 s" in a.error_info
+    assert not r._gold and not r._inflight
+    b = r(GOOD, shop_db, SLOW)
+    assert b.error_info == a.error_info
+    assert r.gold_runs == 2
