@@ -231,7 +231,7 @@ int cmd_evaluate_peer(int argc, char **argv) {
       {"data_mode", 1, &data_mode, "BIRD (DAMO-ConvAI): the file names in folders (default dev)"},
       {"mode_gt", 1, &mode_gt, "BIRD (DAMO-ConvAI): gt only"},
       {"mode_predict", 1, &mode_predict, "BIRD (DAMO-ConvAI): gpt only"},
-      {"num_cpus", 1, &num_cpus, "BIRD: accepted; the verdicts do not depend on it"},
+      {"num_cpus", 1, &num_cpus, "threads judging at once (default: the number of cores; the verdicts do not depend on it)"},
       {"sql_dialect", 1, &sql_dialect, "BIRD (mini_dev): SQLite only"},
       {"pred", 1, &spider_pred, "Spider: the predictions, one SQL per line"},
       {"gold", 1, &gold, "Spider: the gold file of SQL<TAB>db_id lines"},
@@ -301,6 +301,13 @@ int cmd_evaluate_peer(int argc, char **argv) {
                 meta_time_out ? "meta_time_out" : "timeout", timeout);
       return CLI_USAGE;
     }
+  }
+  /* the threads: mini_dev's num_cpus (16 in its run_evaluation.sh), at
+  ** most 1024 */
+  char workers[24] = "";
+  if (num_cpus) {
+    long w = strlen(num_cpus) > 4 ? 1024 : strtol(num_cpus, NULL, 10);
+    snprintf(workers, sizeof workers, "%ld", w > 1024 ? 1024 : w < 1 ? 1 : w);
   }
   /* the rules: Spider's flags make spider the default */
   int spider_flags = spider_pred || spider_db || etype || table ||
@@ -426,6 +433,7 @@ int cmd_evaluate_peer(int argc, char **argv) {
       {":databases", databases, 0},
       {":rules", rules_buf, 0},
       {":timeout", timeout, 0},
+      {":workers", num_cpus ? workers : NULL, 1},
       {":limit", limit, 1},
       {":report", table_out ? "1" : NULL, 1},
       {":cli", "spidereval evaluate-peer", 0},

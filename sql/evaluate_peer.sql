@@ -14,7 +14,9 @@
 --                 The i-th prediction answers the i-th question.
 --   :dev          the dev JSON: an array of objects with db_id, the gold
 --                 SQL in "SQL" (BIRD) or "query" (Spider), and an optional
---                 "difficulty" (simple / moderate / challenging).
+--                 "difficulty" (simple / moderate / challenging); or the
+--                 same objects as JSON lines, one a line (mini_dev's
+--                 mini_dev_sqlite.jsonl, its --diff_json_path).
 --   :gold         a gold file of "SQL<TAB>db_id" lines (BIRD's and
 --                 Spider's dev_gold.sql): when given, its lines are the
 --                 questions (gold SQL and db_id) and :dev, optional then,
@@ -24,6 +26,8 @@
 --                 bird_ves [steps] [iterations=N], spider [keep_distinct]
 --                 [pipeline], livesql [order].
 --   :timeout      seconds per query (default 30).
+--   :workers      threads judging at once (default: the number of cores;
+--                 the verdicts are the same with any number).
 --   :report       1: the totals by difficulty, as mini_dev prints them
 --                 (count, then the metric x 100: EX and Soft-F1 the mean
 --                 score, R-VES mean(sqrt(reward)); Spider's null scores
@@ -79,9 +83,18 @@ SELECT spidereval_error('evaluate_peer.sql: cannot read ' || p || ' ''' || f || 
         FROM (SELECT path FROM temp.peer_runs ORDER BY ord)
         UNION ALL SELECT ':dev', :dev UNION ALL SELECT ':gold', :gold)
   WHERE f IS NOT NULL AND readfile(f) IS NULL;
+-- the dev set: a JSON array (BIRD's dev.json) or JSON lines (mini_dev's
+-- mini_dev_sqlite.jsonl, as its load_jsonl reads them), read once
+DROP TABLE IF EXISTS temp.peer_dev_json;
+CREATE TEMP TABLE peer_dev_json AS
+  SELECT CASE WHEN :dev IS NULL THEN '[]'
+              WHEN json_valid(t) THEN t
+              WHEN ltrim(t, ' '||char(9, 10, 13)) LIKE '{%'
+              THEN (SELECT json_group_array(json(json)) FROM jsonl_lines(:dev)) END AS j
+  FROM (SELECT CAST(readfile(:dev) AS TEXT) AS t);
 SELECT spidereval_error('evaluate_peer.sql: :dev ''' || :dev || ''' is not a JSON array of questions')
   WHERE :dev IS NOT NULL
-    AND json_type(CASE WHEN json_valid(CAST(readfile(:dev) AS TEXT)) THEN CAST(readfile(:dev) AS TEXT) END) IS NOT 'array';
+    AND json_type((SELECT j FROM temp.peer_dev_json)) IS NOT 'array';
 DROP TABLE IF EXISTS temp.peer_preds;
 CREATE TEMP TABLE peer_preds AS
   WITH RECURSIVE
@@ -115,7 +128,7 @@ CREATE TEMP TABLE peer_dev AS
          coalesce(value ->> 'SQL', value ->> 'query') AS gold_sql,
          value ->> 'difficulty' AS difficulty, value ->> 'question' AS question,
          value ->> 'evidence' AS evidence
-  FROM json_each(coalesce(CAST(readfile(:dev) AS TEXT), '[]'));
+  FROM json_each((SELECT j FROM temp.peer_dev_json));
 DROP TABLE IF EXISTS temp.peer_gold;
 CREATE TEMP TABLE peer_gold AS
   WITH RECURSIVE lines(i, line, rest) AS (
@@ -148,11 +161,18 @@ CREATE TEMP TABLE peer_verdicts AS
     SELECT r.run, r.ord, q.*, p.pred_sql
     FROM temp.peer_runs AS r CROSS JOIN temp.peer_questions AS q
     LEFT JOIN temp.peer_preds AS p ON p.run = r.run AND p.idx = q.idx),
-  judged AS MATERIALIZED (
-    SELECT db_id, pred_sql, gold_sql,
-           exec_verdict(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite',
-                        pred_sql, gold_sql, coalesce(:rules, 'bird'), coalesce(:timeout, 30)) AS v
+  -- on :workers threads (default: the cores); the verdicts do not depend on it
+  tasks AS MATERIALIZED (
+    SELECT json_group_array(json_array(
+             rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite',
+             pred_sql, gold_sql, db_id)) AS t
     FROM (SELECT DISTINCT db_id, pred_sql, gold_sql FROM asked WHERE pred_sql IS NOT NULL)),
+  judged AS MATERIALIZED (
+    SELECT x.value ->> 3 AS db_id, x.value ->> 1 AS pred_sql, x.value ->> 2 AS gold_sql,
+           e.value AS v
+    FROM tasks, json_each(exec_verdicts(tasks.t, coalesce(:rules, 'bird'),
+                                        coalesce(:timeout, 30), :workers)) AS e
+    JOIN json_each(tasks.t) AS x ON x.key = e.key),
   j AS (
     SELECT a.*, CASE WHEN a.pred_sql IS NULL
                      THEN json_object('score', 0, 'error_info', 'no prediction')

@@ -43,6 +43,7 @@ run ./tests/run_compare.sh "$shared"
 run ./tests/run_dbt.sh
 run ./tests/run_peers.sh "$shared"
 run ./tests/run_calls.sh
+run ./tests/run_peer_runs.sh
 run ./tests/run_hardness.sh
 run ./tests/run_hostile.sh "$shared"
 run ./tests/run_isolation.sh

@@ -44,6 +44,16 @@
 **     skip_raw          test_case_default alone, without the raw run of
 **                       the prediction that the instance evaluation does
 **
+** exec_verdicts(tasks, rules [, timeout [, workers]])
+**   exec_verdict of many tasks at once, on `workers` threads (default: the
+**   number of cores): tasks is a JSON array of [db, pred_sql, gold_sql,
+**   ...] (a null among the three gives a null verdict; later items are the
+**   caller's, ignored); the result is a JSON array of
+**   the verdicts as JSON strings, in the tasks' order, each exactly what
+**   exec_verdict returns on that task, whatever the workers. An error of a
+**   task (a database that cannot be opened) is raised, the first in the
+**   tasks' order. sql/evaluate_peer.sql judges a dev set with it.
+**
 ** rows_verdict(pred_rows, gold_rows, rules)
 **   The same comparison on two fetched results given as JSON arrays of
 **   rows: ints, reals (1.0, or {"real": "inf"}), strings, null,
@@ -69,11 +79,14 @@
 #include <pthread.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/bytebuf.h"
 #include "base/call_count.h"
+#include "cache/table_snapshot.h"
 #include "options.h"
 #include "peers/peer_rules.h"
 #include "read/pynum.h"
@@ -231,6 +244,8 @@ typedef struct {
   const char *path; /* the database file, for the call counts (NULL: the
                     ** run is not counted, as R-VES's timed runs) */
   int memo;         /* 1: results may come from (and go to) the memo */
+  int gold;         /* 1: a gold query, kept on disk too */
+  const char *snapdir; /* where gold results are kept on disk, or NULL */
 } run_limits;
 
 /*
@@ -321,6 +336,8 @@ dropped first. R-VES (timed or counted runs) never uses it. */
 
 #define MEMO_BYTES (64 << 20)
 
+static double now_seconds(void);
+
 typedef struct memo_entry {
   uint64_t hash;
   char *key; /* the whole key, compared on a hash match */
@@ -391,6 +408,155 @@ static void fetched_cut(fetched *f, int64_t keep) {
   f->t.nrows = keep;
 }
 
+/* ---- gold results kept on disk ----
+
+A gold query's rows also go to the snapshot directory
+(spidereval_snapshot_dir(), the gold CSV snapshots' place) as a blob
+(table_snapshot.h): key "exec-result", the db path and a hash of the SQL
+on three lines, stamp
+the database file's device, inode, size, mtime and ctime, the text mode and
+the SQL itself (compared byte for byte), data the rows; only golds that took
+DISK_MIN_SECONDS or more (a quicker one costs less to run than to read)
+and gave at most DISK_MAX_BYTES. So a later process
+scoring predictions against the same gold on the same unchanged file
+executes only the predictions. Payload: ncols, nrows (u64 each), then per
+value a type byte and its int64, double or u64 length and bytes. */
+
+#define DISK_MAX_BYTES (16 << 20) /* larger results stay in memory only */
+#define DISK_MIN_SECONDS 0.002    /* quicker golds are run again, not kept */
+
+static void put(bb_buf *b, const void *p, size_t n) { bb_put(b, p, n); }
+
+/* The rows as the payload above (malloc'd, *len), or NULL. */
+static char *rows_pack(const fetched *f, size_t *len) {
+  bb_buf b = {0};
+  uint64_t nc = (uint64_t)f->t.ncols, nr = (uint64_t)f->t.nrows;
+  put(&b, &nc, sizeof nc);
+  put(&b, &nr, sizeof nr);
+  for (int64_t i = 0; i < f->t.nrows * f->t.ncols; i++) {
+    const rv_value *x = &f->v[i];
+    unsigned char t = (unsigned char)x->type;
+    put(&b, &t, 1);
+    if (x->type == RV_INT)
+      put(&b, &x->i, sizeof x->i);
+    else if (x->type == RV_FLOAT)
+      put(&b, &x->f, sizeof x->f);
+    else if (x->type == RV_TEXT || x->type == RV_BLOB) {
+      uint64_t n = (uint64_t)x->n;
+      put(&b, &n, sizeof n);
+      put(&b, x->s, x->n);
+    }
+  }
+  *len = b.n;
+  return bb_finish(&b);
+}
+
+/* The rows of a payload into *out (0), or -1 when it is not one. */
+static int rows_unpack(const char *p, size_t len, fetched *out) {
+  memset(out, 0, sizeof *out);
+  const char *end = p + len;
+  uint64_t nc, nr;
+  if (len < 16) return -1;
+  memcpy(&nc, p, 8);
+  memcpy(&nr, p + 8, 8);
+  p += 16;
+  if (nc > 100000 || (nc && nr > (uint64_t)(end - p) / nc)) return -1;
+  uint64_t n = nc * nr;
+  out->v = malloc(sizeof(rv_value) * (size_t)(n + 1));
+  out->owned = calloc((size_t)(n + 1), sizeof(char *));
+  out->t.ncols = (int)nc;
+  out->t.nrows = (int64_t)nr;
+  out->cap = (int64_t)nr;
+  out->t.v = out->v;
+  if (!out->v || !out->owned) goto bad;
+  for (uint64_t i = 0; i < n; i++) {
+    rv_value *x = &out->v[i];
+    memset(x, 0, sizeof *x);
+    if (p >= end) goto bad;
+    x->type = (unsigned char)*p++;
+    if (x->type == RV_INT || x->type == RV_FLOAT) {
+      if (end - p < 8) goto bad;
+      if (x->type == RV_INT) memcpy(&x->i, p, 8);
+      else memcpy(&x->f, p, 8);
+      p += 8;
+    } else if (x->type == RV_TEXT || x->type == RV_BLOB) {
+      uint64_t sl;
+      if (end - p < 8) goto bad;
+      memcpy(&sl, p, 8);
+      p += 8;
+      if (sl > (uint64_t)(end - p)) goto bad;
+      if (!(out->owned[i] = malloc((size_t)sl + 1))) goto bad;
+      memcpy(out->owned[i], p, (size_t)sl);
+      out->owned[i][sl] = 0;
+      x->s = out->owned[i];
+      x->n = (size_t)sl;
+      p += sl;
+    } else if (x->type != RV_NULL)
+      goto bad;
+  }
+  if (p != end) goto bad;
+  return 0;
+bad:
+  fetched_free(out);
+  return -1;
+}
+
+/* The blob's key and stamp of a gold run (malloc'd), or -1. */
+static int disk_key(const char *path, const char *sql, int sql_bytes,
+                    text_mode mode, char **key, char **stamp, size_t *stamp_len) {
+  struct stat st;
+  *key = *stamp = NULL;
+  if (stat(path, &st) != 0) return -1;
+  long long head[7] = {(long long)st.st_dev, (long long)st.st_ino,
+                       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                       (long long)st.st_mtim.tv_nsec,
+                       (long long)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec,
+                       (long long)mode};
+  *stamp_len = sizeof head + (size_t)sql_bytes;
+  *stamp = malloc(*stamp_len);
+  size_t kl = strlen(path) + 32;
+  if ((*key = sqlite3_malloc64(kl)) != NULL)
+    snprintf(*key, kl, "exec-result\n%s\n%016llx", path,
+             (unsigned long long)cc_hash(CC_SEED, sql, (size_t)sql_bytes));
+  if (!*stamp || !*key) {
+    free(*stamp);
+    sqlite3_free(*key);
+    *key = *stamp = NULL;
+    return -1;
+  }
+  memcpy(*stamp, head, sizeof head);
+  memcpy(*stamp + sizeof head, sql, (size_t)sql_bytes);
+  return 0;
+}
+
+/* The gold's kept rows from the snapshot directory: 0 with *out, or -1. */
+static int disk_load(const char *dir, const char *path, const char *sql,
+                     int sql_bytes, text_mode mode, fetched *out) {
+  char *key, *stamp;
+  size_t sl, len;
+  const char *data;
+  if (disk_key(path, sql, sql_bytes, mode, &key, &stamp, &sl)) return -1;
+  char *buf = ts_blob_load(dir, key, stamp, sl, &data, &len);
+  int rc = buf ? rows_unpack(data, len, out) : -1;
+  free(buf);
+  free(stamp);
+  sqlite3_free(key);
+  return rc;
+}
+
+/* Best effort: the gold's rows kept in the snapshot directory. */
+static void disk_save(const char *dir, const char *path, const char *sql,
+                      int sql_bytes, text_mode mode, const fetched *f) {
+  char *key, *stamp;
+  size_t sl, len = 0;
+  if (disk_key(path, sql, sql_bytes, mode, &key, &stamp, &sl)) return;
+  char *data = rows_pack(f, &len);
+  if (data && len <= DISK_MAX_BYTES) ts_blob_save(dir, key, stamp, sl, data, len);
+  free(data);
+  free(stamp);
+  sqlite3_free(key);
+}
+
 /* The memo key of a run (every row fetched), malloc'd (NULL: not kept). */
 static char *memo_key(const char *path, const char *sql, int sql_bytes,
                       text_mode mode, size_t *len) {
@@ -435,9 +601,22 @@ static int py_fetchall(const char *path, const char *sql, int sql_bytes,
       return rc;
     }
   }
+  /* a gold's rows kept on disk by an earlier process */
+  int rc = 1, from_disk = 0;
+  if (key && lim->gold && lim->snapdir && *lim->snapdir &&
+      disk_load(lim->snapdir, lim->path, sql, sql_bytes, mode, out) == 0) {
+    *err = NULL;
+    rc = 0;
+    from_disk = 1;
+  }
   /* kept whole: the runs that cut (LiveSQLBench's) fetch every row too */
-  int rc = py_fetchall_run(path, sql, sql_bytes, mode, key ? -1 : keep, lim,
-                           out, err, steps);
+  double t0 = now_seconds();
+  if (!from_disk)
+    rc = py_fetchall_run(path, sql, sql_bytes, mode, key ? -1 : keep, lim,
+                         out, err, steps);
+  if (rc == 0 && !from_disk && key && lim->gold && lim->snapdir && *lim->snapdir &&
+      now_seconds() - t0 >= DISK_MIN_SECONDS)
+    disk_save(lim->snapdir, lim->path, sql, sql_bytes, mode, out);
   memo_entry *e = rc == 0 && key ? calloc(1, sizeof *e) : NULL;
   if (e && fetched_copy(out, &e->rows, &e->bytes) == 0 && e->bytes <= MEMO_BYTES / 4) {
     e->hash = h;
@@ -616,7 +795,9 @@ static int run_bird(const char *db, const pm_rules *r, sql_arg pred, sql_arg gol
     sqlite3_free(err);
     return 0;
   }
-  rc = py_fetchall(db, gold.sql, gold.bytes, TEXT_STRICT, -1, lim, &g, &err,
+  run_limits gl = *lim; /* the gold's rows are kept on disk too */
+  gl.gold = 1;
+  rc = py_fetchall(db, gold.sql, gold.bytes, TEXT_STRICT, -1, &gl, &g, &err,
                    NULL);
   if (rc < 0) {
     fetched_free(&p);
@@ -929,8 +1110,10 @@ static int run_spider(const char *path, const pm_rules *r,
     const char *where = npaths > 1 ? paths[k] : NULL;
     run_limits here = *lim; /* counted on the database it runs on */
     if (here.path) here.path = paths[k];
+    run_limits gold_here = here;
+    gold_here.gold = 1;
     rc = mark[0] && strstr(gp, mark) ? nul_error(&err)
-           : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, &here, &g,
+           : py_fetchall(c, gp, (int)strlen(gp), TEXT_IGNORE, -1, &gold_here, &g,
                          &err, NULL);
     if (rc == 0)
       rc = mark[0] && strstr(pp, mark) ? nul_error(&err)
@@ -1027,9 +1210,11 @@ static int run_livesql(const char *db, const pm_rules *r, sql_arg pred,
                    pr_lsb_is_select(pp) ? PR_LSB_MAX_ROWS : -1, lim, &p, &err,
                    NULL);
   if (rc < 0) goto done;
+  run_limits gl = *lim; /* the gold's rows are kept on disk too */
+  gl.gold = 1;
   if (rc == 0)
     rc = py_fetchall(db, gp, (int)strlen(gp), TEXT_STRICT,
-                     pr_lsb_is_select(gp) ? PR_LSB_MAX_ROWS : -1, lim, &g, &err,
+                     pr_lsb_is_select(gp) ? PR_LSB_MAX_ROWS : -1, &gl, &g, &err,
                      NULL);
   if (rc < 0) goto done;
   if (rc > 0) {
@@ -1055,51 +1240,31 @@ static void fail(sqlite3_context *ctx, char *msg) {
     sqlite3_result_error_nomem(ctx);
 }
 
-static void execVerdictFunc(sqlite3_context *ctx, int argc,
-                            sqlite3_value **argv) {
-  se_note_call("exec_verdict", argc, argv);
-  for (int i = 0; i < 4; i++)
-    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return; /* NULL in, NULL out */
-  const char *path = (const char *)sqlite3_value_text(argv[0]);
-  sql_arg pred = {(const char *)sqlite3_value_text(argv[1]),
-                  sqlite3_value_bytes(argv[1])};
-  sql_arg gold = {(const char *)sqlite3_value_text(argv[2]),
-                  sqlite3_value_bytes(argv[2])};
-  const char *rules_text = (const char *)sqlite3_value_text(argv[3]);
-  if (!path || !pred.sql || !gold.sql || !rules_text) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
+/* The verdict (JSON, sqlite3_malloc'd) of exec_verdict on these inputs;
+** NULL with *msg the error to raise (sqlite3_malloc'd; NULL: out of
+** memory). seconds: the checked timeout. */
+static char *verdict_of(const char *path, sql_arg pred, sql_arg gold,
+                        const char *rules_text, double seconds,
+                        const char *snapdir, char **msg) {
+  *msg = NULL;
   run_limits lim;
-  lim.seconds = 30;
+  lim.seconds = seconds;
   lim.path = path;
   lim.memo = 1;
+  lim.gold = 0;
+  lim.snapdir = snapdir;
   /* no row cap: upstream fetches every row (LiveSQLBench cuts after) */
-  if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
-    int t = sqlite3_value_numeric_type(argv[4]);
-    double s = sqlite3_value_double(argv[4]);
-    if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || !(s > 0) || s > 86400) {
-      fail(ctx, sqlite3_mprintf("exec_verdict: timeout must be a number of "
-                                "seconds above 0 and at most 86400, not '%s'",
-                                sqlite3_value_text(argv[4])));
-      return;
-    }
-    lim.seconds = s;
-  }
   sb_limits_init(&lim.sb, lim.seconds);
   lim.sb.max_rows = 0;
   pm_rules r;
-  char *msg = parse_rules("exec_verdict", rules_text, &r);
-  if (msg) {
-    fail(ctx, msg);
-    return;
-  }
+  if ((*msg = parse_rules("exec_verdict", rules_text, &r)) != NULL) return NULL;
   const char *db = path;
-  if ((msg = open_problem(path, &lim)) != NULL) {
+  char *err = open_problem(path, &lim);
+  if (err) {
     sqlite3_free(r.canon);
-    fail(ctx, sqlite3_mprintf("exec_verdict: %s", msg));
-    sqlite3_free(msg);
-    return;
+    *msg = sqlite3_mprintf("exec_verdict: %s", err);
+    sqlite3_free(err);
+    return NULL;
   }
   verdict v = {0};
   int rc = 0;
@@ -1118,6 +1283,196 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
   if (v.extra) sqlite3_free(sqlite3_str_finish(v.extra));
   sqlite3_free(v.error);
   sqlite3_free(r.canon);
+  return json;
+}
+
+/* The timeout argument: 0 with *seconds, or 1 after raising the error. */
+static int timeout_arg(sqlite3_context *ctx, const char *fn, sqlite3_value *a,
+                       double *seconds) {
+  *seconds = 30;
+  if (!a || sqlite3_value_type(a) == SQLITE_NULL) return 0;
+  int t = sqlite3_value_numeric_type(a);
+  double s = sqlite3_value_double(a);
+  if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || !(s > 0) || s > 86400) {
+    fail(ctx, sqlite3_mprintf("%s: timeout must be a number of "
+                              "seconds above 0 and at most 86400, not '%s'",
+                              fn, sqlite3_value_text(a)));
+    return 1;
+  }
+  *seconds = s;
+  return 0;
+}
+
+static void execVerdictFunc(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  se_note_call("exec_verdict", argc, argv);
+  for (int i = 0; i < 4; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return; /* NULL in, NULL out */
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  sql_arg pred = {(const char *)sqlite3_value_text(argv[1]),
+                  sqlite3_value_bytes(argv[1])};
+  sql_arg gold = {(const char *)sqlite3_value_text(argv[2]),
+                  sqlite3_value_bytes(argv[2])};
+  const char *rules_text = (const char *)sqlite3_value_text(argv[3]);
+  if (!path || !pred.sql || !gold.sql || !rules_text) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  double seconds;
+  if (timeout_arg(ctx, "exec_verdict", argc > 4 ? argv[4] : NULL, &seconds)) return;
+  char *msg = NULL;
+  se_cache *cache = sqlite3_user_data(ctx);
+  char *json = verdict_of(path, pred, gold, rules_text, seconds,
+                          cache ? se_cache_snapshot_dir(cache) : NULL, &msg);
+  if (!json) {
+    fail(ctx, msg);
+    return;
+  }
+  sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
+/* ---- exec_verdicts: many verdicts on threads ----------------------------------- */
+
+typedef struct {
+  json_t *tasks;       /* [[db, pred, gold], ...] */
+  const char *rules;
+  double seconds;
+  const char *snapdir; /* gold results on disk, or NULL */
+  char **out;          /* per task: the verdict, or NULL */
+  char **errs;         /* per task: the error to raise, or NULL */
+  int *oom;            /* per task: 1 when out of memory */
+  size_t n;
+  pthread_mutex_t lock;
+  size_t next;         /* the next task to take */
+} batch;
+
+static void *batch_worker(void *arg) {
+  batch *b = arg;
+  for (;;) {
+    pthread_mutex_lock(&b->lock);
+    size_t i = b->next++;
+    pthread_mutex_unlock(&b->lock);
+    if (i >= b->n) break;
+    json_t *t = json_array_get(b->tasks, i);
+    const char *path = json_string_value(json_array_get(t, 0));
+    json_t *p = json_array_get(t, 1), *g = json_array_get(t, 2);
+    if (!path || !json_is_string(p) || !json_is_string(g)) continue; /* null */
+    sql_arg pred = {json_string_value(p), (int)json_string_length(p)};
+    sql_arg gold = {json_string_value(g), (int)json_string_length(g)};
+    uint64_t h = cc_hash(CC_SEED, path, strlen(path) + 1);
+    h = cc_hash(cc_hash(h, pred.sql, (size_t)pred.bytes + 1), gold.sql, (size_t)gold.bytes);
+    cc_note("exec_verdict", cc_hash(h, b->rules, strlen(b->rules)));
+    char *msg = NULL;
+    b->out[i] = verdict_of(path, pred, gold, b->rules, b->seconds, b->snapdir, &msg);
+    if (!b->out[i]) {
+      b->errs[i] = msg;
+      b->oom[i] = !msg;
+    }
+  }
+  return NULL;
+}
+
+/* exec_verdicts(tasks, rules [, timeout [, workers]]): see the header. */
+static void execVerdictsFunc(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return;
+  const char *text = (const char *)sqlite3_value_text(argv[0]);
+  const char *rules = (const char *)sqlite3_value_text(argv[1]);
+  double seconds;
+  if (!text || !rules) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (timeout_arg(ctx, "exec_verdicts", argc > 2 ? argv[2] : NULL, &seconds)) return;
+  long workers = sysconf(_SC_NPROCESSORS_ONLN);
+  if (argc > 3 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
+    if (sqlite3_value_numeric_type(argv[3]) != SQLITE_INTEGER ||
+        sqlite3_value_int64(argv[3]) < 1 || sqlite3_value_int64(argv[3]) > 1024) {
+      fail(ctx, sqlite3_mprintf("exec_verdicts: workers must be a whole number "
+                                "from 1 to 1024, not '%s'",
+                                sqlite3_value_text(argv[3])));
+      return;
+    }
+    workers = (long)sqlite3_value_int64(argv[3]);
+  }
+  if (workers < 1) workers = 1;
+  json_error_t je;
+  json_t *tasks = json_loads(text, JSON_ALLOW_NUL, &je);
+  size_t n = json_is_array(tasks) ? json_array_size(tasks) : 0;
+  int shape_ok = json_is_array(tasks);
+  for (size_t i = 0; shape_ok && i < n; i++) {
+    json_t *t = json_array_get(tasks, i);
+    if (!json_is_array(t) || json_array_size(t) < 3) shape_ok = 0;
+    for (size_t k = 0; shape_ok && k < 3; k++)
+      if (!json_is_string(json_array_get(t, k)) && !json_is_null(json_array_get(t, k)))
+        shape_ok = 0;
+  }
+  if (!shape_ok) {
+    json_decref(tasks);
+    fail(ctx, sqlite3_mprintf("exec_verdicts: tasks must be a JSON array of "
+                              "[db, pred_sql, gold_sql, ...] arrays (strings "
+                              "or nulls)"));
+    return;
+  }
+  se_cache *cache = sqlite3_user_data(ctx);
+  batch b = {tasks, rules, seconds, cache ? se_cache_snapshot_dir(cache) : NULL,
+             calloc(n + 1, sizeof(char *)),
+             calloc(n + 1, sizeof(char *)), calloc(n + 1, sizeof(int)), n,
+             PTHREAD_MUTEX_INITIALIZER, 0};
+  if (!b.out || !b.errs || !b.oom) {
+    free(b.out);
+    free(b.errs);
+    free(b.oom);
+    json_decref(tasks);
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if ((size_t)workers > n) workers = n ? (long)n : 1;
+  pthread_t *th = calloc((size_t)workers, sizeof *th);
+  long started = 0;
+  /* this thread is one of the workers */
+  for (; th && started < workers - 1; started++)
+    if (pthread_create(&th[started], NULL, batch_worker, &b)) break;
+  batch_worker(&b);
+  for (long i = 0; i < started; i++) pthread_join(th[i], NULL);
+  free(th);
+  /* the first error in the tasks' order is raised, as a loop would */
+  char *msg = NULL;
+  int oom = 0;
+  for (size_t i = 0; i < n && !msg && !oom; i++) {
+    if (b.errs[i]) {
+      msg = b.errs[i];
+      b.errs[i] = NULL;
+    }
+    oom = b.oom[i];
+  }
+  sqlite3_str *s = msg || oom ? NULL : sqlite3_str_new(0);
+  if (s) {
+    sqlite3_str_appendchar(s, 1, '[');
+    for (size_t i = 0; i < n; i++) {
+      if (i) sqlite3_str_appendchar(s, 1, ',');
+      if (b.out[i])
+        append_json_string(s, b.out[i]);
+      else
+        sqlite3_str_appendall(s, "null");
+    }
+    sqlite3_str_appendchar(s, 1, ']');
+  }
+  for (size_t i = 0; i < n; i++) {
+    sqlite3_free(b.out[i]);
+    sqlite3_free(b.errs[i]);
+  }
+  free(b.out);
+  free(b.errs);
+  free(b.oom);
+  json_decref(tasks);
+  if (msg || oom) {
+    fail(ctx, msg);
+    return;
+  }
+  char *json = sqlite3_str_finish(s);
   if (!json) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -1338,14 +1693,24 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, json, -1, sqlite3_free);
 }
 
+static void release_cache(void *p) { se_cache_release(p); }
+
 int se_register_peer_metrics(sqlite3 *db, se_cache *cache) {
-  (void)cache;
-  /* exec_verdict opens database files: a view or trigger in an untrusted
-  ** schema must not call it. */
+  /* exec_verdict opens database files (and writes gold results to the
+  ** snapshot directory, the connection's cache says where): a view or
+  ** trigger in an untrusted schema must not call it. */
   for (int nargs = 4; nargs <= 5; nargs++) {
+    se_cache_retain(cache);
     int rc = sqlite3_create_function_v2(db, "exec_verdict", nargs,
-                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                        execVerdictFunc, 0, 0, 0);
+                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
+                                        execVerdictFunc, 0, 0, release_cache);
+    if (rc != SQLITE_OK) return rc;
+  }
+  for (int nargs = 2; nargs <= 4; nargs++) {
+    se_cache_retain(cache);
+    int rc = sqlite3_create_function_v2(db, "exec_verdicts", nargs,
+                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
+                                        execVerdictsFunc, 0, 0, release_cache);
     if (rc != SQLITE_OK) return rc;
   }
   return sqlite3_create_function_v2(
