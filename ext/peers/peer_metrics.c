@@ -347,11 +347,21 @@ typedef struct memo_entry {
   struct memo_entry *next; /* insertion order */
 } memo_entry;
 
+/* A run under way: the threads that need the same key wait for it. */
+typedef struct flight {
+  uint64_t hash;
+  const char *key; /* the owner's */
+  size_t key_len;
+  struct flight *next;
+} flight;
+
 static struct {
   pthread_mutex_t lock;
   memo_entry *first, *last;
   size_t bytes;
-} memo = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0};
+  flight *flights;     /* runs under way */
+  pthread_cond_t done; /* broadcast when one ends */
+} memo = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, NULL, PTHREAD_COND_INITIALIZER};
 
 /* 1 when the SQL may give other rows when run again. */
 static int volatile_sql(const char *sql, int n) {
@@ -584,15 +594,29 @@ static int py_fetchall(const char *path, const char *sql, int sql_bytes,
                   ? NULL
                   : memo_key(lim->path, sql, sql_bytes, mode, &klen);
   uint64_t h = key ? cc_hash(CC_SEED, key, klen) : 0;
+  flight mine = {h, key, klen, NULL};
   if (key) {
+    /* kept: a copy; under way in another thread: wait for it, then look
+    ** again (it may have failed: then this thread runs it) */
     int hit = 0, rc = 0;
     pthread_mutex_lock(&memo.lock);
-    for (memo_entry *e = memo.first; e; e = e->next)
-      if (e->hash == h && e->key_len == klen && !memcmp(e->key, key, klen)) {
-        rc = fetched_copy(&e->rows, out, NULL);
-        hit = 1;
-        break;
-      }
+    for (;;) {
+      for (memo_entry *e = memo.first; e && !hit; e = e->next)
+        if (e->hash == h && e->key_len == klen && !memcmp(e->key, key, klen)) {
+          rc = fetched_copy(&e->rows, out, NULL);
+          hit = 1;
+        }
+      if (hit) break;
+      flight *f = memo.flights;
+      while (f && !(f->hash == h && f->key_len == klen && !memcmp(f->key, key, klen)))
+        f = f->next;
+      if (!f) break;
+      pthread_cond_wait(&memo.done, &memo.lock);
+    }
+    if (!hit) {
+      mine.next = memo.flights;
+      memo.flights = &mine;
+    }
     pthread_mutex_unlock(&memo.lock);
     if (hit) {
       free(key);
@@ -618,12 +642,23 @@ static int py_fetchall(const char *path, const char *sql, int sql_bytes,
       now_seconds() - t0 >= DISK_MIN_SECONDS)
     disk_save(lim->snapdir, lim->path, sql, sql_bytes, mode, out);
   memo_entry *e = rc == 0 && key ? calloc(1, sizeof *e) : NULL;
-  if (e && fetched_copy(out, &e->rows, &e->bytes) == 0 && e->bytes <= MEMO_BYTES / 4) {
+  if (e && (fetched_copy(out, &e->rows, &e->bytes) != 0 || e->bytes > MEMO_BYTES / 4)) {
+    fetched_free(&e->rows);
+    free(e);
+    e = NULL;
+  }
+  if (key) pthread_mutex_lock(&memo.lock);
+  if (key) { /* this run is no longer under way */
+    flight **pf = &memo.flights;
+    while (*pf != &mine) pf = &(*pf)->next;
+    *pf = mine.next;
+    pthread_cond_broadcast(&memo.done);
+  }
+  if (e) {
     e->hash = h;
     e->key = key;
     e->key_len = klen;
     key = NULL;
-    pthread_mutex_lock(&memo.lock);
     if (memo.last) memo.last->next = e;
     else memo.first = e;
     memo.last = e;
@@ -637,11 +672,8 @@ static int py_fetchall(const char *path, const char *sql, int sql_bytes,
       free(old->key);
       free(old);
     }
-    pthread_mutex_unlock(&memo.lock);
-  } else if (e) {
-    fetched_free(&e->rows);
-    free(e);
   }
+  if (mine.key) pthread_mutex_unlock(&memo.lock);
   free(key);
   if (rc == 0) fetched_cut(out, keep);
   return rc;
