@@ -437,3 +437,25 @@ if [ -n "$chrome" ] && [ -d "$shared/real/snow/$run" ]; then
 else
   echo "HTML report: chromium or $shared/real/snow/$run missing, skipped"
 fi
+
+# 13. `spidereval evaluate` on 30 result files of a real run: wall time of
+#     the whole command (the workers joined, no polling; issue 31's target
+#     < 20 ms on a quiet machine), best of 5
+run=$(ls -d "$shared"/real/snow/*/ 2>/dev/null | head -1)
+if [ -n "$run" ]; then
+  mkdir -p "$work/eval30"
+  ls "$run"*.csv | head -30 | xargs -I{} cp {} "$work/eval30/"
+  best=
+  for _ in 1 2 3 4 5; do
+    t0=$(now)
+    "$here/build/spidereval" evaluate --mode exec_result --result_dir "$work/eval30" \
+      --gold_dir "$shared/spider2/snow/gold" >/dev/null 2>&1
+    ms=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }')
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  echo "spidereval evaluate, 30 files of a real run: ${best} ms wall (best of 5); target < 20 ms"
+fi
+
+# 14. evaluate-peer against mini_dev's own evaluator on a BIRD-style
+#     workload, first run and re-run (bench/run_peers_bench.sh)
+"$here/bench/run_peers_bench.sh"
