@@ -172,7 +172,7 @@ sqltest: all $(TEST_DATA)
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(TEST_DATA) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool
+test: all $(TEST_DATA) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool $(BUILD)/cancel_check
 	@./tests/run_all.sh $(SHARED)
 
 bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
@@ -180,6 +180,11 @@ bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
 
 # The sandbox's overhead per query (bench/sandbox_bench.c).
 $(BUILD)/sandbox_bench: $(BUILD)/obj-core/bench/sandbox_bench.o $(filter-out %/worker_main.o,$(WORKER_OBJ)) \
+    $(BUILD)/obj-core/ext/sandbox/exec_pool.o | $(BUILD)/spidereval-worker
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread
+
+# A thread cancelled inside the execution service (tests/cancel_check.c).
+$(BUILD)/cancel_check: $(BUILD)/obj-core/tests/cancel_check.o $(filter-out %/worker_main.o,$(WORKER_OBJ)) \
     $(BUILD)/obj-core/ext/sandbox/exec_pool.o | $(BUILD)/spidereval-worker
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread
 

@@ -37,6 +37,9 @@ os.chdir('/')
 print(c.execute(\"SELECT sql_result_csv('$abs', 'SELECT 7 AS x')\").fetchone()[0], end='')" 2>&1)
 check "worker found after a chdir" "$out" "x
 7"
+# a thread cancelled while it waits for a worker or for its answer
+out=$(build/cancel_check build/samples/shop.sqlite 2>&1); rc=$?
+check "thread cancelled inside sx_run" "$rc: $out" "0: ok"
 # in-process on request, the same answer
 a=$(sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")
 b=$(SPIDEREVAL_ISOLATION=inprocess sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")

@@ -93,7 +93,8 @@ typedef struct {
 /* Run q. Returns 0 with *r filled (r->status says whether the query
 ** succeeded; every resource failure, worker death and timeout is a status
 ** with a message, never an error of the caller), or -1 when this process
-** is out of memory (*r freed). */
+** is out of memory (*r freed). Not a cancellation point: a cancel of the
+** calling thread waits for the answer (or the deadline). */
 int sx_run(const sx_request *q, sx_result *r);
 void sx_result_free(sx_result *r);
 

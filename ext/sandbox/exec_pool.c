@@ -498,7 +498,16 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
 
 int sx_run(const sx_request *q, sx_result *r) {
   memset(r, 0, sizeof *r);
-  if (sx_isolation()) return run_in_worker(q, r);
+  if (sx_isolation()) {
+    /* no cancel inside (pthread_cancel): one in pthread_cond_wait left
+    ** the pool's mutex locked, one in poll a worker taken forever; a
+    ** cancel waits for the answer, as for a system call */
+    int old, rc;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    rc = run_in_worker(q, r);
+    pthread_setcancelstate(old, NULL);
+    return rc;
+  }
   bb_buf out = {0};
   sx_execute(q, &out);
   if (out.nomem || !out.s) {
