@@ -75,6 +75,10 @@ run_case selection_report.sql read_csv -cmd ".parameter set :pool '$work/pool'" 
 printf 'instance_id,candidate_id,result_path\ndemo001,1,%s\ndemo001,2,%s\ndemo002,1,%s\n' \
   "$S/submission/demo001.csv" "$S/gold/exec_result/demo001.csv" "$S/submission/demo002.csv" >"$work/cand.csv"
 run_case mbr.sql read_csv -cmd ".parameter set :candidates '$work/cand.csv'"
+# Spider2-DBT's layout (tests/dbt/layout.sh over the corpus make builds)
+"$root/tests/dbt/layout.sh" "$work/dbt" "$root/build/dbt_corpus"
+run_case evaluate_dbt.sql none -cmd ".parameter set :submission '$work/dbt/res'" \
+  -cmd ".parameter set :gold '$work/dbt/gold'"
 run_case spider2e.sql none
 run_case taxonomies.sql none
 peers=(-cmd ".parameter set :dev '$S/peers/dev.json'" -cmd ".parameter set :databases '$root/build/samples/peers_dev'")
