@@ -625,8 +625,10 @@ int sampleRows(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   }
   /* the rows are read in a worker of the execution service: a view of a
   ** hostile database that never ends is stopped at the tool's bound */
-  char *sql = sqlite3_mprintf("SELECT * FROM \"%w\" LIMIT %lld", name,
-                              (long long)n);
+  sqlite3_str *text = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(text, "SELECT * FROM \"%w\" LIMIT %lld", name,
+                      (long long)n);
+  char *sql = sqlite3_str_finish(text);
   free(name);
   if (!sql) {
     *err = at_msgf("%s: out of memory", fn);
