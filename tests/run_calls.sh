@@ -46,7 +46,7 @@ run_case() {
   covered="$covered$s "
   for part in $(sed -n 's|^\.read sql/||p' "sql/$s"); do covered="$covered$part "; done
   local out json
-  out=$(cd "${case_dir:-$work}" && { cat "$root/build/sql/$s"; printf '%s' "$tail_sql"; } |
+  out=$(cd "$work" && { cat "$root/build/sql/$s"; printf '%s' "$tail_sql"; } |
         sqlite3 :memory: -cmd ".load $L" "$@" 2>&1)
   json=$(sed -n 's/^CALLS //p' <<<"$out" | tail -1)
   if [ -z "$json" ]; then
@@ -94,18 +94,6 @@ done
 run_case evaluate_spider.sql exec_verdict -cmd ".parameter set :gold '$S/peers/spider_gold.sql'" \
   -cmd ".parameter set :predictions '$S/peers/spider_pred.sql'" \
   -cmd ".parameter set :databases '$root/build/samples/peers_dev'"
-# Spider2-DBT: tests/dbt/layout.sh's run, from its folder (the eval jsonl's
-# gold paths are relative); duckdb_match is not a counted step
-# (its databases link to build/dbt_corpus when make built it; dangling
-# links otherwise: every instance an error, the script run all the same)
-corpus=$root/build/dbt_corpus
-[ -d "$corpus" ] || { corpus=$work/dbt_corpus; mkdir -p "$corpus"; }
-if tests/dbt/layout.sh "$work/dbt" "$corpus" >/dev/null 2>&1; then
-  case_dir=$work/dbt run_case evaluate_dbt.sql none \
-    -cmd ".parameter set :submission res" -cmd ".parameter set :gold gold"
-else
-  bad "evaluate_dbt.sql: tests/dbt/layout.sh could not make its run"
-fi
 for f in sql/*.sql; do
   s=$(basename "$f")
   [[ "$covered" == *" $s "* ]] && ok || bad "$s: no case runs it (add one to tests/run_calls.sh)"
