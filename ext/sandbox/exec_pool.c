@@ -108,19 +108,23 @@ static void register_atfork(void) {
 /* ---- settings ---- */
 
 int sx_set_isolation(int on) {
-  pthread_mutex_lock(&pool.mu);
   int old = sx_isolation();
-  pool.isolation = on ? 1 : 0;
-  pthread_mutex_unlock(&pool.mu);
+  __atomic_store_n(&pool.isolation, on ? 1 : 0, __ATOMIC_RELAXED);
   return old;
 }
 
+/* Read and first set without the pool's lock (every sx_run reads it):
+** atomically, the environment's word decides the first value. */
 int sx_isolation(void) {
-  if (pool.isolation < 0) {
+  int v = __atomic_load_n(&pool.isolation, __ATOMIC_RELAXED);
+  if (v < 0) {
     const char *e = getenv("SPIDEREVAL_ISOLATION");
-    pool.isolation = !(e && !strcmp(e, "inprocess"));
+    int want = !(e && !strcmp(e, "inprocess"));
+    __atomic_compare_exchange_n(&pool.isolation, &v, want, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+    v = __atomic_load_n(&pool.isolation, __ATOMIC_RELAXED);
   }
-  return pool.isolation;
+  return v;
 }
 
 static int end_worker(worker *w, int kill_it);
