@@ -38,6 +38,7 @@ static char *msgf(const char *fmt, ...) {
   return s;
 }
 
+#ifdef SE_HAVE_DUCKDB_H
 /* DuckDB's message on one line: the caret picture after "\n\nLINE" goes,
 ** other line breaks become spaces. */
 static char *one_line(char *m) {
@@ -48,6 +49,7 @@ static char *one_line(char *m) {
     if (*p == '\n' || *p == '\r') *p = ' ';
   return m;
 }
+#endif
 
 void df_frame_free(df_frame *f) {
   if (!f) return;
