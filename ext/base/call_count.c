@@ -129,13 +129,3 @@ char *cc_json(void) {
   return out;
 }
 
-/* The counters' key sets are freed when the library is unloaded (the
-** sqlite3 shell closes it at exit: valgrind would report the sets, whose
-** only pointers live in this library, as lost). */
-__attribute__((destructor)) static void cc_unload(void) {
-  for (size_t i = 0; i < CC_N; i++) {
-    free(steps[i].keys);
-    steps[i].keys = NULL;
-    steps[i].cap = steps[i].used = 0;
-  }
-}
