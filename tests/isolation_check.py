@@ -141,6 +141,24 @@ def threads_round(r):
           f"{len(bad)} of {len(honest)} differ: {bad[:3]}")
 
 
+def live_children(parent):
+    """The pids of parent's children that have not ended: found by their
+    parent pid in /proc/N/stat (not the kernel's optional
+    /proc/P/task/T/children)."""
+    out = []
+    for w in os.listdir("/proc"):
+        if not w.isdigit():
+            continue
+        try:
+            with open(f"/proc/{w}/stat") as st:
+                f = st.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(f[1]) == parent and f[0] != "Z":
+            out.append(int(w))
+    return out
+
+
 def process_child(name, sql, timeout, options):
     conn = connect()
     results = []
@@ -211,9 +229,7 @@ def caller_dies():
     workers = []
     for _ in range(100):  # its worker, started by its first verdict
         time.sleep(0.05)
-        for t in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{t}/children") as f:
-                workers += [int(w) for w in f.read().split()]
+        workers += live_children(pid)
         if workers:
             break
     time.sleep(0.5)  # the endless query runs
@@ -255,12 +271,10 @@ def worker_starts_clean():
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGXCPU, signal.SIGUSR1})
         verdict(connect(), HONEST)
         out = {}
-        for t in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{t}/children") as f:
-                for w in f.read().split():
-                    with open(f"/proc/{w}/status") as st:
-                        blk = [x.split()[1] for x in st if x.startswith("SigBlk")]
-                    out[w] = [blk[0], sorted(int(x) for x in os.listdir(f"/proc/{w}/fd"))]
+        for w in live_children(os.getpid()):
+            with open(f"/proc/{w}/status") as st:
+                blk = [x.split()[1] for x in st if x.startswith("SigBlk")]
+            out[w] = [blk[0], sorted(int(x) for x in os.listdir(f"/proc/{w}/fd"))]
         os.write(wr, json.dumps(out).encode())
         os._exit(0)
     os.close(wr)
@@ -289,35 +303,31 @@ def pool_made_smaller():
         os.close(rd)
 
         def alive():
-            n = 0
-            for t in os.listdir("/proc/self/task"):
-                with open(f"/proc/self/task/{t}/children") as f:
-                    for w in f.read().split():
-                        try:
-                            with open(f"/proc/{w}/stat") as st:
-                                n += st.read().rsplit(")", 1)[1].split()[0] != "Z"
-                        except OSError:
-                            pass
-            return n
-        conn = connect()
-        conn.execute("SELECT spidereval_workers(6)")
-        slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
-                "FROM c LIMIT 1000000) SELECT count(*) FROM c")
-        go = threading.Barrier(6)
+            return len(live_children(os.getpid()))
+        try:
+            conn = connect()
+            conn.execute("SELECT spidereval_workers(6)")
+            slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT "
+                    "x + 1 FROM c LIMIT 1000000) SELECT count(*) FROM c")
+            go = threading.Barrier(6)
 
-        def one():
-            c = connect()
-            go.wait()
-            c.execute("SELECT sql_result_csv(?, ?)", (DB, slow)).fetchone()
-        ts = [threading.Thread(target=one) for _ in range(6)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-        before = alive()
-        conn.execute("SELECT spidereval_workers(2)")
-        conn.execute("SELECT sql_result_csv(?, 'SELECT 1')", (DB,)).fetchone()
-        os.write(wr, f"{before} {alive()}".encode())
+            def one():
+                c = connect()
+                go.wait()
+                c.execute("SELECT sql_result_csv(?, ?)",
+                          (DB, slow)).fetchone()
+            ts = [threading.Thread(target=one) for _ in range(6)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            before = alive()
+            conn.execute("SELECT spidereval_workers(2)")
+            conn.execute("SELECT sql_result_csv(?, 'SELECT 1')",
+                         (DB,)).fetchone()
+            os.write(wr, f"{before} {alive()}".encode())
+        except BaseException as e:  # the forked copy never runs on
+            os.write(wr, f"error {e!r}"[:100].encode())
         os._exit(0)
     os.close(wr)
     got = os.read(rd, 100).decode().split()
