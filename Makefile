@@ -38,7 +38,7 @@ CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl
             $(addprefix ext/agent/,schema_graph.c doc_parse.c) \
             $(addprefix ext/duckdb/,duckdb_lib.c dbt_frame.c dbt_compare.c)
 EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
-            ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c \
+            ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c ext/compare/sql_match.c \
             ext/sandbox/sandbox.c ext/sandbox/exec.c ext/sandbox/exec_pool.c \
             ext/select/select_funcs.c ext/analysis/sql_funcs.c \
             $(addprefix ext/peers/,peer_metrics.c hardness_funcs.c) \
@@ -129,6 +129,40 @@ install: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
 	-rmdir $(DESTDIR)$(PREFIX)/share/spidereval/sql $(DESTDIR)$(PREFIX)/share/spidereval 2>/dev/null
+
+# The Python wheel (ext/python/, docs/python.md): the native module
+# spidereval._native (the extension compiled in, SQLite, jansson and PCRE2
+# linked in statically, limited API 3.9: one abi3 binary for CPython
+# 3.9-3.13), the worker with SQLite linked in, the loadable bundle with
+# jansson and PCRE2 linked in; packed once by setup.py into build/dist.
+PYTHON ?= python3
+PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("include"))' 2>/dev/null)
+STATIC_LIBS := -Wl,--exclude-libs,ALL -Wl,-Bstatic -ljansson -lpcre2-8 -Wl,-Bdynamic -lm -ldl -lpthread
+WHEEL_PKG := $(BUILD)/wheel/spidereval
+WHEEL_FILES := $(WHEEL_PKG)/_native.abi3.so $(WHEEL_PKG)/spidereval-worker $(WHEEL_PKG)/spidereval.so
+$(BUILD)/obj-core/ext/python/spidereval_native.o: DEPCFLAGS += -isystem $(PY_INCLUDE)
+# the limited API's type slots are void pointers to functions, which ISO C
+# (-Wpedantic) does not convert
+$(BUILD)/obj-core/ext/python/spidereval_native.o: SE_WARN := -Wall -Wextra -Werror
+$(WHEEL_PKG)/_native.abi3.so: $(BUILD)/obj-core/ext/python/spidereval_native.o $(BUILD)/obj/ext/python/static_stdin.o \
+    $(CORE_OBJ) $(EXT_CORE_OBJ) \
+    ext/python/native.map | $(WHEEL_PKG)/spidereval-worker
+	@test -f "$(PY_INCLUDE)/Python.h" || { echo "no Python.h for $(PYTHON) (apt-get install python3-dev)"; exit 1; }
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=ext/python/native.map -o $@ \
+	  $(filter %.o,$^) -Wl,--exclude-libs,ALL -Wl,-Bstatic -lsqlite3 $(STATIC_LIBS)
+$(WHEEL_PKG)/spidereval-worker: $(WORKER_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ -Wl,-Bstatic -lsqlite3 -Wl,-Bdynamic -lm -ldl -lpthread
+$(WHEEL_PKG)/spidereval.so: $(CORE_OBJ) $(EXT_OBJ) $(BUILD)/obj/ext/python/static_stdin.o | $(WHEEL_PKG)/spidereval-worker
+	$(CC) $(CFLAGS) -shared -Wl,-z,nodelete -o $@ $^ $(STATIC_LIBS)
+.PHONY: wheel-files wheel
+wheel-files: $(WHEEL_FILES)
+# the wheel, made once per change of its inputs (a stamp names it)
+WHEEL_INPUTS := $(WHEEL_FILES) $(wildcard python/spidereval/*.py) setup.py pyproject.toml VERSION sql/spider2e.sql \
+                scripts/build-wheel.sh scripts/py-venv.sh
+$(BUILD)/dist/.wheel: $(WHEEL_INPUTS)
+	@./scripts/build-wheel.sh
+wheel: $(BUILD)/dist/.wheel
 
 # The sample shop database (built from samples/shop, a schema resource in
 # the Spider 2.0 layout) that the agent-tool docs and tests use.

@@ -3,7 +3,7 @@
 set -eu
 pkgs=(build-essential pkg-config libsqlite3-dev sqlite3 libjansson-dev
       libpcre2-dev libcsv-dev check sqlite3-doc chromium
-      python3 python3-pytest python3-venv python3-pip python3-setuptools
+      python3 python3-dev python3-pytest python3-venv python3-pip python3-setuptools
       python3-wheel python3-pandas)
 # --dev adds the tools of make asan, make valgrind and make fuzz
 if [ "${1:-}" = "--dev" ]; then

@@ -114,6 +114,7 @@
 #include "compare/result_diff.h"
 #include "options.h"
 #include "compare/similarity.h"
+#include "compare/sql_match.h"
 #include "base/sql_text.h"
 #include "sandbox/exec.h"
 #include "sandbox/sandbox.h"
@@ -154,30 +155,6 @@ static void fail(sqlite3_context *ctx, char *msg) {
   sqlite3_result_error(ctx, clean ? clean : msg, -1);
   free(clean);
   sqlite3_free(msg);
-}
-
-/* Why a comparison failed (tc_detail_text), or with redact the same facts
-** without gold values and gold column names: positions, counts and the
-** prediction's own column and value only (malloc'd; NULL on out of
-** memory). */
-static char *detail_text(const tc_detail *d, const tt_table *pred,
-                         const tt_table *gold, int redact) {
-  if (!redact || d->strict_fail || d->gold_col < 0)
-    return tc_detail_text(d, pred, gold);
-  if (d->gold_rows != d->pred_rows)
-    return tt_msgf("gold column %d has no match: the prediction has %lld "
-                   "row%s, the gold %lld",
-                   d->gold_col, (long long)d->pred_rows,
-                   d->pred_rows == 1 ? "" : "s", (long long)d->gold_rows);
-  if (d->pred_col < 0 || pred->ncols == 0)
-    return tt_msgf("gold column %d has no match: the prediction has no "
-                   "columns",
-                   d->gold_col);
-  return tt_msgf("gold column %d has no match; nearest prediction column %d "
-                 "('%s') first differs at position %lld: prediction %s "
-                 "(gold value redacted)",
-                 d->gold_col, d->pred_col, pred->cols[d->pred_col].name,
-                 (long long)d->row, d->pred_val);
 }
 
 /* result_diff's JSON (malloc'd) without the gold's column names and
@@ -794,7 +771,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   }
   char *reason = NULL;
   if (first.v >= 0) {
-    char *why = detail_text(&first.d, pr.table, first.gold, redact);
+    char *why = sm_detail_text(&first.d, pr.table, first.gold, redact);
     char label[4];
     variant_label(gi, first.v, label);
     if (gi->nvariants > 1)
@@ -872,12 +849,6 @@ static void free_am(void *p) { am_free(p); }
 ** process is out of memory. Text that is not UTF-8 fails as Python's
 ** sqlite3 fails on it.
 */
-static double monotonic_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static int run_to_csv(const char *db_path, const char *sql, size_t sql_len,
                       const sb_limits *lim, sx_result *r) {
   sx_request q = {SX_CSV, db_path, sql, sql_len, *lim, SX_UTF8_STRICT, -1, NULL};
@@ -939,110 +910,35 @@ static void sqlResultCsvFunc(sqlite3_context *ctx, int argc,
   sx_result_free(&res);
 }
 
-/*
-** The prediction of sql_verdict and sql_match: a model's answer (the SQL of
-** its ```sql fence, as evaluate_sql.sql takes it; bare SQL as it is) run in
-** the sandbox on db_path as the official evaluator runs it, its result
-** written as CSV and read back as pandas reads it (reading it back counts
-** against the time limit). Returns 0 with *pred, 1 with *info (the
-** verdict's error_info: an Execution Error, no data without empty_ok, an
-** Evaluation Error) or -1 on out of memory. *executed says the SQL ran,
-** *nrows its data rows.
-*/
-static int run_prediction(const char *db_path, sqlite3_value *answer,
-                          const sb_limits *lim, int empty_ok, tt_table **pred,
-                          int *executed, sqlite3_int64 *nrows, char **info) {
-  *pred = NULL;
-  *executed = 0;
-  *nrows = 0;
-  *info = NULL;
-  const char *sql = (const char *)sqlite3_value_text(answer);
-  size_t fenced_len = 0;
-  char *fenced =
-      sql_from_fence(sql, (size_t)sqlite3_value_bytes(answer), &fenced_len);
-  if (!fenced) return -1;
-  sx_result res;
-  double t0 = monotonic_seconds();
-  int r = run_to_csv(db_path, fenced, fenced_len, lim, &res);
-  free(fenced);
-  if (r < 0) return -1;
-  if (res.status == SB_OK) {
-    *executed = 1;
-    *nrows = res.nrows;
-    if (*nrows == 0 && !empty_ok) {
-      *info = sqlite3_mprintf("No data found for the specified query.");
-    } else {
-      char *perr = NULL;
-      tt_error te = tt_parse(res.csv, res.csv_len, pred, &perr);
-      if (lim->timeout > 0 && monotonic_seconds() - t0 > lim->timeout) {
-        /* reading the result back counts against the time limit */
-        *info = sqlite3_mprintf("Execution Error: timeout after %g s",
-                                lim->timeout);
-      } else if (te != TT_OK) {
-        /* what pandas would raise reading the written CSV back (a result
-        ** without columns cannot be read: EmptyDataError) */
-        *info = sqlite3_mprintf("Evaluation Error:%s: %s",
-                                tt_exception(te, perr),
-                                perr ? perr : "");
-      }
-      free(perr);
-      if (*info) {
-        tt_free(*pred);
-        *pred = NULL;
-      }
-    }
-    r = *info ? 1 : *pred ? 0 : -1;
-  } else {
-    *info = sqlite3_mprintf("Execution Error: %s", res.errmsg);
-    r = *info ? 1 : -1;
-  }
-  sx_result_free(&res);
-  return r;
-}
-
-/* The options of sql_verdict, sql_match and db_match (fn): 'emptyok' (an
-** empty result is compared like any other; 'corrected' and the lite
-** flavour turn it on too; only where empty_ok is not NULL), the sandbox caps maxrows=N, maxbytes=N,
-** maxmem=N into *lim, 'redact' into *redact, the rest the comparison
-** options into *o. Returns nonzero after setting the error. */
+/* The options of sql_verdict, sql_match and db_match (fn): see
+** sm_parse_settings. Returns nonzero after setting the error. */
 static int parse_exec_options(sqlite3_context *ctx, const char *fn,
                               const char *opts, int *empty_ok, sb_limits *lim,
                               tc_options *o, int *redact) {
-  sb_limits_init(lim, 60);
-  sqlite3_str *rest = sqlite3_str_new(0);
-  int len;
-  for (const char *w = se_next_word(opts, &len); w;
-       w = se_next_word(w + len, &len)) {
-    if (empty_ok && len == 7 && !strncmp(w, "emptyok", 7)) {
-      *empty_ok = 1;
-      continue;
-    }
-    if (empty_ok && len == 9 && !strncmp(w, "corrected", 9)) *empty_ok = 1;
-    int cap = sb_limits_option(lim, w, len);
-    if (cap < 0) {
-      sqlite3_free(sqlite3_str_finish(rest));
-      fail(ctx, sqlite3_mprintf("%s: bad value in '%.*s' (a "
-                                "non-negative integer)",
-                                fn, len, w));
-      return 1;
-    }
-    if (cap) continue;
-    sqlite3_str_appendf(rest, "%.*s ", len, w);
-  }
-  char *rest_s = sqlite3_str_finish(rest);
-  char *err = parse_options(fn, rest_s ? rest_s : "", o, redact);
-  sqlite3_free(rest_s);
+  sm_settings s;
+  char *err = sm_parse_settings(fn, opts, empty_ok != NULL, &s);
   if (err) {
-    fail(ctx, sqlite3_mprintf("%s; %s also takes %smaxrows=N, maxbytes=N, "
-                              "maxmem=N",
-                              err, fn, empty_ok ? "emptyok, " : ""));
-    sqlite3_free(err);
+    fail(ctx, err);
     return 1;
   }
-  /* the lite flavour compares an empty result too: the official lite code
-  ** writes a header-only CSV for zero rows on SQLite and compares it */
-  if (empty_ok && o->flavor == TC_LITE) *empty_ok = 1;
+  if (empty_ok) *empty_ok = s.empty_ok;
+  *lim = s.lim;
+  *o = s.o;
+  *redact = s.redact;
   return 0;
+}
+
+/* The prediction of sql_verdict and sql_match: sm_run_prediction on the
+** answer argument. */
+static int run_prediction(const char *db_path, sqlite3_value *answer,
+                          const sb_limits *lim, int empty_ok, tt_table **pred,
+                          int *executed, sqlite3_int64 *nrows, char **info) {
+  int64_t n = 0;
+  int r = sm_run_prediction(db_path, (const char *)sqlite3_value_text(answer),
+                            (size_t)sqlite3_value_bytes(answer), lim,
+                            empty_ok, pred, executed, &n, info);
+  *nrows = n;
+  return r;
 }
 
 static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
@@ -1159,31 +1055,14 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                          &nrows, &info);
   if (r < 0) goto nomem;
   if (r > 0) goto verdict;
-  sim_options so;
-  sim_options_default(&so);
-  so.aligned = 1;
-  sim = sim_tables(pred, ga.r.table, &so);
-  if (sim < 0) goto nomem;
-  /* cell recall and precision: the shared cells R of the same pairing over
-  ** the gold's cells and the prediction's (R from S = R / max(cells)) */
-  so.cells_denominator = 1;
-  double s_cells = sim_tables(pred, ga.r.table, &so);
-  if (s_cells < 0) goto nomem;
-  {
-    double pc = (double)pred->ncols * (double)pred->nrows;
-    double gc = (double)ga.r.table->ncols * (double)ga.r.table->nrows;
-    double shared = nearbyint(s_cells * (pc > gc ? pc : gc));
-    recall = gc > 0 ? shared / gc : 1.0;
-    precision = pc > 0 ? shared / pc : gc > 0 ? 0.0 : 1.0;
-  }
-  tc_detail d;
-  score = tc_compare(pred, ga.r.table, &spec, ignore_order, &o, &d);
-  if (score < 0) goto nomem;
-  if (!score) {
-    char *why = detail_text(&d, pred, ga.r.table, redact);
-    info = sqlite3_mprintf("Result Error: %s", why ? why : "");
-    free(why);
-  }
+  sm_outcome out;
+  if (sm_judge(pred, ga.r.table, &spec, ignore_order, &o, redact, &out) < 0)
+    goto nomem;
+  score = out.score;
+  sim = out.sim;
+  recall = out.recall;
+  precision = out.precision;
+  info = out.info;
 verdict: {
   sqlite3_str *js = sqlite3_str_new(0);
   sqlite3_str_appendf(js, "{\"score\":%d,\"error_info\":", score);
@@ -1226,7 +1105,7 @@ static int fetch_within(const char *db_path, const char *sql,
                         const call_bound *b, sx_result *r) {
   sx_request q = {SX_FETCH, db_path, sql, strlen(sql), b->lim, 0, -1, NULL};
   if (b->lim.timeout > 0) {
-    double left = b->deadline - monotonic_seconds();
+    double left = b->deadline - sm_now();
     q.lim.timeout = left > 0.001 ? left : 0.001;
   }
   return sx_run(&q, r);
@@ -1335,7 +1214,7 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ** either cannot hang the call, write or reach the process */
   lim.timeout = timeout_arg(ctx, argc, argv, 6, "db_match");
   if (lim.timeout < 0) return;
-  call_bound b = {lim, monotonic_seconds() + lim.timeout};
+  call_bound b = {lim, sm_now() + lim.timeout};
   /* the caps of the options are the prediction's; the gold gets the
   ** default caps and the same timeout */
   call_bound gb = b;
@@ -1491,7 +1370,7 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       goto done;
     }
     if (m == 0) {
-      char *why = detail_text(&d, p, g, redact);
+      char *why = sm_detail_text(&d, p, g, redact);
       score = 0;
       info = sqlite3_mprintf("Result Error: table '%s': %s", tab, why ? why : "");
       free(why);
