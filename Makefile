@@ -284,12 +284,14 @@ fuzz:
 # Check suites and in the bundle loaded by the real sqlite3 shell) and the
 # leaks of runs that make asan leaves to it. The suites run one per
 # process, FUZZ_JOBS at a time, without their exhaustive tests (the same
-# code, millions of times: make asan runs them).
+# code, millions of times: make asan runs them) and with one in five
+# inputs of their large differential loops (SE_CHECK_SAMPLE, see
+# tests/check_suites.h).
 VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9
 CHECK_SUITES = $(shell sed -nE 's/^Suite \*suite_([a-z_]+)\(void\);/\1/p' tests/check_suites.h)
 valgrind: all $(TEST_DATA) $(BUILD)/check_spidereval
 	@echo $(CHECK_SUITES) | tr ' ' '\n' | xargs -P $(FUZZ_JOBS) -I{} sh -c \
-	  'CK_FORK=no CK_RUN_SUITE={} CK_EXCLUDE_TAGS=exhaustive CK_TIMEOUT_MULTIPLIER=100 \
+	  'CK_FORK=no CK_RUN_SUITE={} CK_EXCLUDE_TAGS=exhaustive SE_CHECK_SAMPLE=5 CK_TIMEOUT_MULTIPLIER=100 \
 	   $(VALGRIND) $(BUILD)/check_spidereval >/dev/null 2>$(BUILD)/valgrind_{}.log || \
 	   { echo "valgrind: suite {}"; cat $(BUILD)/valgrind_{}.log | head -40; exit 255; }'
 	@ls tests/sql/*.sql | xargs -P $(FUZZ_JOBS) -I{} sh -c \

@@ -50,7 +50,7 @@ static void check_both(double v) {
 /* random doubles whose binary exponent spans the exact path and past it
 ** on both ends (subnormals, the 2^127 bound) */
 START_TEST(test_number_random_exponents) {
-  for (int i = 0; i < 1000000; i++) {
+  for (int i = 0, n_ = check_count(1000000); i < n_; i++) {
     uint64_t r = rng();
     int e = (int)(r % 1140) - 1100 + 1023; /* 2^-1100 .. 2^40 */
     if (i % 3 == 0) e = (int)(r % 240) - 110 + 1023; /* 2^-110 .. 2^130 */
@@ -64,7 +64,7 @@ END_TEST
 /* numbers as data holds them: a few decimals, and their neighbours */
 START_TEST(test_number_decimals) {
   static const double scale[] = {1, 10, 100, 1000, 10000, 1e6};
-  for (int i = 0; i < 300000; i++) {
+  for (int i = 0, n_ = check_count(300000); i < n_; i++) {
     int64_t k = (int64_t)(rng() % 20000000000u) - 10000000000;
     double v = (double)k / scale[i % 6];
     check_both(v);
@@ -77,7 +77,7 @@ END_TEST
 /* the exact ties (odd multiples of 1/8, x.125 .. x.875) up to 2^50 and
 ** their neighbours: round half to even on the exact value */
 START_TEST(test_number_ties) {
-  for (int i = 0; i < 100000; i++) {
+  for (int i = 0, n_ = check_count(100000); i < n_; i++) {
     uint64_t j = i < 50000 ? (uint64_t)i : rng() >> (14 + i % 40);
     double v = (double)(2 * j + 1) / 8;
     check_both(v);
