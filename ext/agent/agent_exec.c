@@ -46,7 +46,7 @@ int queryResult(tools_ctx *t, sqlite3 *caller, sqlite3_value **a,
   if (a[2]) {
     timeout = sqlite3_value_double(a[2]);
     if (!(timeout > 0 && timeout <= 86400)) {
-      *err = at_msgf("%s: timeout must be between 0 and 86400 seconds", fn);
+      *err = at_msgf("%s: timeout must be above 0 and at most 86400 seconds", fn);
       return SQLITE_ERROR;
     }
   }
@@ -159,7 +159,7 @@ void executeSqlFunc(sqlite3_context *ctx, int argc,
   if (argc > 3 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
     timeout = sqlite3_value_double(argv[3]);
     if (!(timeout > 0 && timeout <= 86400)) {
-      err = at_msgf("%s: timeout must be between 0 and 86400 seconds", fn);
+      err = at_msgf("%s: timeout must be above 0 and at most 86400 seconds", fn);
       goto fail;
     }
   }

@@ -861,8 +861,8 @@ static double timeout_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (argc <= i || sqlite3_value_type(argv[i]) == SQLITE_NULL) return 60;
   double t = sqlite3_value_double(argv[i]);
   if (!(t > 0 && t <= 86400)) {
-    fail(ctx, sqlite3_mprintf("%s: timeout must be between 0 and 86400 "
-                              "seconds", fn));
+    fail(ctx, sqlite3_mprintf("%s: timeout must be above 0 and at most "
+                              "86400 seconds", fn));
     return -1;
   }
   return t;
