@@ -380,6 +380,97 @@ def relative_paths():
         shutil.rmtree(t)
 
 
+def child_result(body):
+    """body() run in a forked child; what it returns (a short string), or
+    its exception, read back by the parent."""
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rd)
+        try:
+            out = str(body())
+        except BaseException as e:  # the forked copy never runs on
+            out = f"error {e!r}"
+        os.write(wr, out[:4000].encode())
+        os._exit(0)
+    os.close(wr)
+    got = b""
+    while True:
+        b = os.read(rd, 65536)
+        if not b:
+            break
+        got += b
+    os.close(rd)
+    os.waitpid(pid, 0)
+    return got.decode()
+
+
+def fork_while_starting():
+    """Forks while other threads start workers: no child gets a copy of a
+    worker's socket or pidfd (a copy would keep the worker's end open
+    after its caller died)."""
+    conn = connect()
+    slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+            "FROM c LIMIT 20000) SELECT count(*) FROM c")
+    stop = threading.Event()
+
+    def spawner():
+        c = connect()
+        while not stop.is_set():
+            c.execute("SELECT spidereval_workers(1)")
+            ts = [threading.Thread(target=lambda: connect().execute(
+                "SELECT sql_result_csv(?, ?)", (DB, slow)).fetchone())
+                for _ in range(8)]
+            c.execute("SELECT spidereval_workers(8)")
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+    t = threading.Thread(target=spawner)
+    t.start()
+
+    def count():
+        kinds = []
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                kinds.append(os.readlink(f"/proc/self/fd/{fd}"))
+            except OSError:
+                pass
+        return sum(k.startswith("socket:") or "pidfd" in k for k in kinds)
+    leaked = []
+    for _ in range(40):
+        got = child_result(count)
+        if got != "0":
+            leaked.append(got)
+        time.sleep(0.01)
+    stop.set()
+    t.join()
+    conn.execute("SELECT spidereval_workers(4)")
+    check("fork while workers start: no socket copied into the child",
+          not leaked, f"children with sockets or pidfds: {leaked}")
+
+
+def sigchld_ignored():
+    """A caller that ignores SIGCHLD (its children reaped by the kernel):
+    a worker past its bound is still killed, the wait does not hang, and
+    the next verdict is honest."""
+    import signal
+
+    def body():
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+        conn = connect()
+        t0 = time.monotonic()
+        v = verdict(conn, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
+                    "SELECT x + 1 FROM c) SELECT count(*) FROM c", 1)
+        took = time.monotonic() - t0
+        return (f"{took:.1f} {verdict(conn, HONEST)['score']} "
+                f"{v['error_info']}")
+    got = child_result(body).split(" ", 2)
+    check("SIGCHLD ignored: the timed-out worker ends, the next verdict "
+          "is honest", len(got) == 3 and float(got[0]) < 3 and got[1] == "1"
+          and "timeout after 1 s" in got[2], got)
+
+
 for r in range(1, ROUNDS + 1):
     threads_round(r)
     processes_round(r)
@@ -387,6 +478,8 @@ for r in range(1, ROUNDS + 1):
 caller_dies()
 worker_starts_clean()
 pool_made_smaller()
+fork_while_starting()
+sigchld_ignored()
 relative_paths()
 print(f"isolation: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -14,7 +14,15 @@
 **
 ** fork(): the child's pool starts empty (pthread_atfork, and the owner's
 ** pid checked on every request), so a child never talks to its parent's
-** workers; the parent's stay where they are.
+** workers; the parent's stay where they are. The child closes its copies
+** of the parent's sockets, and a fork waits for the worker starts in
+** flight (between socketpair() and the slot that records the socket), so
+** no copy of a worker's socket outlives the fork in the child: a worker
+** sees its caller's end close when the caller dies, whatever it forked.
+**
+** A worker is killed and reaped through its pidfd where the kernel has
+** them (Linux 5.4): a caller that reaps children itself (SIGCHLD ignored,
+** waitpid(-1)) cannot make the kill reach a process that reused the pid.
 */
 #include <dlfcn.h>
 #include <errno.h>
@@ -29,6 +37,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,11 +50,15 @@ extern char **environ;
 #define SX_GRACE 0.4       /* seconds past the deadline before the kill */
 #define SX_MAX_WORKERS 64  /* the pool's size at most */
 #define SX_NO_DEADLINE 86400.0 * 7
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
 
 typedef struct {
   pid_t pid; /* 0: the slot is free */
   int fd;    /* our end of its socket */
   int busy;  /* a thread holds it */
+  int pidfd; /* the process's pidfd, or -1 */
 } worker;
 
 static struct {
@@ -60,7 +73,12 @@ static struct {
   char looked[2 * PATH_MAX + 128]; /* where it was looked for */
   sx_stats stats;
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0,
-          {{0, 0, 0}}, -1, 0, "", "", {0, 0, 0, 0}};
+          {{0, 0, 0, -1}}, -1, 0, "", "", {0, 0, 0, 0}};
+
+/* Held shared by each worker start from its socketpair() until its socket
+** is recorded in its slot (or closed), exclusively by fork() (the prepare
+** handler): a child is never made with a socket no slot records. */
+static pthread_rwlock_t starting = PTHREAD_RWLOCK_INITIALIZER;
 
 /* An object of this library or program, for dladdr. */
 static const char anchor = 0;
@@ -87,22 +105,31 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 ** closed here, which leaves them open in the parent). */
 static void forget_workers(void) {
   for (int i = 0; i < SX_MAX_WORKERS; i++) {
-    if (pool.w[i].pid) close(pool.w[i].fd);
-    memset(&pool.w[i], 0, sizeof pool.w[i]);
+    worker *w = &pool.w[i];
+    if (w->pid && w->fd >= 0) close(w->fd); /* free slots are zeros */
+    if (w->pid && w->pidfd >= 0) close(w->pidfd);
+    memset(w, 0, sizeof *w);
+    w->fd = w->pidfd = -1;
   }
   pool.owner = getpid();
 }
 
+static void atfork_prepare(void) { pthread_rwlock_wrlock(&starting); }
+
+static void atfork_parent(void) { pthread_rwlock_unlock(&starting); }
+
 static void atfork_child(void) {
   pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
   pool.mu = mu;
   pool.idle = cv;
+  starting = rw;
   forget_workers();
 }
 
 static void register_atfork(void) {
-  pthread_atfork(NULL, NULL, atfork_child);
+  pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
 /* ---- settings ---- */
@@ -129,18 +156,21 @@ int sx_isolation(void) {
 
 static int end_worker(worker *w, int kill_it);
 
+static void give_back(worker *w, int dead);
+
 int sx_pool_size(int n) {
+  worker *ending[SX_MAX_WORKERS];
+  int n_ending = 0;
   pthread_mutex_lock(&pool.mu);
   if (n > 0) pool.size = n > SX_MAX_WORKERS ? SX_MAX_WORKERS : n;
   if (n > 0 && pool.owner == getpid()) {
-    /* a smaller pool: its idle workers beyond the size end now, its busy
-    ** ones when given back */
+    /* a smaller pool: its idle workers beyond the size end now (taken
+    ** here, ended outside the lock), its busy ones when given back */
     for (int i = pool.size; i < SX_MAX_WORKERS; i++) {
       worker *w = &pool.w[i];
       if (w->pid > 0 && !w->busy) {
-        end_worker(w, 1);
-        w->pid = 0;
-        w->fd = -1;
+        w->busy = 1;
+        ending[n_ending++] = w;
       }
     }
   }
@@ -153,6 +183,10 @@ int sx_pool_size(int n) {
   }
   n = pool.size;
   pthread_mutex_unlock(&pool.mu);
+  for (int i = 0; i < n_ending; i++) {
+    end_worker(ending[i], 1);
+    give_back(ending[i], 1);
+  }
   return n;
 }
 
@@ -249,16 +283,37 @@ static int spawn_worker(const char *path, worker *w, char **err) {
   }
   w->pid = pid;
   w->fd = sv[0];
+  w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec */
   return 0;
 }
 
-/* Kill (or reap) the worker of slot w and free the slot; its status. */
+/* Kill (or reap) the worker of slot w and close its descriptors (the
+** caller frees the slot under the lock); its wait status (0 when someone
+** else reaped it). */
 static int end_worker(worker *w, int kill_it) {
   int status = 0;
-  if (kill_it) kill(w->pid, SIGKILL);
-  close(w->fd);
-  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+  if (w->pidfd >= 0) {
+    if (kill_it) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    int rc;
+    while ((rc = waitid(P_PIDFD, (id_t)w->pidfd, &si, WEXITED)) < 0 &&
+           errno == EINTR) {
+    }
+    if (rc == 0 && si.si_code == CLD_EXITED) status = (si.si_status & 0xff) << 8;
+    else if (rc == 0) status = si.si_status & 0x7f; /* killed by it */
+  } else {
+    if (kill_it) kill(w->pid, SIGKILL);
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
+  /* closed and forgotten at once, as a fork sees it (no child closes a
+  ** number reused meanwhile) */
+  pthread_rwlock_rdlock(&starting);
+  close(w->fd);
+  if (w->pidfd >= 0) close(w->pidfd);
+  w->fd = w->pidfd = -1;
+  pthread_rwlock_unlock(&starting);
   return status;
 }
 
@@ -382,10 +437,11 @@ static worker *take_worker(char **err) {
         return NULL;
       }
       fresh->pid = -1; /* reserved while it starts */
-      fresh->fd = -1;
+      fresh->fd = fresh->pidfd = -1;
       fresh->busy = 1;
       pthread_mutex_unlock(&pool.mu);
-      worker w = {0, -1, 1};
+      worker w = {0, -1, 1, -1};
+      pthread_rwlock_rdlock(&starting);
       int rc = spawn_worker(path, &w, err);
       pthread_mutex_lock(&pool.mu);
       if (rc != 0) {
@@ -393,11 +449,13 @@ static worker *take_worker(char **err) {
         fresh->busy = 0;
         pthread_cond_broadcast(&pool.idle);
         pthread_mutex_unlock(&pool.mu);
+        pthread_rwlock_unlock(&starting);
         return NULL;
       }
       *fresh = w;
       pool.stats.started++;
       pthread_mutex_unlock(&pool.mu);
+      pthread_rwlock_unlock(&starting);
       return fresh;
     }
     (void)running;
@@ -408,10 +466,13 @@ static worker *take_worker(char **err) {
 /* Give the worker back; dead: its process was ended (slot freed). */
 static void give_back(worker *w, int dead) {
   pthread_mutex_lock(&pool.mu);
-  if (!dead && w - pool.w >= pool.size) { /* the pool was made smaller */
+  int beyond = w - pool.w >= pool.size; /* the pool was made smaller */
+  pthread_mutex_unlock(&pool.mu);
+  if (!dead && beyond) { /* ended outside the lock: it is ours (busy) */
     end_worker(w, 1);
     dead = 1;
   }
+  pthread_mutex_lock(&pool.mu);
   if (dead) {
     w->pid = 0;
     w->fd = -1;
