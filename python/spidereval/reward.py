@@ -29,18 +29,45 @@ Every call uses its thread's own connection; SqlReward objects can be used
 from many threads at once and pickled into worker processes.
 """
 
+import csv
+import io
 import json
 import math
 import os
+import re
 import sqlite3
 import stat
+import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import NamedTuple, Optional
 
-from ._bundle import SpiderevalError
-from .evaluation import thread_connection
-from .tables import table_argument
+if not __package__:
+    # loaded from its file by path, not imported (verl's
+    # custom_reward_function.path, OpenRLHF's --remote_rm_url): no parent
+    # package, so a relative import would fail ("attempted relative import
+    # with no known parent package"). The package this file belongs to is
+    # imported instead, from this file's own folder unless already loaded.
+    if "spidereval" not in sys.modules:
+        import importlib.util as _ilu
+        _here = os.path.dirname(os.path.abspath(__file__))
+        _spec = _ilu.spec_from_file_location(
+            "spidereval", os.path.join(_here, "__init__.py"),
+            submodule_search_locations=[_here])
+        _pkg = _ilu.module_from_spec(_spec)
+        sys.modules["spidereval"] = _pkg
+        try:
+            _spec.loader.exec_module(_pkg)
+        except BaseException:
+            del sys.modules["spidereval"]
+            raise
+    from spidereval._bundle import SpiderevalError
+    from spidereval.evaluation import thread_connection
+    from spidereval.tables import table_argument
+else:
+    from ._bundle import SpiderevalError
+    from .evaluation import thread_connection
+    from .tables import table_argument
 
 # rule set -> options of sql_match
 _SPIDER2_RULES = {
@@ -51,7 +78,7 @@ _SPIDER2_RULES = {
 
 
 COMPONENTS = ("format_ok", "executed", "match", "similarity", "cell_recall",
-              "cell_precision")
+              "cell_precision", "empty_match")
 
 
 class RewardResult(NamedTuple):
@@ -67,6 +94,8 @@ class RewardResult(NamedTuple):
     rows: int                 # rows the prediction returned
     error_info: str           # '' on a match, else why (official wording)
     rules: str                # the rule set used
+    empty_match: Optional[bool] = None  # both results have zero rows (None:
+                                        # not known, BIRD / Spider 1.0 rules)
 
     @property
     def components(self):
@@ -74,7 +103,9 @@ class RewardResult(NamedTuple):
                 "executed": int(self.executed), "match": int(self.match),
                 "similarity": self.similarity,
                 "cell_recall": self.cell_recall,
-                "cell_precision": self.cell_precision, "rows": self.rows}
+                "cell_precision": self.cell_precision,
+                "empty_match": None if self.empty_match is None
+                else int(self.empty_match), "rows": self.rows}
 
 
 def extract_sql(completion, conn=None):
@@ -88,6 +119,72 @@ def extract_sql(completion, conn=None):
     conn = conn or thread_connection()
     row = conn.execute("SELECT sql_from_fence(?)", (completion,)).fetchone()
     return row[0] or ""
+
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
+_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
+
+
+def _last_fence(text):
+    """The last ```sql fence's text, else the last fence of any language,
+    else the whole text."""
+    fences = _FENCE.findall(text)
+    sql = [body for lang, body in fences if lang.lower() == "sql"]
+    if sql or fences:
+        return (sql or [body for _, body in fences])[-1].strip()
+    return text.strip()
+
+
+def _answer_tag(text):
+    """The last <answer>...</answer> (DeepSeek-R1 / SQL-R1 style); a ```sql
+    fence inside it is taken as the official way takes it. '' without."""
+    found = _ANSWER.findall(text)
+    return found[-1] if found else ""
+
+
+def _solution_tag(text):
+    """SkyRL-SQL's <solution>...</solution>: exactly one opening and one
+    closing tag, no <think>, <sql> or <observation> tag inside. '' else."""
+    if text.count("<solution>") != 1:
+        return ""
+    tail = text.split("<solution>", 1)[1]
+    if tail.count("</solution>") != 1:
+        return ""
+    body = tail.split("</solution>", 1)[0]
+    if re.search(r"</?(think|sql|observation)\b", body, re.I):
+        return ""
+    return body.strip()
+
+
+# extract= choices: each gives the text the official extraction then reads
+# (so a ```sql fence inside a tag is taken as Spider 2.0 takes it)
+EXTRACTORS = {"official": None, "last_fence": _last_fence,
+              "answer": _answer_tag, "solution": _solution_tag}
+
+
+def _extractor(extract):
+    if extract is None or callable(extract):
+        return extract
+    if extract not in EXTRACTORS:
+        raise SpiderevalError(
+            "spidereval: unknown extract %r (expected %s, or a callable "
+            "taking the completion and returning its SQL)"
+            % (extract, ", ".join(EXTRACTORS)))
+    return EXTRACTORS[extract]
+
+
+def _zero_rows(csv_arg):
+    """Whether a result given as CSV bytes (or a CSV file's path) has a
+    header and no row."""
+    try:
+        if isinstance(csv_arg, str):
+            with open(csv_arg, "rb") as f:
+                csv_arg = f.read()
+        reader = csv.reader(io.StringIO(csv_arg.decode("utf-8", "replace")))
+        next(reader, None)
+        return next(reader, None) is None
+    except (OSError, csv.Error):
+        return False
 
 
 def _peer_rules(conn):
@@ -140,12 +237,39 @@ class SqlReward:
     weights: the scalar as a weighted sum of the components, e.g.
       {'format_ok': 0.1, 'executed': 0.1, 'match': 0.8}; default: match
       alone (1.0 or 0.0). 'similarity', 'cell_recall' and
-      'cell_precision' are partial credit (0 when nothing ran).
+      'cell_precision' are partial credit (0 when nothing ran);
+      'empty_match' is 1 when both results have zero rows.
+    extract: how the SQL is taken from the completion: 'official' (the
+      first ```sql fence, Spider 2.0's regex, else the whole text),
+      'last_fence', 'answer' (<answer>...</answer>), 'solution' (SkyRL-SQL's
+      <solution>...</solution>), or a callable completion -> SQL ('' or
+      None: no SQL).
+    format_penalty: the score of a completion without SQL (a negative
+      constant such as -1.0, SkyRL-SQL's); default: the weighted sum (0).
+    empty_match: None (default): the rule set decides whether two empty
+      results match ('spider2' compares them like any result and matches,
+      'spider2-snow' scores zero rows 0); True: two empty results always
+      match (full credit, SQL-R1's setting); False: they never do (no
+      credit for an empty result on a near-empty database).
     """
 
     def __init__(self, rules="spider2", timeout=30.0, ignore_order=True,
-                 condition_cols=None, empty_ok=False, weights=None):
+                 condition_cols=None, empty_ok=False, weights=None,
+                 extract="official", format_penalty=None, empty_match=None):
         self.rules = rules
+        self.extract = extract
+        self._extract = _extractor(extract)
+        if format_penalty is not None:
+            format_penalty = float(format_penalty)
+            if not (format_penalty <= 0 and math.isfinite(format_penalty)):
+                raise SpiderevalError(
+                    "spidereval: format_penalty must be a negative number or "
+                    "0, not %r" % format_penalty)
+        self.format_penalty = format_penalty
+        if empty_match not in (None, True, False):
+            raise SpiderevalError("spidereval: empty_match must be None, True "
+                                  "or False, not %r" % (empty_match,))
+        self.empty_match = empty_match
         self.timeout = float(timeout)
         self.ignore_order = bool(ignore_order)
         self.condition_cols = condition_cols
@@ -177,20 +301,35 @@ class SqlReward:
         self._lock = threading.Lock()
 
     def _scalar(self, format_ok, executed, match, similarity=None,
-                recall=None, precision=None):
+                recall=None, precision=None, empty=None):
+        if not format_ok and self.format_penalty is not None:
+            return self.format_penalty
         vals = {"format_ok": format_ok, "executed": executed, "match": match,
                 "similarity": similarity or 0.0,
                 "cell_recall": recall or 0.0,
-                "cell_precision": precision or 0.0}
+                "cell_precision": precision or 0.0,
+                "empty_match": empty or 0}
         return float(sum(w * float(vals[k]) for k, w in self.weights.items()))
 
     def _result(self, format_ok, executed, match, rows, info,
-                similarity=None, recall=None, precision=None):
+                similarity=None, recall=None, precision=None, empty=None):
         return RewardResult(
             self._scalar(format_ok, executed, match, similarity, recall,
-                         precision),
+                         precision, empty),
             bool(format_ok), bool(executed), bool(match), similarity, recall,
-            precision, rows, info, self.rules)
+            precision, rows, info, self.rules, empty)
+
+    def sql_of(self, completion, conn=None):
+        """The SQL this reward takes from a completion (see extract)."""
+        if self._extract is not None and completion is not None:
+            completion = self._extract(completion)
+            if not isinstance(completion, str):
+                if completion is not None:
+                    raise SpiderevalError(
+                        "spidereval: the extract callable returned a %s, not "
+                        "the SQL as a str" % type(completion).__name__)
+                completion = ""
+        return extract_sql(completion, conn)
 
     def gold_result(self, db_path, gold_sql, conn=None, st=None):
         """The gold SQL's result as CSV bytes, computed once per database
@@ -254,7 +393,7 @@ class SqlReward:
         reason in error_info; a database that does not exist or a gold that
         fails gives score 0 with error_info starting 'Gold Error:'."""
         conn = conn or thread_connection()
-        sql = extract_sql(completion, conn)
+        sql = self.sql_of(completion, conn)
         if not sql.strip():
             return self._result(0, 0, 0, 0,
                                 "Format Error: no SQL in the completion")
@@ -293,9 +432,15 @@ class SqlReward:
         except sqlite3.Error as e:
             return self._result(1, 0, 0, 0, "Gold Error: %s" % e)
         v = json.loads(js)
-        return self._result(1, v["executed"], v["score"], v["rows"],
-                            v["error_info"], v["similarity"],
-                            v["cell_recall"], v["cell_precision"])
+        match, info = v["score"], v["error_info"]
+        empty = bool(v["executed"]) and v["rows"] == 0 and _zero_rows(gold_arg)
+        if empty and self.empty_match is not None:
+            match = self.empty_match
+            info = "" if match else (
+                "Result Error: both results are empty (empty_match=False)")
+        return self._result(1, v["executed"], match, v["rows"], info,
+                            v["similarity"], v["cell_recall"],
+                            v["cell_precision"], empty)
 
     def _peer(self, conn, sql, db_path, gold):
         """A BIRD / Spider 1.0 / LiveSQLBench rule set: exec_verdict runs
@@ -382,80 +527,16 @@ def rewards(items, workers=1, rules="spider2", timeout=30.0, processes=False):
 
 
 # ---------------------------------------------------------------- adapters
-
-def _gold_of(ground_truth, extra_info):
-    """verl's ground_truth: gold SQL, or a dict with 'sql' / 'gold' and
-    optionally 'db_path', 'condition_cols', 'ignore_order'."""
-    info = dict(extra_info or {})
-    if isinstance(ground_truth, dict):
-        info.update(ground_truth)
-        gold = info.get("gold", info.get("sql"))
-    else:
-        gold = ground_truth
-    db = info.get("db_path")
-    if db is None and "db_id" in info and "db_root" in info:
-        db = os.path.join(info["db_root"], info["db_id"],
-                          info["db_id"] + ".sqlite")
-    if db is None:
-        raise SpiderevalError(
-            "spidereval: no database for this sample: give db_path (or db_id "
-            "and db_root) in extra_info or ground_truth")
-    return gold, db, info
-
-
-def compute_score(data_source, solution_str, ground_truth, extra_info=None):
-    """verl's reward function signature (custom_reward_function.path =
-    spidereval/reward.py, name = compute_score). extra_info may set
-    db_path, rules, timeout, condition_cols, ignore_order. Returns the
-    scalar reward."""
-    return compute_score_details(data_source, solution_str, ground_truth,
-                                 extra_info)["score"]
-
-
-def compute_score_details(data_source, solution_str, ground_truth,
-                          extra_info=None):
-    """As compute_score, returning a dict: 'score' and the components (verl
-    logs the other keys of a dict result as reward_extra_info)."""
-    gold, db, info = _gold_of(ground_truth, extra_info)
-    r = _reward_for(info.get("rules", "spider2"),
-                    float(info.get("timeout", 30.0)))
-    res = r(solution_str, db, gold, info.get("condition_cols"),
-            info.get("ignore_order"))
-    d = {"score": res.score}
-    d.update({k: (-1.0 if v is None else float(v))
-              for k, v in res.components.items()})
-    return d
-
-
-def _text_of(completion):
-    """A completion as TRL passes it: a str, or a list of chat messages."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, list) and completion and \
-            isinstance(completion[-1], dict):
-        return completion[-1].get("content", "") or ""
-    return str(completion)
-
-
-def reward(prompt, completion, **kwargs):
-    """A plain reward function, (prompt, completion, **kwargs) -> float:
-    kwargs db_path and gold (or gold_sql), optionally rules, timeout,
-    condition_cols, ignore_order."""
-    gold = kwargs.get("gold", kwargs.get("gold_sql"))
-    r = _reward_for(kwargs.get("rules", "spider2"),
-                    float(kwargs.get("timeout", 30.0)))
-    return r(_text_of(completion), kwargs["db_path"], gold,
-             kwargs.get("condition_cols"), kwargs.get("ignore_order")).score
-
-
-def trl_reward(prompts, completions, **kwargs):
-    """TRL's GRPOTrainer reward function: lists in, a list of floats out.
-    The dataset's columns arrive as lists in kwargs: db_path and gold (or
-    gold_sql) per sample, optionally condition_cols and ignore_order."""
-    golds = kwargs.get("gold", kwargs.get("gold_sql"))
-    dbs = kwargs["db_path"]
-    ccs = kwargs.get("condition_cols") or [None] * len(completions)
-    ios = kwargs.get("ignore_order") or [None] * len(completions)
-    r = _reward_for("spider2", 30.0)
-    return [r(_text_of(c), d, g, cc, io).score
-            for c, d, g, cc, io in zip(completions, dbs, golds, ccs, ios)]
+# The trainers' call shapes (verl, TRL, OpenRLHF, SkyRL-SQL) live in
+# spidereval.trainers; their entry points are names of this module too, so
+# a trainer that loads this file by path finds them here.
+if __package__:
+    from .trainers import (GoldError, compute_score, compute_score_async,
+                           compute_score_batch, compute_score_details,
+                           compute_score_single, make_trl_reward, reward,
+                           reward_func, trl_reward, trl_reward_async)
+else:
+    from spidereval.trainers import (
+        GoldError, compute_score, compute_score_async, compute_score_batch,
+        compute_score_details, compute_score_single, make_trl_reward, reward,
+        reward_func, trl_reward, trl_reward_async)

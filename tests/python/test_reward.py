@@ -20,7 +20,7 @@ def test_fence_and_bare_sql(shop_db):
     assert (r.score, r.format_ok, r.executed, r.match, r.error_info) == (1.0, True, True, True, "")
     assert r.similarity == 1 and r.rows == 4 and r.rules == "spider2"
     assert r.components == {"format_ok": 1, "executed": 1, "match": 1, "similarity": 1,
-                            "cell_recall": 1, "cell_precision": 1, "rows": 4}
+                            "cell_recall": 1, "cell_precision": 1, "empty_match": 0, "rows": 4}
     bare = reward.sql_execution("  SELECT city, count(*) FROM customers GROUP BY 1;  ", shop_db, GOLD_SQL)
     assert bare.match
     # the official rule: ```sql\n(.*?)\n``` (case-sensitive, a newline
@@ -240,7 +240,8 @@ def test_verl_compute_score(shop_db):
     assert reward.compute_score("spider2", "SELECT 1", {"sql": GOLD_SQL, "db_path": shop_db}) == 0.0
     d = reward.compute_score_details("spider2", GOOD, GOLD_SQL, {"db_path": shop_db})
     assert d == {"score": 1.0, "format_ok": 1.0, "executed": 1.0, "match": 1.0,
-                 "similarity": 1.0, "cell_recall": 1.0, "cell_precision": 1.0, "rows": 4.0}
+                 "similarity": 1.0, "cell_recall": 1.0, "cell_precision": 1.0,
+                 "empty_match": 0.0, "rows": 4.0}
     d = reward.compute_score_details("spider2", "SELECT nope", GOLD_SQL, {"db_path": shop_db})
     assert (d["executed"], d["similarity"], d["cell_recall"], d["cell_precision"]) == \
         (0.0, -1.0, -1.0, -1.0)
