@@ -337,3 +337,9 @@ pandas-diff-ci:
 	  --families "na int64 chunk"
 	@tests/pandas_diff/generations.sh --count 2 --versions "3.1.1" \
 	  --families "na chunk"
+
+# The reward through the real verl and TRL code (issue 29): the pinned venv
+# of scripts/trainers-venv.sh, made once per machine (make test runs it too)
+.PHONY: trainers-test
+trainers-test: all $(SAMPLE_DB)
+	@tests/run_trainers.sh

@@ -51,6 +51,7 @@ run ./tests/run_html_report.sh "$shared"
 run ./tests/run_cli.sh "$shared"
 run ./tests/run_frontdoor.sh "$shared"
 run ./tests/run_python.sh "$shared"
+run ./tests/run_trainers.sh
 run ./tests/run_readme.sh
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

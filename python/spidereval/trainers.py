@@ -99,9 +99,12 @@ _rewards = {}
 
 
 def _freeze(v):
-    if isinstance(v, dict):
-        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
-    if isinstance(v, (list, tuple)):
+    """A hashable key of an option's value (dicts and lists as OmegaConf's
+    DictConfig / ListConfig from verl's config too)."""
+    if hasattr(v, "items"):
+        return tuple(sorted((str(k), _freeze(x)) for k, x in v.items()))
+    if isinstance(v, (list, tuple)) or (hasattr(v, "__iter__") and
+                                        not isinstance(v, (str, bytes))):
         return tuple(_freeze(x) for x in v)
     if callable(v):
         return ("callable", id(v))
@@ -112,6 +115,8 @@ def reward_for(**options):
     """The shared SqlReward of these options (its gold cache is shared by
     every call that uses the same options)."""
     opts = {k: options[k] for k in REWARD_OPTIONS if options.get(k) is not None}
+    if "weights" in opts:
+        opts["weights"] = {str(k): float(w) for k, w in opts["weights"].items()}
     if "timeout" in opts:
         opts["timeout"] = float(opts["timeout"])
     key = _freeze(opts)

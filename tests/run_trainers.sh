@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# spidereval's reward through the real verl and TRL code (tests/upstream,
+# issue 29) in the pinned venv of scripts/trainers-venv.sh (made once per
+# machine: two wheels without their GPU stack and OmegaConf, 10-45 s).
+# Prints "trainers: N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+t0=$SECONDS
+if ! py=$(scripts/trainers-venv.sh); then
+  echo "trainers: scripts/trainers-venv.sh could not make the venv (PyPI unreachable?)"
+  echo "trainers: 0 passed, 1 failed"
+  exit 1
+fi
+[ $((SECONDS - t0)) -gt 2 ] && echo "trainers: venv ready in $((SECONDS - t0)) s"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$py" -m pytest -q -p no:cacheprovider tests/upstream 2>&1 | tee "$log"
+summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed|error)' "$log" | tail -1)
+passed=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || true)
+failed=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || true)
+errors=$(echo "$summary" | grep -oE '[0-9]+ errors?' | grep -oE '[0-9]+' || true)
+passed=${passed:-0}
+failed=$((${failed:-0} + ${errors:-0}))
+[ -z "$summary" ] && failed=$((failed + 1))
+echo "trainers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
