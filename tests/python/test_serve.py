@@ -1,0 +1,149 @@
+"""python -m spidereval serve: the reward over HTTP (issue 29). Each test
+starts the real command on a free loopback port."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+GOLD = "SELECT city, count(*) AS n FROM customers GROUP BY city"
+GOOD = "```sql\nSELECT city, count(*) FROM customers GROUP BY 1\n```"
+SLOW = ("```sql\nWITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+        "SELECT count(*) FROM c\n```")
+
+
+@pytest.fixture
+def serve(root):
+    procs = []
+
+    def start(*args):
+        env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
+        p = subprocess.Popen([sys.executable, "-m", "spidereval", "serve", "--port", "0", *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        procs.append(p)
+        line = p.stdout.readline()
+        assert line.startswith("spidereval serve: listening on http://127.0.0.1:"), \
+            line + p.stderr.read()
+        return line.split()[-1]
+    yield start
+    for p in procs:
+        p.terminate()
+        p.wait(10)
+
+
+def call(url, path, body=None, raw=None):
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    req = urllib.request.Request(url + path, data=data,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_health_and_reward(serve, shop_db):
+    url = serve("--workers", "2", "--timeout", "5")
+    status, h = call(url, "/health")
+    assert status == 200 and h["status"] == "ok" and h["workers"] == 2 and "spider2" in h["rules"]
+    status, r = call(url, "/reward", {"completion": GOOD, "db_path": shop_db, "gold_sql": GOLD})
+    assert status == 200 and r["score"] == 1.0 and r["match"] == 1 and r["error_info"] == ""
+    assert set(r) >= {"format_ok", "executed", "similarity", "cell_recall", "empty_match", "rows"}
+    # chat messages, per-request options, a batch in order
+    items = [{"completion": [{"role": "assistant", "content": GOOD}], "db_path": shop_db,
+              "gold_sql": GOLD},
+             {"completion": "SELECT 1", "db_file": shop_db, "gold": GOLD,
+              "weights": {"executed": 0.5, "match": 0.5}}]
+    status, r = call(url, "/reward", {"items": items})
+    assert status == 200 and [x["score"] for x in r["results"]] == [1.0, 0.5]
+    assert call(url, "/health")[1]["served"] == 2
+
+
+def test_nemo_gym_verify(serve, shop_db):
+    url = serve()
+    body = {"responses_create_params": {"input": [{"role": "user", "content": "per city?"}]},
+            "response": {"id": "resp_1", "output": [
+                {"type": "reasoning", "summary": []},
+                {"type": "message", "role": "assistant",
+                 "content": [{"type": "output_text", "text": GOOD}]}]},
+            "db_path": shop_db, "gold_sql": GOLD, "task_id": "t7"}
+    status, r = call(url, "/verify", body)
+    assert status == 200 and r["reward"] == 1.0 and r["task_id"] == "t7" and r["match"] == 1
+    assert r["response"]["id"] == "resp_1"
+    body["response"]["output"] = []
+    status, r = call(url, "/verify", body)
+    assert status == 200 and r["reward"] == 0.0 and r["format_ok"] == 0
+
+
+def test_bad_requests(serve, shop_db, tmp_path):
+    url = serve("--db-root", os.path.dirname(shop_db))
+    assert call(url, "/reward", raw=b"{not json")[0] == 400
+    s, r = call(url, "/reward", {"completion": GOOD, "db_path": shop_db})
+    assert s == 400 and "no gold" in r["error"]
+    s, r = call(url, "/reward", {"completion": GOOD, "db_path": "/etc/passwd", "gold_sql": GOLD})
+    assert s == 403 and "outside --db-root" in r["error"]
+    # relative to --db-root
+    s, r = call(url, "/reward", {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": GOLD})
+    assert s == 200 and r["score"] == 1.0
+    # a configuration error names the sample, never a silent 0
+    s, r = call(url, "/reward", {"items": [
+        {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": GOLD},
+        {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": "SELECT cty FROM customers"}]})
+    assert s == 422 and "sample 1" in r["error"] and "no such column: cty" in r["error"]
+    s, r = call(url, "/reward", {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": GOLD,
+                                 "rules": "nope"})
+    assert s == 400 and "unknown rules 'nope'" in r["error"]
+    assert call(url, "/nope", {})[0] == 404
+    assert call(url, "/nope")[0] == 404
+
+
+def test_gold_errors_logged_not_raised(serve, shop_db, tmp_path):
+    url = serve("--on-gold-error", "log")
+    s, r = call(url, "/reward", {"completion": GOOD, "db_path": str(tmp_path / "x.sqlite"),
+                                 "gold_sql": GOLD})
+    assert s == 200 and r["score"] == 0.0 and r["error_info"].startswith("Gold Error")
+
+
+def test_bad_options_at_start(root, tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
+    # (stderr to a file: the execution service's workers outlive the
+    # command a while, holding a pipe open)
+    for args, want in ((["serve", "--rules", "nope"], "unknown rule set 'nope'"),
+                       (["serve", "--extract", "xml"], "unknown extract 'xml'"),
+                       ([], "usage")):
+        with open(tmp_path / "err", "w+") as err:
+            p = subprocess.run([sys.executable, "-m", "spidereval", *args],
+                               stdout=subprocess.DEVNULL, stderr=err, env=env, timeout=60)
+            err.seek(0)
+            assert p.returncode == 2 and want in err.read()
+
+
+def test_concurrency_is_bounded(serve, shop_db):
+    """--workers 1 --queue 1: one slow reward runs, one waits, a third
+    request is answered 503 at once."""
+    url = serve("--workers", "1", "--queue", "1", "--timeout", "2")
+    slow = {"completion": SLOW, "db_path": shop_db, "gold_sql": GOLD}
+    out = []
+    threads = [threading.Thread(target=lambda: out.append(call(url, "/reward", slow)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    # wait until both are admitted (one running, one waiting)
+    for _ in range(500):
+        h = call(url, "/health")[1]
+        if h["pending"] == 2:
+            break
+        threading.Event().wait(0.01)
+    assert h["pending"] == 2 and h["in_flight"] == 1
+    s, r = call(url, "/reward", slow)
+    assert s == 503 and "busy" in r["error"]
+    for t in threads:
+        t.join()
+    assert sorted(x[0] for x in out) == [200, 200]
+    assert all(x[1]["error_info"] == "Execution Error: timeout after 2 s" for x in out)
+    assert call(url, "/health")[1]["refused"] == 1
