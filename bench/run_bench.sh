@@ -459,3 +459,16 @@ fi
 # 14. evaluate-peer against mini_dev's own evaluator on a BIRD-style
 #     workload, first run and re-run (bench/run_peers_bench.sh)
 "$here/bench/run_peers_bench.sh"
+
+# 15. rewards the way trainers call them (issue 29): in process on 1, 2 and
+#     2N threads, through `python -m spidereval serve` with 1, 2 and 2N
+#     workers, through a Ray pool of 1, 2 and N reward actors
+#     (bench/trainer_bench.py; Ray from the venv of scripts/trainers-venv.sh)
+if [ -f "$here/build/samples/shop.sqlite" ]; then
+  /usr/bin/python3 "$here/bench/trainer_bench.py" "$here/build/samples/shop.sqlite" direct serve
+  if py=$("$here/scripts/trainers-venv.sh"); then
+    "$py" "$here/bench/trainer_bench.py" "$here/build/samples/shop.sqlite" ray
+  else
+    echo "trainers: the venv of scripts/trainers-venv.sh could not be made: Ray skipped"
+  fi
+fi
