@@ -471,6 +471,38 @@ def sigchld_ignored():
           and "timeout after 1 s" in got[2], got)
 
 
+def worker_peak_memory():
+    """The memory bound holds in the worker: after queries that reach a
+    200 MB cap (a DISTINCT, a sort), the worker's peak
+    resident memory (VmHWM) stays within 1.5 x the cap plus what an idle
+    worker holds."""
+    cap = 200_000_000
+
+    def body():
+        conn = connect()
+        conn.execute("SELECT spidereval_workers(1)")
+        verdict(conn, HONEST)
+        (w,) = live_children(os.getpid())
+
+        def hwm():
+            with open(f"/proc/{w}/status") as f:
+                return [int(x.split()[1]) * 1024 for x in f
+                        if x.startswith("VmHWM")][0]
+        idle = hwm()
+        rows = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+                "FROM c LIMIT 400000) SELECT x, randomblob(2000) AS b FROM c")
+        for sql in [f"SELECT count(*) FROM (SELECT DISTINCT b FROM ({rows}))",
+                    f"SELECT x FROM ({rows}) ORDER BY b"]:
+            v = verdict(conn, sql, 20, f"lite maxmem={cap}")
+            if v["score"] != 0 or "memory" not in v["error_info"]:
+                return f"not stopped by the cap: {v}"
+        return f"{idle} {hwm()}"
+    got = child_result(body).split()
+    ok = len(got) == 2 and int(got[1]) <= 1.5 * cap + int(got[0])
+    check("worker peak memory within 1.5 x the cap", ok,
+          f"idle, peak bytes: {got}")
+
+
 for r in range(1, ROUNDS + 1):
     threads_round(r)
     processes_round(r)
@@ -480,6 +512,7 @@ worker_starts_clean()
 pool_made_smaller()
 fork_while_starting()
 sigchld_ignored()
+worker_peak_memory()
 relative_paths()
 print(f"isolation: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -170,6 +170,12 @@ static void fail_memory(sb_conn *c) {
           (long long)c->lim.max_memory);
 }
 
+/* One query at a time in this process (sb_set_exclusive): the cap is the
+** hard heap limit. */
+static int sb_exclusive;
+
+void sb_set_exclusive(void) { sb_exclusive = 1; }
+
 static int over_memory(const sb_conn *c) {
   return c->lim.max_memory > 0 &&
          sqlite3_memory_used() - c->mem_base > c->lim.max_memory;
@@ -230,7 +236,10 @@ void sb_start(sb_conn *c, const sb_limits *l) {
     deadline.tv_sec++;
     deadline.tv_nsec -= 1000000000L;
   }
-  wd_arm(c, l, sqlite3_memory_used(), &deadline);
+  sqlite3_int64 base = sqlite3_memory_used();
+  if (sb_exclusive) /* an allocation past the cap fails, none overruns it */
+    sqlite3_hard_heap_limit64(l->max_memory > 0 ? base + l->max_memory : 0);
+  wd_arm(c, l, base, &deadline);
   c->clock.n = 0;
   c->clock.expired = deadline_passed;
   c->clock.arg = c;
@@ -1092,7 +1101,8 @@ void sb_close(sb_conn *c) {
 static void sql_failed(sb_conn *c, int rc) {
   if (c->status != SB_OK) return; /* timeout or cap already told */
   if (rc == SQLITE_NOMEM) {
-    c->status = SB_NOMEM;
+    if (sb_exclusive && c->lim.max_memory > 0) fail_memory(c); /* the limit */
+    else c->status = SB_NOMEM;
     return;
   }
   if (c->refused) {

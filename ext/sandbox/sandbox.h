@@ -96,6 +96,13 @@ sqlite3 *sb_db(sb_conn *c);
 ** the row and byte counts restart. */
 void sb_start(sb_conn *c, const sb_limits *l);
 
+/* The process runs one bounded query at a time (the execution service's
+** worker): the memory cap becomes SQLite's hard heap limit from sb_start
+** on (the baseline plus the cap), exact where the watchdog's polling of
+** the process-wide counter can be overrun between two looks. Call once,
+** before any connection is opened. */
+void sb_set_exclusive(void);
+
 /* Prepare exactly one read-only statement as Python's sqlite3 (3.11)
 ** accepts it for cursor.execute(sql) with no parameters: after it only
 ** white space and comments (sb_sql_rest; a second ';' is a second

@@ -158,6 +158,7 @@ int main(int argc, char **argv) {
   if (close_range(SOCK_FD + 1, ~0U, 0) != 0)
     for (int fd = SOCK_FD + 1; fd < 65536; fd++) close(fd);
   sqlite3_initialize();
+  sb_set_exclusive(); /* one query at a time: the memory cap is exact */
   pthread_t watcher;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
