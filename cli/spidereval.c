@@ -907,6 +907,31 @@ static int cmd_diff(int argc, char **argv) {
       "corrected (sql/verdict_diff.sql).\n");
 }
 
+/* spidereval serve: the reward over HTTP is the Python package's server
+   (python/spidereval/serve.py, docs/python.md), where the reward's
+   semantics live; this runs it with $SPIDEREVAL_PYTHON (default python3) */
+static int cmd_serve(int argc, char **argv) {
+  const char *py = getenv("SPIDEREVAL_PYTHON");
+  if (!py || !*py) py = "python3";
+  char **args = calloc((size_t)argc + 4, sizeof *args);
+  if (!args) {
+    cli_error("serve", "out of memory");
+    return CLI_FAILED;
+  }
+  args[0] = (char *)py;
+  args[1] = "-m";
+  args[2] = "spidereval";
+  args[3] = "serve";
+  for (int i = 1; i < argc; i++) args[i + 3] = argv[i];
+  fflush(NULL);
+  execvp(py, args);
+  cli_error("serve", "cannot run '%s': %s (the server is the Python package's: "
+                     "set SPIDEREVAL_PYTHON to a Python with spidereval installed)",
+            py, strerror(errno));
+  free(args);
+  return CLI_FAILED;
+}
+
 static const struct {
   const char *name;
   int (*run)(int, char **);
@@ -921,6 +946,7 @@ static const struct {
     {"diff", cmd_diff, "official vs corrected verdicts"},
     {"audit", cmd_audit, "how sound a gold directory is"},
     {"cache", cmd_cache, "the snapshot cache: where, how big; cache clear"},
+    {"serve", cmd_serve, "the RL reward over HTTP (the Python package's server)"},
 };
 
 static void main_usage(FILE *f) {
@@ -972,6 +998,6 @@ int main(int argc, char **argv) {
       return rc;
     }
   cli_error(NULL, "unknown command '%s' (expected evaluate, evaluate-peer, report, "
-                  "compare, select, errors, diff, audit or cache; see spidereval --help)", c);
+                  "compare, select, errors, diff, audit, cache or serve; see spidereval --help)", c);
   return CLI_USAGE;
 }

@@ -141,9 +141,14 @@ expect "option without value" 2 "spidereval evaluate: option '--gold_dir' needs 
   $E --gold_dir
 expect "sql mode without databases" 2 "spidereval evaluate: --mode sql needs --databases DIR (the folder of SQLite databases the SQL runs on)" \
   "$bin" evaluate --mode sql --result_dir sqlonly
-expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, evaluate-peer, report, compare, select, errors, diff, audit or cache; see spidereval --help)" \
+expect "unknown command" 2 "spidereval: unknown command 'evaluat' (expected evaluate, evaluate-peer, report, compare, select, errors, diff, audit, cache or serve; see spidereval --help)" \
   "$bin" evaluat
 expect "no command" 2 "$("$bin" --help)" "$bin"
+# spidereval serve runs the Python package's server (docs/python.md)
+expect "serve without its python" 1 "spidereval serve: cannot run '/nonexistent/python3': No such file or directory (the server is the Python package's: set SPIDEREVAL_PYTHON to a Python with spidereval installed)" \
+  env SPIDEREVAL_PYTHON=/nonexistent/python3 "$bin" serve --port 0
+check "serve --help" "$(PYTHONPATH="$root/python" SPIDEREVAL_PYTHON=/usr/bin/python3 "$bin" serve --help 2>&1 | head -1)" \
+  "usage: python -m spidereval serve [-h] [--host HOST] [--port PORT]"
 expect "report without run" 2 "spidereval report: no submission folder: give RUN or --result_dir (see spidereval report --help)" \
   "$bin" report
 expect "compare one run" 2 "spidereval compare: give two or more submission folders (see spidereval compare --help)" \
