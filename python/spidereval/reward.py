@@ -156,10 +156,28 @@ def _solution_tag(text):
     return body.strip()
 
 
+_THINK = re.compile(r"<think>(.*?)</think>", re.S)
+
+
+def _skyrl_format(text):
+    """SkyRL-SQL's whole format rule: the one <solution> of _solution_tag,
+    at least one <think>...</think>, and every </observation> before the
+    solution followed (after blanks) by <think>. '' else."""
+    body = _solution_tag(text)
+    if not body or not _THINK.search(text):
+        return ""
+    before = text.split("<solution>", 1)[0]
+    for m in re.finditer(r"</observation>", before, re.I):
+        if not before[m.end():].lstrip().lower().startswith("<think>"):
+            return ""
+    return body
+
+
 # extract= choices: each gives the text the official extraction then reads
 # (so a ```sql fence inside a tag is taken as Spider 2.0 takes it)
 EXTRACTORS = {"official": None, "last_fence": _last_fence,
-              "answer": _answer_tag, "solution": _solution_tag}
+              "answer": _answer_tag, "solution": _solution_tag,
+              "skyrl": _skyrl_format}
 
 
 def _extractor(extract):
@@ -242,8 +260,9 @@ class SqlReward:
     extract: how the SQL is taken from the completion: 'official' (the
       first ```sql fence, Spider 2.0's regex, else the whole text),
       'last_fence', 'answer' (<answer>...</answer>), 'solution' (SkyRL-SQL's
-      <solution>...</solution>), or a callable completion -> SQL ('' or
-      None: no SQL).
+      <solution>...</solution>), 'skyrl' (the same with SkyRL-SQL's whole
+      format rule: a <think> block, <think> after each </observation>), or
+      a callable completion -> SQL ('' or None: no SQL).
     format_penalty: the score of a completion without SQL (a negative
       constant such as -1.0, SkyRL-SQL's); default: the weighted sum (0).
     empty_match: None (default): the rule set decides whether two empty

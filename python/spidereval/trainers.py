@@ -518,11 +518,13 @@ def reward_func(queries, prompts, labels, **kwargs):
 
 def compute_score_single(completion, reference, db_file, **kwargs):
     """SkyRL-SQL's reward shape (skyrl_gym's sql env): the SQL of the one
-    <solution>...</solution>, -1.0 when there is none (its format reward),
+    <solution>...</solution> after SkyRL's format rule (extract='skyrl':
+    a <think> block, <think> after each </observation>), -1.0 when the
+    format fails (its format reward),
     else 1.0 when the result equals the gold's as a set of rows (BIRD's
     comparison, SkyRL's frozenset) and 0.0 otherwise. kwargs: the other
     options (rules='spider2' for the official comparison...)."""
-    opts = {"extract": "solution", "format_penalty": -1.0}
+    opts = {"extract": "skyrl", "format_penalty": -1.0}
     if "bird" in _available_rules():
         opts["rules"] = "bird"
     opts.update(kwargs)

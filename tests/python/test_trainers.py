@@ -310,6 +310,13 @@ def test_skyrl_compute_score_single(shop_db):
     # SkyRL's format reward: no (or two) <solution> is -1
     assert reward.compute_score_single("SELECT city FROM customers", GOLD, shop_db) == -1.0
     assert reward.compute_score_single("<solution>a</solution><solution>b</solution>", GOLD, shop_db) == -1.0
+    # SkyRL's whole format rule: a <think> block, <think> after each observation
+    bare = "<solution>SELECT city, count(*) FROM customers GROUP BY city</solution>"
+    assert reward.compute_score_single(bare, GOLD, shop_db) == -1.0
+    turns = ("<think>look</think><sql>SELECT 1</sql><observation>1</observation>\n <think>ok</think>"
+             + bare)
+    assert reward.compute_score_single(turns, GOLD, shop_db) == 1.0
+    assert reward.compute_score_single(turns.replace("\n <think>ok</think>", " so "), GOLD, shop_db) == -1.0
     # its dataset's db_file key, through verl's shape too
     assert reward.compute_score("synsql", sol, GOLD, {"db_file": shop_db}, extract="solution") == 1.0
 
