@@ -142,18 +142,29 @@ def _answer_tag(text):
     return found[-1] if found else ""
 
 
-def _solution_tag(text):
-    """SkyRL-SQL's <solution>...</solution>: exactly one opening and one
-    closing tag, no <think>, <sql> or <observation> tag inside. '' else."""
+def _solution_body(text):
+    """The text of SkyRL-SQL's one <solution>...</solution> (exactly one
+    opening and one closing tag, no <think>, <sql> or <observation> tag
+    inside), stripped; None when the format does not hold."""
     if text.count("<solution>") != 1:
-        return ""
+        return None
     tail = text.split("<solution>", 1)[1]
     if tail.count("</solution>") != 1:
-        return ""
+        return None
     body = tail.split("</solution>", 1)[0]
     if re.search(r"</?(think|sql|observation)\b", body, re.I):
-        return ""
+        return None
     return body.strip()
+
+
+def _solution_tag(text):
+    """_solution_body, '' when the format does not hold."""
+    return _solution_body(text) or ""
+
+
+class FinalSql(str):
+    """An extractor's result taken as the SQL as it is (not read again the
+    official way): SkyRL-SQL runs its <solution> text unchanged."""
 
 
 _THINK = re.compile(r"<think>(.*?)</think>", re.S)
@@ -163,14 +174,14 @@ def _skyrl_format(text):
     """SkyRL-SQL's whole format rule: the one <solution> of _solution_tag,
     at least one <think>...</think>, and every </observation> before the
     solution followed (after blanks) by <think>. '' else."""
-    body = _solution_tag(text)
-    if not body or not _THINK.search(text):
+    body = _solution_body(text)
+    if body is None or not _THINK.search(text):
         return ""
     before = text.split("<solution>", 1)[0]
     for m in re.finditer(r"</observation>", before, re.I):
         if not before[m.end():].lstrip().lower().startswith("<think>"):
             return ""
-    return body
+    return FinalSql(body)
 
 
 # extract= choices: each gives the text the official extraction then reads
@@ -261,8 +272,10 @@ class SqlReward:
       first ```sql fence, Spider 2.0's regex, else the whole text),
       'last_fence', 'answer' (<answer>...</answer>), 'solution' (SkyRL-SQL's
       <solution>...</solution>), 'skyrl' (the same with SkyRL-SQL's whole
-      format rule: a <think> block, <think> after each </observation>), or
-      a callable completion -> SQL ('' or None: no SQL).
+      format rule: a <think> block, <think> after each </observation>; its
+      text is run as it is, as SkyRL runs it), or a callable completion ->
+      SQL ('' or None: no SQL; a FinalSql is run as it is, any other str is
+      read the official way).
     format_penalty: the score of a completion without SQL (a negative
       constant such as -1.0, SkyRL-SQL's); default: the weighted sum (0).
     empty_match: None (default): the rule set decides whether two empty
@@ -348,6 +361,8 @@ class SqlReward:
                         "spidereval: the extract callable returned a %s, not "
                         "the SQL as a str" % type(completion).__name__)
                 completion = ""
+            elif isinstance(completion, FinalSql):
+                return FinalSql(completion.strip())
         return extract_sql(completion, conn)
 
     def gold_result(self, db_path, gold_sql, conn=None, st=None):
@@ -414,6 +429,9 @@ class SqlReward:
         conn = conn or thread_connection()
         sql = self.sql_of(completion, conn)
         if not sql.strip():
+            if isinstance(sql, FinalSql):  # the format holds, no statement
+                return self._result(1, 0, 0, 0,
+                                    "Execution Error: empty SQL")
             return self._result(0, 0, 0, 0,
                                 "Format Error: no SQL in the completion")
         if not isinstance(db_path, (str, os.PathLike)):
