@@ -12,6 +12,8 @@ actors sharing one host).
     POST /verify   NeMo Gym's shape: the request (with "response", an
                    OpenAI Responses object, and the task's fields) echoed
                    with "reward" and the components
+    POST /openrlhf OpenRLHF's remote reward: {"query", "prompts", "labels"}
+                   -> {"rewards", "scores", "extra_logs"}
 
 At most --workers rewards are computed at once; --queue more requests wait;
 beyond that the server answers 503 at once (a trainer retries or slows
@@ -29,7 +31,7 @@ from . import __version__
 from ._bundle import SpiderevalError
 from .reward import available_rules
 from .trainers import (REWARD_OPTIONS, GoldError, _gold_problem, _present,
-                       _text, completion_text, reward_for)
+                       _text, completion_text, openrlhf_rewards, reward_for)
 
 MAX_BODY = 64 << 20
 
@@ -161,6 +163,35 @@ class RewardService:
             return {"results": [self.score(it, i) for i, it in enumerate(items)]}
         return self.score(body)
 
+    def openrlhf(self, body):
+        """OpenRLHF's remote reward (--remote_rm_url http://HOST:PORT/openrlhf):
+        {"query": [...], "prompts": [...], "labels": [...]} -> {"rewards",
+        "scores", "extra_logs"}; labels as for reward_func."""
+        if not isinstance(body, dict) or not isinstance(body.get("query"), list):
+            raise Refused(400, "spidereval serve: /openrlhf takes {\"query\": "
+                          "[...], \"prompts\": [...], \"labels\": [...]}")
+        labels = []
+        for i, label in enumerate(body.get("labels") or []):
+            if isinstance(label, str):
+                try:
+                    label = json.loads(label)
+                except ValueError:
+                    label = None
+            if not isinstance(label, dict):
+                raise Refused(400, "spidereval serve: label %d must be a JSON "
+                              "object with sql and db_path" % i)
+            label = _present(label)
+            label["db_path"] = self._db(label)  # inside --db-root
+            labels.append(label)
+        opts = dict(self.options, on_gold_error=self.on_gold_error)
+        try:
+            return openrlhf_rewards(body["query"], body.get("prompts"),
+                                    labels, **opts)
+        except GoldError as e:
+            raise Refused(422, str(e))
+        except SpiderevalError as e:
+            raise Refused(400, str(e))
+
     def verify(self, body):
         """NeMo Gym's /verify: the completion is the text of the response's
         last assistant message (output items of type 'message'); the task's
@@ -210,7 +241,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         svc = self.server.service
-        route = {"/reward": svc.reward, "/verify": svc.verify}.get(
+        route = {"/reward": svc.reward, "/verify": svc.verify,
+                 "/openrlhf": svc.openrlhf}.get(
             self.path.split("?")[0])
         try:
             n = int(self.headers.get("Content-Length") or 0)
@@ -219,7 +251,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if route is None:
                 raise Refused(404, "spidereval serve: no such endpoint %s "
-                              "(POST /reward, POST /verify)" % self.path)
+                              "(POST /reward, /verify, /openrlhf)" % self.path)
             if n < 0 or n > MAX_BODY:
                 raise Refused(413, "spidereval serve: request body must "
                               "have a Content-Length of at most %d bytes"

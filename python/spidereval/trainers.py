@@ -486,32 +486,47 @@ def _label(label):
     return label
 
 
+def openrlhf_rewards(queries, prompts, labels, **kwargs):
+    """OpenRLHF's reward result as plain lists: {'rewards', 'scores',
+    'extra_logs'} (what reward_func returns, and spidereval serve's
+    POST /openrlhf answers)."""
+    queries = list(queries)
+    n = len(queries)
+    prompts = list(prompts) if prompts is not None else [""] * n
+    labels = list(labels)
+    if not (len(prompts) == len(labels) == n):
+        raise SpiderevalError(
+            "spidereval: reward_func: %d queries but %d prompts and %d labels"
+            % (n, len(prompts), len(labels)))
+    texts = [q[len(p):] if isinstance(p, str) and isinstance(q, str)
+             and q.startswith(p) else q for q, p in zip(queries, prompts)]
+    opts = {k: v for k, v in kwargs.items() if k in REWARD_OPTIONS
+            or k in CALL_OPTIONS}
+    outs = compute_score_batch([None] * n, texts,
+                               [_label(x) for x in labels], None,
+                               **dict(opts, details=True))
+    return {"rewards": [o["score"] for o in outs],
+            "scores": [o["match"] for o in outs],
+            "extra_logs": {k: [o[k] for o in outs]
+                           for k in ("format_ok", "executed", "match")}}
+
+
 def reward_func(queries, prompts, labels, **kwargs):
     """OpenRLHF's custom reward (--remote_rm_url pointing at this file,
     --label_key naming a column): queries are prompt + response, labels
     a JSON object (or dict) with sql (or gold) and db_path (or db_file, db_id
     with db_root). Returns {'rewards', 'scores', 'extra_logs'} (torch
-    tensors when torch is importable, as OpenRLHF expects; lists else)."""
-    n = len(queries)
-    prompts = list(prompts) if prompts is not None else [""] * n
-    labels = list(labels)
-    texts = [q[len(p):] if isinstance(p, str) and q.startswith(p) else q
-             for q, p in zip(queries, prompts)]
-    opts = {k: v for k, v in kwargs.items() if k in REWARD_OPTIONS
-            or k in CALL_OPTIONS}
-    outs = compute_score_batch([None] * n, texts,
-                               [_label(x) for x in labels], None,
-                               details=True, **opts)
-    rewards = [o["score"] for o in outs]
-    scores = [o["match"] for o in outs]
-    logs = {k: [o[k] for o in outs] for k in ("format_ok", "executed", "match")}
+    tensors when torch is importable, as OpenRLHF expects; lists else).
+    OpenRLHF logs an exception of reward_func at info level and goes on
+    without a reward: a GoldError shows in its log, not as a stop."""
+    out = openrlhf_rewards(queries, prompts, labels, **kwargs)
     try:
         import torch
     except ImportError:
-        return {"rewards": rewards, "scores": scores, "extra_logs": logs}
+        return out
     t = functools.partial(torch.tensor, dtype=torch.float32)
-    return {"rewards": t(rewards), "scores": t(scores),
-            "extra_logs": {k: t(v) for k, v in logs.items()}}
+    return {"rewards": t(out["rewards"]), "scores": t(out["scores"]),
+            "extra_logs": {k: t(v) for k, v in out["extra_logs"].items()}}
 
 
 # ---------------------------------------------------------------- SkyRL-SQL
@@ -541,5 +556,6 @@ def _available_rules():
 __all__ = ["GoldError", "TrlReward", "AsyncTrlReward", "COMPONENTS",
            "completion_text", "compute_score", "compute_score_async",
            "compute_score_batch", "compute_score_details",
-           "compute_score_single", "gold_errors", "make_trl_reward", "reward",
+           "compute_score_single", "gold_errors", "make_trl_reward",
+           "openrlhf_rewards", "reward",
            "reward_for", "reward_func", "trl_reward", "trl_reward_async"]

@@ -147,3 +147,21 @@ def test_concurrency_is_bounded(serve, shop_db):
     assert sorted(x[0] for x in out) == [200, 200]
     assert all(x[1]["error_info"] == "Execution Error: timeout after 2 s" for x in out)
     assert call(url, "/health")[1]["refused"] == 1
+
+
+def test_openrlhf_remote_reward(serve, shop_db):
+    """OpenRLHF's HTTP remote reward (--remote_rm_url http://.../openrlhf):
+    {"query", "prompts", "labels"} in, {"rewards", "scores", "extra_logs"}
+    out."""
+    url = serve("--db-root", os.path.dirname(shop_db))
+    prompt = "<|user|>per city?<|assistant|>"
+    label = json.dumps({"sql": GOLD, "db_path": "shop.sqlite"})
+    s, r = call(url, "/openrlhf", {"query": [prompt + GOOD + "<|im_end|>", prompt + "SELECT 1"],
+                                  "prompts": [prompt] * 2, "labels": [label] * 2})
+    assert s == 200 and r["rewards"] == [1.0, 0.0] and r["scores"] == [1.0, 0.0]
+    assert r["extra_logs"]["executed"] == [1.0, 1.0]
+    s, r = call(url, "/openrlhf", {"query": ["x"], "prompts": [""],
+                                  "labels": [json.dumps({"sql": GOLD, "db_path": "/etc/passwd"})]})
+    assert s == 403
+    s, r = call(url, "/openrlhf", {"query": ["x"], "prompts": [""], "labels": ["just text"]})
+    assert s == 400 and "label 0" in r["error"]
