@@ -159,6 +159,31 @@ def live_children(parent):
     return out
 
 
+def child_result(body):
+    """body() run in a forked child; what it returns (a short string), or
+    its exception, read back by the parent."""
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rd)
+        try:
+            out = str(body())
+        except BaseException as e:  # the forked copy never runs on
+            out = f"error {e!r}"
+        os.write(wr, out[:4000].encode())
+        os._exit(0)
+    os.close(wr)
+    got = b""
+    while True:
+        b = os.read(rd, 65536)
+        if not b:
+            break
+        got += b
+    os.close(rd)
+    os.waitpid(pid, 0)
+    return got.decode()
+
+
 def process_child(name, sql, timeout, options):
     conn = connect()
     results = []
@@ -260,10 +285,7 @@ def worker_starts_clean():
     import json
     import resource
     import signal
-    rd, wr = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(rd)
+    def body():
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         high = 2000 if hard == resource.RLIM_INFINITY or hard > 2000 else hard - 1
         resource.setrlimit(resource.RLIMIT_NOFILE, (high + 1, hard))
@@ -275,64 +297,45 @@ def worker_starts_clean():
             with open(f"/proc/{w}/status") as st:
                 blk = [x.split()[1] for x in st if x.startswith("SigBlk")]
             out[w] = [blk[0], sorted(int(x) for x in os.listdir(f"/proc/{w}/fd"))]
-        os.write(wr, json.dumps(out).encode())
-        os._exit(0)
-    os.close(wr)
-    got = b""
-    while True:
-        b = os.read(rd, 65536)
-        if not b:
-            break
-        got += b
-    os.close(rd)
-    os.waitpid(pid, 0)
-    workers = json.loads(got or b"{}")
+        return json.dumps(out)
+    got = child_result(body)
+    try:
+        workers = json.loads(got)
+    except ValueError:
+        workers = {}
     check("worker starts clean: signals", workers and all(
-        int(v[0], 16) == 0 for v in workers.values()), workers)
+        int(v[0], 16) == 0 for v in workers.values()), workers or got)
     check("worker starts clean: descriptors", workers and all(
-        max(v[1]) < 1000 for v in workers.values()), workers)
+        max(v[1]) < 1000 for v in workers.values()), workers or got)
 
 
 def pool_made_smaller():
     """spidereval_workers(n) lowered: at most n workers run afterwards (the
     idle ones beyond it end at once, the busy ones when their query
     ends)."""
-    rd, wr = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(rd)
-
+    def body():
         def alive():
             return len(live_children(os.getpid()))
-        try:
-            conn = connect()
-            conn.execute("SELECT spidereval_workers(6)")
-            slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT "
-                    "x + 1 FROM c LIMIT 1000000) SELECT count(*) FROM c")
-            go = threading.Barrier(6)
+        conn = connect()
+        conn.execute("SELECT spidereval_workers(6)")
+        slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT "
+                "x + 1 FROM c LIMIT 1000000) SELECT count(*) FROM c")
+        go = threading.Barrier(6)
 
-            def one():
-                c = connect()
-                go.wait()
-                c.execute("SELECT sql_result_csv(?, ?)",
-                          (DB, slow)).fetchone()
-            ts = [threading.Thread(target=one) for _ in range(6)]
-            for t in ts:
-                t.start()
-            for t in ts:
-                t.join()
-            before = alive()
-            conn.execute("SELECT spidereval_workers(2)")
-            conn.execute("SELECT sql_result_csv(?, 'SELECT 1')",
-                         (DB,)).fetchone()
-            os.write(wr, f"{before} {alive()}".encode())
-        except BaseException as e:  # the forked copy never runs on
-            os.write(wr, f"error {e!r}"[:100].encode())
-        os._exit(0)
-    os.close(wr)
-    got = os.read(rd, 100).decode().split()
-    os.close(rd)
-    os.waitpid(pid, 0)
+        def one():
+            c = connect()
+            go.wait()
+            c.execute("SELECT sql_result_csv(?, ?)", (DB, slow)).fetchone()
+        ts = [threading.Thread(target=one) for _ in range(6)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        before = alive()
+        conn.execute("SELECT spidereval_workers(2)")
+        conn.execute("SELECT sql_result_csv(?, 'SELECT 1')", (DB,)).fetchone()
+        return f"{before} {alive()}"
+    got = child_result(body).split()
     check("pool made smaller: at most its new size run",
           len(got) == 2 and int(got[0]) > 2 and int(got[1]) <= 2,
           f"workers before, after: {got}")
@@ -378,31 +381,6 @@ def relative_paths():
     finally:
         os.chdir(here)
         shutil.rmtree(t)
-
-
-def child_result(body):
-    """body() run in a forked child; what it returns (a short string), or
-    its exception, read back by the parent."""
-    rd, wr = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(rd)
-        try:
-            out = str(body())
-        except BaseException as e:  # the forked copy never runs on
-            out = f"error {e!r}"
-        os.write(wr, out[:4000].encode())
-        os._exit(0)
-    os.close(wr)
-    got = b""
-    while True:
-        b = os.read(rd, 65536)
-        if not b:
-            break
-        got += b
-    os.close(rd)
-    os.waitpid(pid, 0)
-    return got.decode()
 
 
 def fork_while_starting():
