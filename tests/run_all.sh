@@ -7,16 +7,40 @@ cd "$(dirname "$0")/.."
 shared=${1:-../shared}
 total_pass=0
 total_fail=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# The runners run $TEST_JOBS at a time (default: the processors), each
+# into its own log; their outputs are printed whole, in this file's order.
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+names=()
+pids=()
 run() {
-  local t0=$SECONDS
-  "$@" 2>&1 | tee "$log"
-  echo "time: ${1##*/} $((SECONDS - t0)) s"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  local i=${#names[@]}
+  names+=("$1")
+  ( t0=$SECONDS
+    "$@" >"$logs/$i" 2>&1
+    echo "time: ${1##*/} $((SECONDS - t0)) s" >>"$logs/$i"
+    touch "$logs/$i.done" ) &
+  pids+=($!)
+  flush
+}
+reported=0
+# print the finished runners that are next in order
+flush() {
+  while [ "$reported" -lt "${#names[@]}" ] && [ -e "$logs/$reported.done" ]; do
+    report "$reported"
+    reported=$((reported + 1))
+  done
+}
+report() {
+  local i=$1 log=$logs/$1
+  wait "${pids[$i]}" 2>/dev/null
+  cat "$log"
   local line
   line=$(grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$line" ]; then
-    echo "$1: no result line (crashed?)"
+    echo "${names[$i]}: no result line (crashed?)"
     total_fail=$((total_fail + 1))
     return
   fi
@@ -53,5 +77,6 @@ run ./tests/run_frontdoor.sh "$shared"
 run ./tests/run_python.sh "$shared"
 run ./tests/run_trainers.sh
 run ./tests/run_readme.sh
+for ((i = reported; i < ${#names[@]}; i++)); do report "$i"; done
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
