@@ -54,11 +54,13 @@ def test_batch_of_bytes_gets_the_official_verdicts(shared):
 
 
 def test_dataframe_gets_the_verdict_of_its_csv(shared, tmp_path):
+    """One parity CSV in four (pandas reads and writes each: the whole
+    corpus took 80 s of make test)."""
     pd = pytest.importorskip("pandas")
     gold = os.path.join(shared, "spider2", "snow", "gold")
     conn = spidereval.connect()
     judged = lossless = unreadable = 0
-    for sub, iid, score, error, path in corpus(shared):
+    for sub, iid, score, error, path in list(corpus(shared))[::4]:
         try:
             df = pd.read_csv(path)
         except Exception as e:  # pandas cannot read it: the official 0
@@ -77,6 +79,6 @@ def test_dataframe_gets_the_verdict_of_its_csv(shared, tmp_path):
                 assert got.score == score, (sub, iid, got)
                 lossless += 1
         judged += 1
-    assert judged > 10000 and lossless > 1000
+    assert judged > 2500 and lossless > 1000
     print("python: %d DataFrames judged (%d round trips byte-identical, "
           "%d files pandas cannot read)" % (judged, lossless, unreadable))
