@@ -36,7 +36,8 @@ CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl
             $(addprefix ext/peers/,peer_rules.c spider_hardness.c) \
             ext/analysis/hardcoded.c \
             $(addprefix ext/agent/,schema_graph.c doc_parse.c) \
-            $(addprefix ext/duckdb/,duckdb_lib.c dbt_frame.c dbt_compare.c)
+            $(addprefix ext/duckdb/,duckdb_lib.c dbt_frame.c dbt_compare.c) \
+            ext/cex/cex_gen.c
 EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
             ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c ext/compare/sql_match.c \
             ext/sandbox/sandbox.c ext/sandbox/exec.c ext/sandbox/exec_pool.c \
@@ -44,7 +45,8 @@ EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
             $(addprefix ext/peers/,peer_metrics.c hardness_funcs.c) \
             $(addprefix ext/agent/,agent_tools.c agent_search.c agent_exec.c agent_index.c \
               jsonl_reader.c spider2_db.c dialect_doc.c) \
-            ext/duckdb/duckdb_funcs.c
+            ext/duckdb/duckdb_funcs.c \
+            $(addprefix ext/cex/,cex_search.c cex_funcs.c)
 HDRS     := $(wildcard ext/*.h ext/*/*.h)
 BUILD    := build
 SQL_SCRIPTS := $(sort $(wildcard sql/*.sql))
@@ -192,7 +194,8 @@ unit: $(BUILD)/check_spidereval
 	@$(BUILD)/check_spidereval
 
 # Database fixtures, built from their SQL text in tests/fixtures.
-DB_FIXTURES := $(BUILD)/fixtures/dbm_gold.sqlite $(BUILD)/fixtures/dbm_pred.sqlite
+DB_FIXTURES := $(BUILD)/fixtures/dbm_gold.sqlite $(BUILD)/fixtures/dbm_pred.sqlite \
+               $(BUILD)/fixtures/cex_shop.sqlite
 $(BUILD)/fixtures/%.sqlite: tests/fixtures/%.sql
 	@mkdir -p $(dir $@)
 	@rm -f $@

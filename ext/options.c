@@ -37,7 +37,17 @@ typedef enum {
   W_ALIGNED,
   W_TOL,
   W_RTOL,
-  W_DECIMALS
+  W_DECIMALS,
+  W_BIRD,
+  W_BAG,
+  W_SPIDER,
+  W_SPIDER2,
+  W_SEED,
+  W_TRIES,
+  W_ROWS,
+  W_SAMPLE,
+  W_SECONDS,
+  W_NOSHRINK
 } word_id;
 
 /* Every word, in the order the messages list them. */
@@ -59,15 +69,26 @@ static const struct {
     {W_SKIPBAD, "skipbad", SE_OPT_VERDICT, "skipbad", 0, 0},
     {W_CORRECTED, "corrected", SE_OPT_VERDICT, "corrected", 0, 0},
     {W_REDACT, "redact", SE_OPT_REDACT, "redact", 0, 0},
-    {W_ORDERED, "ordered", SE_OPT_EQUIVALENCE, "ordered", 0, 0},
+    {W_ORDERED, "ordered", SE_OPT_EQUIVALENCE | SE_OPT_CEX, "ordered", 0, 0},
     {W_CELLS, "cells", SE_OPT_SIMILARITY, "cells", 0, 0},
     {W_ALIGNED, "aligned", SE_OPT_SIMILARITY, "aligned", 0, 0},
-    {W_TOL, "tol=", SE_OPT_VERDICT | SE_OPT_EQUIVALENCE, "tol=<number>",
+    {W_TOL, "tol=", SE_OPT_VERDICT | SE_OPT_EQUIVALENCE | SE_OPT_CEX, "tol=<number>",
      "tolerance", "tol=<number >= 0>"},
     {W_RTOL, "rtol=", SE_OPT_EQUIVALENCE, "rtol=<number>", "tolerance",
      "rtol=<number from 0 to 1>"},
     {W_DECIMALS, "decimals=", SE_OPT_SIMILARITY, "decimals=N", "option",
      "decimals=<0..15>"},
+    {W_BIRD, "bird", SE_OPT_CEX, "bird", 0, 0},
+    {W_BAG, "bag", SE_OPT_CEX, "bag", 0, 0},
+    {W_SPIDER, "spider", SE_OPT_CEX, "spider", 0, 0},
+    {W_SPIDER2, "spider2", SE_OPT_CEX, "spider2", 0, 0},
+    {W_SEED, "seed=", SE_OPT_CEX, "seed=N", "budget", "seed=<0..2147483647>"},
+    {W_TRIES, "tries=", SE_OPT_CEX, "tries=N", "budget", "tries=<1..100000>"},
+    {W_ROWS, "rows=", SE_OPT_CEX, "rows=N", "budget", "rows=<1..1000>"},
+    {W_SAMPLE, "sample=", SE_OPT_CEX, "sample=N", "budget", "sample=<1..10000>"},
+    {W_SECONDS, "seconds=", SE_OPT_CEX, "seconds=X", "budget",
+     "seconds=<number above 0, at most 86400>"},
+    {W_NOSHRINK, "noshrink", SE_OPT_CEX, "noshrink", 0, 0},
 };
 #define NWORDS (sizeof words / sizeof words[0])
 
@@ -94,10 +115,24 @@ static int parse_value(word_id id, const char *v, int n, double *out) {
   if (n >= (int)sizeof buf) return 0;
   memcpy(buf, v, (size_t)n);
   buf[n] = '\0';
-  if (id == W_DECIMALS) {
+  long lo = 0, hi = 0;
+  switch (id) {
+    case W_DECIMALS: hi = 15; break;
+    case W_SEED: hi = 2147483647; break;
+    case W_TRIES: lo = 1, hi = 100000; break;
+    case W_ROWS: lo = 1, hi = 1000; break;
+    case W_SAMPLE: lo = 1, hi = 10000; break;
+    default: break;
+  }
+  if (hi) {
     long d = strtol(buf, &end, 10);
     *out = (double)d;
-    return !*end && d >= 0 && d <= 15;
+    return n > 0 && !*end && d >= lo && d <= hi;
+  }
+  if (id == W_SECONDS) {
+    double t = strtod(buf, &end);
+    *out = t;
+    return n > 0 && !*end && t > 0 && t <= 86400;
   }
   double t = strtod(buf, &end);
   *out = t;
@@ -109,6 +144,7 @@ char *se_parse_options(const char *fn, const char *text, unsigned sets,
   eq_options_default(&o->eq);
   sim_options_default(&o->sim);
   o->redact = 0;
+  cx_options_default(&o->cex);
   tc_options *tc = &o->eq.tc;
   int n;
   for (const char *p = text; (p = se_next_word(p, &n)) != NULL; p += n) {
@@ -162,7 +198,19 @@ char *se_parse_options(const char *fn, const char *text, unsigned sets,
       case W_TOL: tc->tol = v; break;
       case W_RTOL: o->eq.rel_tol = v; break;
       case W_DECIMALS: o->sim.decimals = (int)v; break;
+      case W_BIRD: o->cex.rules = CX_BIRD; break;
+      case W_BAG: o->cex.rules = CX_BAG; break;
+      case W_SPIDER: o->cex.rules = CX_SPIDER; break;
+      case W_SPIDER2: o->cex.rules = CX_SPIDER2; break;
+      case W_SEED: o->cex.seed = (uint64_t)v; break;
+      case W_TRIES: o->cex.tries = (int)v; break;
+      case W_ROWS: o->cex.rows = (int)v; break;
+      case W_SAMPLE: o->cex.sample = (int)v; break;
+      case W_SECONDS: o->cex.seconds = v; break;
+      case W_NOSHRINK: o->cex.shrink = 0; break;
     }
   }
+  o->cex.ordered = o->eq.ordered;
+  o->cex.tol = tc->tol;
   return NULL;
 }

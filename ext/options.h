@@ -10,6 +10,7 @@
 #ifndef SPIDEREVAL_OPTIONS_H
 #define SPIDEREVAL_OPTIONS_H
 
+#include "cex/cex_gen.h"
 #include "compare/equivalence.h"
 #include "compare/similarity.h"
 
@@ -21,12 +22,16 @@
 #define SE_OPT_EQUIVALENCE 4u /* ordered, tol=X, rtol=X (result_equivalent) */
 #define SE_OPT_SIMILARITY 8u  /* cells, aligned, decimals=N
                               ** (result_similarity) */
+#define SE_OPT_CEX 16u /* bird, bag, spider, spider2, ordered, tol=X,
+                       ** seed=N, tries=N, rows=N, sample=N, seconds=X,
+                       ** noshrink (counterexample) */
 
 /* What an options argument says; the defaults for every word not given. */
 typedef struct {
   eq_options eq;   /* the comparison's options (eq.tc) and the equivalence's */
   sim_options sim; /* the similarity's */
   int redact;      /* 1: redact */
+  cx_options cex;  /* counterexample's (cex.ordered is eq.ordered) */
 } se_options;
 
 /* The next word of an options string (the one splitter of every

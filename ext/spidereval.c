@@ -426,6 +426,7 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
        se_register_script_funcs},
       {"hardness_funcs (spider_hardness)", se_register_hardness_funcs},
       {"duckdb_funcs (duckdb_match)", se_register_duckdb_funcs},
+      {"cex_funcs (counterexample)", se_register_cex_funcs},
   };
   for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SQLITE_OK;
        i++) {

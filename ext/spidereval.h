@@ -21,6 +21,7 @@ int se_register_peer_metrics(sqlite3 *db, se_cache *cache);
 int se_register_script_funcs(sqlite3 *db, se_cache *cache);
 int se_register_hardness_funcs(sqlite3 *db, se_cache *cache);
 int se_register_duckdb_funcs(sqlite3 *db, se_cache *cache);
+int se_register_cex_funcs(sqlite3 *db, se_cache *cache);
 
 /* Drop least recently used tables beyond the cache budget. */
 void se_cache_trim(se_cache *c);

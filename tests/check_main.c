@@ -22,6 +22,7 @@ int main(void) {
   srunner_add_suite(sr, suite_bigmem());
   srunner_add_suite(sr, suite_result_diff());
   srunner_add_suite(sr, suite_dbt());
+  srunner_add_suite(sr, suite_cex());
   srunner_run_all(sr, CK_NORMAL);
   int ran = srunner_ntests_run(sr);
   int failed = srunner_ntests_failed(sr);

@@ -20,6 +20,7 @@ Suite *suite_pyjson(void);
 Suite *suite_bigmem(void);
 Suite *suite_result_diff(void);
 Suite *suite_dbt(void);
+Suite *suite_cex(void);
 
 /* A suite's exhaustive tests (millions of inputs against a reference):
 ** a second TCase tagged "exhaustive", added to s. make valgrind leaves
