@@ -24,6 +24,7 @@ void cx_options_default(cx_options *o) {
   o->seconds = 20;
   o->shrink = 1;
   o->tol = 1e-2;
+  o->order = -1;
 }
 
 /* ---- the arena ---- */

@@ -57,6 +57,11 @@ typedef struct {
   double seconds;   /* seconds=X: the whole search's wall time (default 20) */
   int shrink;       /* 1 (default): a found database is made smaller */
   double tol;       /* spider2: the absolute tolerance (tol=X, 1e-2) */
+  /* spider: exec_verdict's options of the same names (robust) */
+  int keep_distinct;  /* no DISTINCT removal */
+  int order;          /* -1: the gold's 'order by'; 0 noorder; 1 order */
+  int toplevel_order; /* order from the outermost ORDER BY */
+  int nosortkey;      /* no sort-key quick test */
 } cx_options;
 
 void cx_options_default(cx_options *o);

@@ -25,7 +25,7 @@
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
 
-#define MAX_SAMPLE_QUERIES 40 /* literal-targeted sample queries */
+#define MAX_SAMPLE_LITERALS 40 /* literals looked up per table */
 #define MAX_SHRINK_RUNS 80    /* candidate runs spent making a find smaller */
 #define SHOW_ROWS 20          /* result rows shown in the report */
 
@@ -340,25 +340,25 @@ static int read_shape(search *s, const char *path, char **err) {
   /* the sample: the first rows, rows holding the literals, their parents */
   for (int t = 0; t < sh->ntables && rc == 0; t++)
     if (sh->tables[t].ncols) rc = sample_query(s, path, t, NULL, s->o->sample);
-  int queries = 0;
-  for (int i = 0; i < s->lits.n && rc == 0 && queries < MAX_SAMPLE_QUERIES; i++) {
-    const cx_lit *l = &s->lits.v[i];
-    if (!l->column) continue;
-    for (int t = 0; t < sh->ntables && rc == 0 && queries < MAX_SAMPLE_QUERIES; t++) {
-      int c = cx_find_col(sh, t, l->column);
-      if (c < 0) continue;
-      sqlite3_str *w = sqlite3_str_new(0);
+  /* one query a table: the rows that hold any literal compared with one
+  ** of its columns (at most 5 a literal) */
+  for (int t = 0; t < sh->ntables && rc == 0; t++) {
+    sqlite3_str *w = sqlite3_str_new(0);
+    int n = 0;
+    for (int i = 0; i < s->lits.n && n < MAX_SAMPLE_LITERALS; i++) {
+      const cx_lit *l = &s->lits.v[i];
+      int c = l->column ? cx_find_col(sh, t, l->column) : -1;
+      if (c < 0 || l->v.type == RV_NULL) continue;
+      sqlite3_str_appendall(w, n ? " OR " : "");
       put_ident(w, sh->tables[t].cols[c].name);
       sqlite3_str_appendall(w, l->like ? " LIKE " : " = ");
-      int ok = put_literal(w, &l->v);
-      char *where = sqlite3_str_finish(w);
-      if (!where) return -1;
-      if (ok) {
-        rc = sample_query(s, path, t, where, 5);
-        queries++;
-      }
-      sqlite3_free(where);
+      if (put_literal(w, &l->v)) n++;
+      else sqlite3_str_appendall(w, "NULL");
     }
+    char *where = sqlite3_str_finish(w);
+    if (!where && n) return -1;
+    if (n) rc = sample_query(s, path, t, where, 5 * n);
+    sqlite3_free(where);
   }
   for (int round = 0; round < 2 && rc == 0; round++)
     for (int f = 0; f < sh->nfks && rc == 0; f++) {
@@ -663,7 +663,7 @@ static int judge(search *s, const char *path, pair *p) {
       same = s->o->ordered ? lists_equal(&a, &b) : pr_bird_ex_bag(&a, &b);
       break;
     case CX_SPIDER:
-      same = pr_ts_result_eq_opt(&b, &a, s->o->ordered || s->order_matters, 1);
+      same = pr_ts_result_eq_opt(&b, &a, s->o->ordered || s->order_matters, !s->o->nosortkey);
       break;
     default: same = s->o->ordered ? lists_equal(&a, &b) : pr_bird_ex(&a, &b); break;
   }
@@ -766,8 +766,8 @@ static int prepare_sql(search *s, const char *a, size_t alen, const char *b,
     char *p = pr_ts_postprocess(src[i]);
     if (!p) goto oom;
     int blank = 0;
-    char *d = pr_ts_remove_distinct(p, &blank);
-    free(p);
+    char *d = s->o->keep_distinct ? p : pr_ts_remove_distinct(p, &blank);
+    if (!s->o->keep_distinct) free(p);
     if (!d) {
       free(out[0]);
       if (!blank) return -1;
@@ -781,7 +781,9 @@ static int prepare_sql(search *s, const char *a, size_t alen, const char *b,
   *fa = out[0];
   *fb = out[1];
   s->a = out[0], s->alen = strlen(out[0]), s->b = out[1], s->blen = strlen(out[1]);
-  s->order_matters = pr_ts_order_matters(out[1]);
+  s->order_matters = s->o->order >= 0    ? s->o->order
+                     : s->o->toplevel_order ? pr_toplevel_order_by(out[1])
+                                            : pr_ts_order_matters(out[1]);
   return 0;
 oom:
   free(out[0]);

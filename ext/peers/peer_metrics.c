@@ -43,6 +43,9 @@
 **     empty_ok          better: two empty results match
 **     skip_raw          test_case_default alone, without the raw run of
 **                       the prediction that the instance evaluation does
+**   robust            (bird, spider) better: a pass stands only when no
+**                     database generated from db (docs/cex.md) refutes it;
+**                     else score 0, official_score 1 and the counterexample
 **
 ** exec_verdicts(tasks, rules [, timeout [, workers]])
 **   exec_verdict of many tasks at once, on `workers` threads (default: the
@@ -86,6 +89,7 @@
 
 #include "base/bytebuf.h"
 #include "base/call_count.h"
+#include "cex/cex_search.h"
 #include "cache/table_snapshot.h"
 #include "options.h"
 #include "peers/peer_rules.h"
@@ -109,6 +113,8 @@ typedef struct {
   int toplevel_order;          /* spider: ORDER BY of the outer query */
   int nosortkey;               /* spider: no sort-key quick test */
   int empty_ok;                /* livesql: two empty results match */
+  int robust;                  /* bird, spider: a pass must survive a
+                               ** counterexample search (docs/cex.md) */
   char *canon;                 /* the rules as parsed, for the output */
 } pm_rules;
 
@@ -165,6 +171,8 @@ static char *parse_rules(const char *fn, const char *text, pm_rules *r) {
       ok = r->toplevel_order = 1;
     else if (r->kind == PM_SPIDER && WORD("nosortkey"))
       ok = r->nosortkey = 1;
+    else if ((r->kind == PM_BIRD || r->kind == PM_SPIDER) && WORD("robust"))
+      ok = r->robust = 1;
     else if (r->kind == PM_LIVESQL && WORD("empty_ok"))
       ok = r->empty_ok = 1;
     else if (r->kind == PM_LIVESQL && WORD("skip_raw"))
@@ -1272,6 +1280,46 @@ static void fail(sqlite3_context *ctx, char *msg) {
     sqlite3_result_error_nomem(ctx);
 }
 
+/*
+** The robust option: a pass stands only when no database generated from
+** the original (cex_search.h, docs/cex.md) gives results that differ under
+** the same rules; else the score becomes 0, with the counterexample. The
+** search's budget is its default, its time at most the query timeout.
+** Returns 0, 1 with *msg (an error to raise), -1 on OOM.
+*/
+static int robust_check(const char *path, sql_arg pred, sql_arg gold,
+                        const pm_rules *r, double seconds, verdict *v, char **msg) {
+  cx_options o;
+  cx_options_default(&o);
+  if (r->kind == PM_SPIDER) {
+    o.rules = CX_SPIDER;
+    o.keep_distinct = r->keep_distinct;
+    o.order = r->order;
+    o.toplevel_order = r->toplevel_order;
+    o.nosortkey = r->nosortkey;
+  } else
+    o.rules = r->bag ? CX_BAG : CX_BIRD;
+  if (o.seconds > seconds) o.seconds = seconds;
+  int found = 0;
+  char *err = NULL;
+  char *cex = cx_search("exec_verdict", path, pred.sql, (size_t)pred.bytes, gold.sql,
+                        (size_t)gold.bytes, &o, NULL, &found, &err);
+  if (!cex) {
+    *msg = err;
+    return err ? 1 : -1;
+  }
+  if (found) {
+    v->score = 0;
+    set_error(v, sqlite3_mprintf("robust: the results differ on a generated database "
+                                 "(counterexample)"));
+    sqlite3_str_appendall(extra(v), ",\"official_score\":1,\"robust\":false,\"counterexample\":");
+    sqlite3_str_appendall(extra(v), cex);
+  } else
+    sqlite3_str_appendall(extra(v), ",\"robust\":true");
+  sqlite3_free(cex);
+  return 0;
+}
+
 /* The verdict (JSON, sqlite3_malloc'd) of exec_verdict on these inputs;
 ** NULL with *msg the error to raise (sqlite3_malloc'd; NULL: out of
 ** memory). seconds: the checked timeout. */
@@ -1311,6 +1359,7 @@ static char *verdict_of(const char *path, sql_arg pred, sql_arg gold,
     case PM_SPIDER: rc = run_spider(path, &r, pred, gold, &lim, &v); break;
     case PM_LIVESQL: rc = run_livesql(db, &r, pred, gold, &lim, &v); break;
   }
+  if (rc == 0 && r.robust && v.has_score && v.score == 1) rc = robust_check(path, pred, gold, &r, seconds, &v, msg);
   char *json = rc == 0 ? verdict_json(&v, &r) : NULL;
   if (v.extra) sqlite3_free(sqlite3_str_finish(v.extra));
   sqlite3_free(v.error);
@@ -1661,6 +1710,12 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
     sqlite3_free(r.canon);
     fail(ctx, sqlite3_mprintf("rows_verdict: toplevel_order reads the gold SQL: "
                               "use order or noorder"));
+    return;
+  }
+  if (r.robust) {
+    sqlite3_free(r.canon);
+    fail(ctx, sqlite3_mprintf("rows_verdict: robust searches for databases: use "
+                              "exec_verdict"));
     return;
   }
   if (r.kind == PM_BIRD_VES) {

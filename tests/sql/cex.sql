@@ -70,8 +70,31 @@ SELECT json_extract(counterexample('build/fixtures/cex_shop.sqlite', 'SELECT nam
   'SELECT name FROM emp WHERE dept = ''IT'''), '$.found', '$.tries', '$.failed', '$.why');
 -- NULL in, NULL out
 SELECT counterexample(NULL, 'SELECT 1', 'SELECT 1') IS NULL;
+-- exec_verdict's robust option: a pass must survive the search
+SELECT exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT name FROM emp WHERE salary > 1000',
+  'SELECT name FROM emp WHERE salary >= 1000', 'bird') ->> 'score';
+SELECT json_extract(exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT name FROM emp WHERE salary > 1000',
+  'SELECT name FROM emp WHERE salary >= 1000', 'bird robust'), '$.score', '$.official_score', '$.error_info',
+  '$.counterexample.database');
+SELECT exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT e.name FROM emp e JOIN dept d ON e.dept = d.code',
+  'SELECT name FROM emp WHERE dept IS NOT NULL', 'bird robust');
+SELECT exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT DISTINCT name FROM emp', 'SELECT name FROM emp',
+  'spider robust') ->> 'score';
+SELECT json_extract(exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT DISTINCT name FROM emp',
+  'SELECT name FROM emp', 'spider keep_distinct robust'), '$.score', '$.official_score');
+SELECT json_extract(exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT DISTINCT name FROM emp',
+  'SELECT name FROM emp', 'bird bag robust'), '$.score', '$.official_score');
+-- a fail is not searched
+SELECT exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 2', 'bird robust');
+-- in batches too
+SELECT json_extract(value, '$.score') FROM json_each(exec_verdicts(json_array(
+  json_array('build/fixtures/cex_shop.sqlite', 'SELECT name FROM emp WHERE salary > 1000', 'SELECT name FROM emp WHERE salary >= 1000'),
+  json_array('build/fixtures/cex_shop.sqlite', 'SELECT name FROM emp', 'SELECT name FROM emp')), 'bird robust'));
 -- errors
 .bail off
+SELECT exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 1', 'livesql robust');
+SELECT exec_verdict('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 1', 'bird_f1 robust');
+SELECT rows_verdict('[[1]]', '[[1]]', 'bird robust');
 SELECT counterexample('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 1', 'bogus');
 SELECT counterexample('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 1', 'rows=0');
 SELECT counterexample('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 1', 'seconds=-1');
