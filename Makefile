@@ -218,6 +218,12 @@ test: all $(TEST_DATA) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool $(BUIL
 bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
 	@./bench/run_bench.sh $(SHARED)
 
+# Counterexample databases on every case of the labelled peers families
+# with the default budget (tests/run_cex.sh samples them in make test).
+.PHONY: cex-measure
+cex-measure: all
+	@CEX_ALL=1 CEX_OPTIONS= ./tests/run_cex.sh $(SHARED)
+
 # The sandbox's overhead per query (bench/sandbox_bench.c).
 $(BUILD)/sandbox_bench: $(BUILD)/obj-core/bench/sandbox_bench.o $(filter-out %/worker_main.o,$(WORKER_OBJ)) \
     $(BUILD)/obj-core/ext/sandbox/exec_pool.o | $(BUILD)/spidereval-worker

@@ -472,3 +472,7 @@ if [ -f "$here/build/samples/shop.sqlite" ]; then
     echo "trainers: the venv of scripts/trainers-venv.sh could not be made: Ray skipped"
   fi
 fi
+
+# 16. counterexample databases: wall time per pair on the labelled peers
+#     pairs (bench/run_cex_bench.sh)
+"$here/bench/run_cex_bench.sh" "$shared"

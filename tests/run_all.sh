@@ -66,6 +66,7 @@ run ./tests/run_evaluate_sql.sh "$shared"
 run ./tests/run_compare.sh "$shared"
 run ./tests/run_dbt.sh
 run ./tests/run_peers.sh "$shared"
+run ./tests/run_cex.sh "$shared"
 run ./tests/run_calls.sh
 run ./tests/run_peer_runs.sh
 run ./tests/run_hardness.sh

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Counterexample databases on the peers corpus (docs/cex.md, "Measured").
+# tests/cex/labels.tsv says, for a case family of ../shared/peers/cases.jsonl
+# and a rule set, whether its gold and predicted queries differ on some
+# database (differ) or on none (equiv: DISTINCT on a key, reordered
+# clauses, renamed aliases, ORDER BY under set rules, ...). Each labelled
+# pair runs counterexample() on its case's database (built from db_sql into
+# a temporary file; the corpus is read from ../shared, never copied):
+#   - an equivalent pair must get no counterexample (one test each);
+#   - a differing pair found is a test passed; one not found is listed as a
+#     miss, and the share found must stay at or above CEX_MIN_SHARE.
+# Fast by default: the first case of each family and a small budget
+# (CEX_OPTIONS). CEX_ALL=1: every case of each family (make cex-measure).
+# Prints "cex: N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+shared=${1:-../shared}
+cases="$shared/peers/cases.jsonl"
+ext=${SE_EXT:-build/spidereval}
+labels=tests/cex/labels.tsv
+options=${CEX_OPTIONS-tries=40 seconds=5}
+min_share=${CEX_MIN_SHARE:-0.90}
+. tests/lib.sh
+if [ ! -f "$cases" ]; then
+  echo "run_cex: $cases not found"
+  echo "cex: 0 passed, 1 failed"
+  exit 1
+fi
+work_dir
+mkdir -p "$work/db"
+per_family=$([ "${CEX_ALL:-0}" = 1 ] && echo 1000 || echo 1)
+
+# 1. the labelled pairs and their cases; a script that builds each database
+grep -v '^#' "$labels" >"$work/labels.tsv"
+sqlite3 -bail "$work/cases.db" <<EOF
+CREATE TABLE c(id TEXT PRIMARY KEY, family, j);
+INSERT INTO c
+  SELECT value ->> 'id', value ->> 'family', value
+  FROM json_each('[' || replace(trim(readfile('$cases'), char(10)), char(10), ',') || ']');
+CREATE TABLE l(family, rules, expect);
+.mode tabs
+.import $work/labels.tsv l
+CREATE TABLE t AS
+  SELECT l.family, l.rules, l.expect, c.id, c.j FROM l JOIN c USING (family)
+  WHERE c.id IN (SELECT id FROM c c2 WHERE c2.family = l.family ORDER BY id LIMIT $per_family);
+.mode list
+.headers off
+.output $work/build.sql
+SELECT '.open $work/db/' || id || '.db' || char(10)
+       || 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;' || char(10)
+       || (j ->> 'db_sql') FROM (SELECT DISTINCT id, j FROM t);
+.output $work/missing.txt
+SELECT family FROM l WHERE family NOT IN (SELECT family FROM c);
+.output stdout
+EOF
+if [ -s "$work/missing.txt" ]; then
+  while read -r f; do bad "labels.tsv: no case of family $f in $cases"; done <"$work/missing.txt"
+fi
+sqlite3 -bail :memory: <"$work/build.sql" >/dev/null 2>"$work/build.err" || {
+  echo "run_cex: building the case databases failed:"
+  head -5 "$work/build.err"
+  echo "cex: 0 passed, 1 failed"
+  exit 1
+}
+
+# 2. a search per pair: family, rules, expect, id, found, tries, why
+sqlite3 -bail "$work/cases.db" -cmd ".load $ext" >"$work/out.txt" 2>&1 <<EOF
+.mode tabs
+SELECT family, rules, expect, id, r ->> 'found', r ->> 'tries',
+       coalesce(r ->> 'why', r ->> 'error', json_object('database', r -> 'database', 'a', r -> 'a' -> 'rows', 'b', r -> 'b' -> 'rows'))
+FROM (SELECT family, rules, expect, id,
+             counterexample('$work/db/' || id || '.db', j ->> 'pred_sql', j ->> 'gold_sql',
+                            rules || ' $options') AS r
+      FROM t ORDER BY family, rules, id);
+EOF
+if [ $? -ne 0 ]; then
+  bad "the searches stopped:"
+  tail -5 "$work/out.txt"
+  finish cex
+  exit 1
+fi
+differ=0
+found=0
+while IFS=$'\t' read -r family rules expect id got tries why; do
+  if [ "$expect" = equiv ]; then
+    if [ "$got" = 0 ]; then ok; else bad "$family ($rules, $id): equivalent, yet a counterexample: $why"; fi
+  else
+    differ=$((differ + 1))
+    if [ "$got" = 1 ]; then
+      ok
+      found=$((found + 1))
+    else
+      echo "miss: $family ($rules, $id): $why"
+    fi
+  fi
+done <"$work/out.txt"
+share=$(awk -v f="$found" -v d="$differ" 'BEGIN { printf "%.3f", d ? f / d : 1 }')
+echo "cex: differing pairs with a counterexample: $found of $differ ($share); options: $options"
+if awk -v s="$share" -v m="$min_share" 'BEGIN { exit !(s >= m) }'; then ok; else
+  bad "share found $share below $min_share"
+fi
+finish cex
