@@ -33,6 +33,9 @@
 --              numbers within a relative tolerance as equal)
 --   :databases, :tasks, :results, :timeout, :mode   for SQL candidates
 --              (below)
+--   :split     counterexample options (docs/cex.md), e.g. 'bird tries=50':
+--              SQL candidates whose results agree on the database but that
+--              a generated database tells apart are no longer one group
 --
 -- Methods. 'cluster': keep the readable, non-empty results; group the
 -- candidates whose results are equivalent under the official focused
@@ -165,14 +168,14 @@ FROM mbr_cand WHERE sql IS NOT NULL;
 DROP TABLE IF EXISTS temp.mbr_pick;
 CREATE TEMP TABLE mbr_pick AS
 WITH cand AS (
-  SELECT rowid AS k, instance_id, candidate_id, path, sql_path,
+  SELECT rowid AS k, instance_id, candidate_id, path, sql_path, sql, db,
          readfile(path) IS NOT NULL AS has_file,
          count(*) OVER (PARTITION BY instance_id) AS candidates
   FROM mbr_cand
 ), score AS (
   -- every pair of an instance's candidates at once (mbr_scores: each
   -- result read once, symmetric and identical pairs computed once)
-  SELECT c.instance_id, c.candidate_id, c.path, c.sql_path, c.has_file, c.candidates,
+  SELECT c.k, c.instance_id, c.candidate_id, c.path, c.sql_path, c.has_file, c.candidates,
          s.mbr_score, s.support
   FROM mbr_scores((SELECT json_group_array(json_array(instance_id, k, path)) FROM cand),
          coalesce(:options, 'cells') ||
@@ -181,12 +184,28 @@ WITH cand AS (
          CASE coalesce(:decimals, 2) WHEN 'none' THEN '' ELSE ' decimals=' || coalesce(:decimals, 2) END,
          coalesce(:equivalence, '')) AS s
   JOIN cand c ON c.k = s.candidate_id
+), split AS MATERIALIZED (
+  -- :split: of the candidates equivalent on the database, those no
+  -- generated database tells apart from this one (counterexample)
+  SELECT a.k, count(*) AS support
+  FROM cand a JOIN cand b ON b.instance_id = a.instance_id
+  WHERE :split IS NOT NULL AND a.sql IS NOT NULL AND a.has_file AND b.has_file
+    AND result_equivalent(a.path, b.path, coalesce(:equivalence, '')) = 1
+    AND (a.k = b.k OR (b.sql IS NOT NULL AND b.db IS a.db AND
+         (a.sql = b.sql OR counterexample(a.db, a.sql, b.sql, :split) ->> 'found' = 0)))
+  GROUP BY a.k
+), refined AS (
+  SELECT score.instance_id, score.candidate_id, score.path, score.sql_path, score.has_file,
+         score.candidates, score.mbr_score,
+         iif(:split IS NULL OR score.support IS NULL, score.support,
+             coalesce(split.support, score.support)) AS support
+  FROM score LEFT JOIN split ON split.k = score.k
 ), ranked AS (
   SELECT *, row_number() OVER (PARTITION BY instance_id ORDER BY
               CASE coalesce(:method, 'cluster') WHEN 'mbr' THEN 0 ELSE support END DESC,
               mbr_score DESC, has_file DESC, candidate_id) AS rk,
          max(support) OVER (PARTITION BY instance_id) AS largest
-  FROM score
+  FROM refined
 )
 SELECT instance_id, iif(has_file, candidate_id, NULL) AS candidate_id,
        iif(has_file, support, 0) AS cluster_size, candidates,

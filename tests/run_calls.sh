@@ -75,6 +75,10 @@ run_case selection_report.sql read_csv -cmd ".parameter set :pool '$work/pool'" 
 printf 'instance_id,candidate_id,result_path\ndemo001,1,%s\ndemo001,2,%s\ndemo002,1,%s\n' \
   "$S/submission/demo001.csv" "$S/gold/exec_result/demo001.csv" "$S/submission/demo002.csv" >"$work/cand.csv"
 run_case mbr.sql read_csv -cmd ".parameter set :candidates '$work/cand.csv'"
+# :split: a counterexample search per pair of agreeing SQL candidates
+sed "s|build/fixtures/|$root/build/fixtures/|" "$F/mbr/candidates_split.csv" >"$work/split.csv"
+run_case mbr.sql counterexample -cmd ".parameter set :candidates '$work/split.csv'" \
+  -cmd ".parameter set :split 'bird'" -cmd ".parameter set :results '$work/split_results'"
 # Spider2-DBT's layout (tests/dbt/layout.sh over the corpus make builds)
 "$root/tests/dbt/layout.sh" "$work/dbt" "$root/build/dbt_corpus"
 run_case evaluate_dbt.sql none -cmd ".parameter set :submission '$work/dbt/res'" \

@@ -16,7 +16,7 @@ const char *const cc_names[] = {
     "exec_verdict",  "spider_verdict", "sql_verdict",       "sql_match",
     "db_match",      "sql_result_csv", "focused_match",     "result_diff",
     "result_similarity", "spider_hardness", "execute",
-    "read_csv",      NULL};
+    "read_csv",      "counterexample", NULL};
 
 #define CC_N (sizeof cc_names / sizeof cc_names[0] - 1)
 #define CC_MAX_KEYS 65536
