@@ -99,4 +99,26 @@ echo "cex: differing pairs with a counterexample: $found of $differ ($share); op
 if awk -v s="$share" -v m="$min_share" 'BEGIN { exit !(s >= m) }'; then ok; else
   bad "share found $share below $min_share"
 fi
+# CEX_ALL=1 also: the official BIRD EX passes of the query-level cases that
+# exec_verdict's robust option refutes, by family (docs/cex.md)
+if [ "${CEX_ALL:-0}" = 1 ]; then
+  mkdir -p "$work/pass"
+  sqlite3 -bail "$work/cases.db" <<EOF
+CREATE TABLE p AS SELECT id, family, j FROM c
+  WHERE family LIKE 'q\_%' ESCAPE '\' AND family NOT LIKE 'q\_dml%' ESCAPE '\' AND j ->> 'bird_ex' = 1;
+.mode list
+.output $work/pass.sql
+SELECT '.open $work/pass/' || id || '.db' || char(10) || (j ->> 'db_sql') FROM p;
+EOF
+  sqlite3 -bail :memory: <"$work/pass.sql" >/dev/null
+  sqlite3 -bail "$work/cases.db" -cmd ".load $ext" <<EOF
+CREATE TABLE rp AS SELECT id, family, exec_verdict('$work/pass/' || id || '.db', j ->> 'pred_sql',
+  j ->> 'gold_sql', 'bird robust') AS v FROM p;
+.mode list
+SELECT 'robust: ' || sum(v ->> 'official_score' = 1) || ' of ' || count(*)
+       || ' official BIRD EX passes refuted' FROM rp;
+SELECT '  ' || family || ': ' || count(*) FROM rp WHERE v ->> 'official_score' = 1
+GROUP BY family ORDER BY family;
+EOF
+fi
 finish cex
