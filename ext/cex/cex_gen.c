@@ -418,8 +418,9 @@ int cx_lits_scan(cx_lits *l, cx_shape *s, const char *sql, size_t len) {
         x.v.type = RV_INT;
         x.v.i = v;
       } else if (hex) {
+        uint64_t u = strtoull(buf + 1, &end, 16);
         x.v.type = RV_INT;
-        x.v.i = (int64_t)strtoull(buf + 1, &end, 16) * (neg ? -1 : 1);
+        x.v.i = (int64_t)(neg ? 0 - u : u); /* two's complement, as SQLite */
       } else {
         x.v.type = RV_FLOAT;
         x.v.f = strtod(text, &end);
@@ -674,6 +675,7 @@ static int lit_variant(cx_shape *s, const cx_lit *x, uint64_t *rng, rv_value *ou
   if (x->v.type == RV_INT) {
     static const int d[] = {0, 0, -1, 1, 2, -2};
     int64_t k = d[pick(rng, 6)];
+    if ((k > 0 && x->v.i > INT64_MAX - k) || (k < 0 && x->v.i < INT64_MIN - k)) k = 0;
     out->i = x->v.i + k;
     if (pick(rng, 5) == 0) { /* half-way: a real next to an integer */
       out->type = RV_FLOAT;
@@ -751,7 +753,7 @@ static int mutate_value(cx_shape *s, const cx_lits *l, const cx_cand *cand, int 
       if (i < 0) break;
       if (lit_variant(s, &l->v[i], rng, out)) return -1;
       if (out->type == RV_FLOAT && col->dom == CX_DOM_INT) {
-        if (out->f != floor(out->f)) continue;
+        if (out->f != floor(out->f) || !(fabs(out->f) < 9e15)) continue;
         out->type = RV_INT;
         out->i = (int64_t)out->f;
       }
@@ -776,7 +778,8 @@ static int mutate_value(cx_shape *s, const cx_lits *l, const cx_cand *cand, int 
   if (x->nrows > 0) {
     *out = x->rows[pick(rng, x->nrows) * x->ncols + c];
     if (out->type == RV_INT) {
-      out->i += pick(rng, 2) ? 1 : -1;
+      if (out->i < INT64_MAX && (out->i == INT64_MIN || pick(rng, 2))) out->i += 1;
+      else out->i -= 1;
       return 1;
     }
     if (out->type == RV_FLOAT) {
