@@ -44,6 +44,11 @@ check "thread cancelled inside sx_run" "$rc: $out" "0: ok"
 a=$(sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")
 b=$(SPIDEREVAL_ISOLATION=inprocess sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('build/samples/shop.sqlite', 'SELECT city, count(*) FROM customers GROUP BY 1')")
 check "in-process gives the same CSV" "$a" "$b"
+# the workers' CPU time counts in their caller's children (they are
+# ended and reaped at exit): /usr/bin/time sees the queries' work
+cpu=$( { /usr/bin/time -f '%U' sqlite3 :memory: -cmd ".load $EXT" \
+  "SELECT length(sql_result_csv('build/samples/shop.sqlite', 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000000) SELECT sum(x) FROM c'))" >/dev/null; } 2>&1 | tail -1)
+[ "$(echo "$cpu >= 0.3" | bc)" = 1 ] && ok || bad "the worker's CPU is not counted in its caller's: $cpu s of user time"
 # agent tools on a hostile database: a view that never ends is stopped at
 # the tool's bound (SPIDEREVAL_TOOL_TIMEOUT), by the worker's kill if need be
 hostile_db=build/isolation_view.sqlite

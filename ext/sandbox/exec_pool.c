@@ -561,6 +561,22 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
   }
 }
 
+/* At exit, the idle workers are ended and reaped (their CPU time then
+** counts in the process's children, as /usr/bin/time and getrusage see
+** it); a worker busy in another thread, or a pool whose lock another
+** thread holds, is left to end by itself when its socket closes. */
+__attribute__((destructor)) static void end_pool(void) {
+  if (pool.owner != getpid() || pthread_mutex_trylock(&pool.mu) != 0) return;
+  for (int i = 0; i < SX_MAX_WORKERS; i++) {
+    worker *w = &pool.w[i];
+    if (w->pid > 0 && !w->busy) {
+      end_worker(w, 1);
+      w->pid = 0;
+    }
+  }
+  pthread_mutex_unlock(&pool.mu);
+}
+
 int sx_run(const sx_request *q, sx_result *r) {
   memset(r, 0, sizeof *r);
   if (sx_isolation()) {
