@@ -212,6 +212,9 @@ class RewardService:
         answer = dict(body)
         answer["reward"] = result.pop("score")
         answer.update(result)
+        if result["error_info"].startswith("Gold Error"):
+            # NeMo Gym's field for a reward that does not reflect the policy
+            answer["failure_reason"] = result["error_info"]
         return answer
 
 

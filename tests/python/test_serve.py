@@ -107,6 +107,11 @@ def test_gold_errors_logged_not_raised(serve, shop_db, tmp_path):
     s, r = call(url, "/reward", {"completion": GOOD, "db_path": str(tmp_path / "x.sqlite"),
                                  "gold_sql": GOLD})
     assert s == 200 and r["score"] == 0.0 and r["error_info"].startswith("Gold Error")
+    # NeMo Gym: failure_reason says the reward does not reflect the policy
+    out = [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": GOOD}]}]
+    s, r = call(url, "/verify", {"response": {"output": out}, "db_path": shop_db,
+                                 "gold_sql": "SELECT cty FROM customers"})
+    assert s == 200 and r["reward"] == 0.0 and "no such column: cty" in r["failure_reason"]
 
 
 def test_bad_options_at_start(root, tmp_path):
