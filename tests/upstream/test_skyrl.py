@@ -73,3 +73,42 @@ def test_failing_gold_is_not_a_silent_zero(skyrl, shop_db):
     assert skyrl.compute_score_single(c, "SELECT cty FROM customers", shop_db) == 0.0
     with pytest.raises(GoldError, match="no such column: cty"):
         reward.compute_score_single(c, "SELECT cty FROM customers", shop_db)
+
+
+def test_skyrl_sql_environment(shop_db, tmp_path, monkeypatch):
+    """SkyRL's own SQLEnv (skyrl_gym.envs.sql.env) on a Spider-layout
+    folder, stepped to the end of an episode: with its own reward, then with
+    spidereval's in its place (what docs/python.md's SkyRL start does to
+    the import): the same rewards, through the environment's real
+    _get_reward (the whole chat history as the completion)."""
+    import shutil
+
+    from omegaconf import OmegaConf
+    env_mod = pytest.importorskip("skyrl_gym.envs.sql.env")
+    root = tmp_path / "dbs"
+    (root / "spider" / "database" / "shop").mkdir(parents=True)
+    shutil.copy(shop_db, root / "spider" / "database" / "shop" / "shop.sqlite")
+    cfg = OmegaConf.create({"db_path": str(root)})
+    extras = {"db_id": "shop", "data": "spider", "reward_spec": {"ground_truth": GOLD},
+              "max_turns": 3}
+    episodes = [
+        [T + "<solution>" + RIGHT + "</solution>"],
+        [T + "<sql>SELECT 1</sql>", "<think>so</think><solution>" + RIGHT + "</solution>"],
+        [T + "<solution>SELECT city FROM customers</solution>"],
+        ["<solution>" + RIGHT + "</solution>"],
+    ]
+
+    def rewards():
+        out = []
+        for actions in episodes:
+            env = env_mod.SQLEnv(cfg, dict(extras))
+            env.init([{"role": "user", "content": "per city?"}])
+            for a in actions:
+                step = env.step(a)
+            assert step["done"]
+            out.append(float(step["reward"]))
+        return out
+
+    theirs = rewards()
+    monkeypatch.setattr(env_mod, "compute_score_single", reward.compute_score_single)
+    assert rewards() == theirs == [1.0, 1.0, 0.0, -1.0]
