@@ -116,8 +116,8 @@ def test_gold_errors_logged_not_raised(serve, shop_db, tmp_path):
 
 def test_bad_options_at_start(root, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
-    # (stderr to a file: the execution service's workers outlive the
-    # command a while, holding a pipe open)
+    # (stderr to a file, not a pipe: nothing the command leaves running
+    # can hold the test up)
     for args, want in ((["serve", "--rules", "nope"], "unknown rule set 'nope'"),
                        (["serve", "--extract", "xml"], "unknown extract 'xml'"),
                        ([], "usage")):
