@@ -260,6 +260,19 @@ async def compute_score_async(data_source, solution_str, ground_truth,
 _pools = {}
 
 
+def _after_fork():
+    """In a forked child the pools' threads do not exist (work given to
+    them would wait for ever) and a lock may be held by a thread that did
+    not come along: both start anew."""
+    global _lock
+    _lock = threading.Lock()
+    _pools.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
 def _pool(workers):
     workers = max(1, int(workers))
     p = _pools.get(workers)

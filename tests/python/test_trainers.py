@@ -405,3 +405,23 @@ def test_gold_cached_by_file_state_and_sql(shop_db, tmp_path):
     os.utime(db, ns=(st.st_atime_ns, st.st_mtime_ns + 1000000))
     r(GOOD, db, GOLD)  # the file changed: run again
     assert r.gold_runs == 3
+
+
+def test_batches_in_a_forked_child(shop_db):
+    """A trainer that forks (a data loader, multiprocessing) after scoring
+    a batch: the child's batches run on new threads, not on the parent's
+    pool, whose threads the child does not have."""
+    import multiprocessing
+    assert reward.trl_reward(prompts=None, completions=[GOOD, WRONG] * 2, db_path=[shop_db] * 4,
+                             gold_sql=[GOLD] * 4) == [1.0, 0.0] * 2
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+
+    def child():
+        q.put(reward.trl_reward(prompts=None, completions=[GOOD, WRONG] * 2,
+                                db_path=[shop_db] * 4, gold_sql=[GOLD] * 4))
+    p = ctx.Process(target=child)
+    p.start()
+    out = q.get(timeout=60)
+    p.join(60)
+    assert out == [1.0, 0.0] * 2 and p.exitcode == 0
