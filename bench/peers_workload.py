@@ -28,6 +28,8 @@ for db in DBS:
     path = os.path.join(d, db + ".sqlite")
     if os.path.exists(path):
         continue
+    if os.path.exists(path + ".tmp"):  # a run stopped half-way
+        os.remove(path + ".tmp")
     c = sqlite3.connect(path + ".tmp")
     c.execute("CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT, city TEXT, segment TEXT)")
     c.execute("CREATE TABLE sales(id INTEGER PRIMARY KEY, cust INTEGER, region TEXT, product TEXT, "
