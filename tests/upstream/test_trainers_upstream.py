@@ -313,3 +313,68 @@ def test_trl_reward_funcs(trl, trl_utils, shop_db):
         assert logged["metric"][name + "/match"][-1] == 0.5
     assert trl_utils["is_async_callable"](reward.trl_reward_async)
     assert not trl_utils["is_async_callable"](reward.trl_reward)
+
+
+def _every_compute_score_call(verl):
+    """(file, keywords, starred) of every call to compute_score in verl's
+    reward managers, both generations (workers/ and the reward loop)."""
+    out = []
+    for rel in (["workers", "reward_manager"], ["experimental", "reward_loop", "reward_manager"]):
+        folder = os.path.join(verl, *rel)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                for names, starred in calls_of(tree(os.path.join(folder, name)), "compute_score"):
+                    out.append(("/".join(rel + [name]), names, starred))
+    return out
+
+
+def test_every_reward_manager_call(verl, get_custom_reward_fn, root, shop_db):
+    """Each compute_score call of every verl reward manager (naive, dapo,
+    gdpo, limited, batch...), made with its own keywords, on the sync and the
+    async reward function (a manager awaits the async one)."""
+    calls = _every_compute_score_call(verl)
+    files = {f for f, _, _ in calls}
+    assert len(files) >= 5, files
+    values = {"data_source": "spider", "solution_str": GOOD, "ground_truth": GOLD,
+              "extra_info": {"db_path": shop_db, "num_turns": None, "rollout_reward_scores": {}},
+              "data_sources": ["spider"], "solution_strs": [GOOD], "ground_truths": [GOLD],
+              "extra_infos": [{"db_path": shop_db, "rollout_reward_scores": {}}]}
+    router = {"reward_router_address": "127.0.0.1:30000", "reward_model_tokenizer": object()}
+    for f, names, starred in calls:
+        unknown = set(names) - set(values)
+        assert not unknown, "%s passes new keywords %s" % (f, unknown)
+        batch = "solution_strs" in names
+        fns = ["compute_score_batch"] if batch else ["compute_score", "compute_score_async"]
+        for fname in fns:
+            fn = get_custom_reward_fn(config(reward_py(root), fname))
+            kw = {k: values[k] for k in names}
+            if starred and not batch:
+                kw.update(router)
+            out = fn(**kw)
+            if inspect.iscoroutine(out):
+                out = asyncio.run(out)
+            assert out == ([1.0] if batch else 1.0), (f, fname, out)
+
+
+def test_prime_reward_manager_process_pool(verl, root, shop_db):
+    """verl's PRIME manager scores in a process pool (its run_reward_scoring,
+    from the installed prime.py): compute_score is pickled into the worker
+    processes and called with positional arguments. PRIME turns any
+    exception into a printed line and a 0.0, so a GoldError there is not a
+    stop (docs/python.md)."""
+    psutil = pytest.importorskip("psutil")
+    from concurrent.futures import ProcessPoolExecutor
+
+    def get_event_loop():
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.get_event_loop()
+    ns = {"asyncio": asyncio, "partial": functools.partial, "ProcessPoolExecutor": ProcessPoolExecutor,
+          "psutil": psutil, "get_event_loop": get_event_loop}
+    functions(os.path.join(verl, "workers", "reward_manager", "prime.py"),
+              ["single_compute_score", "parallel_compute_score_async", "run_reward_scoring"], ns)
+    from spidereval import reward
+    scores = ns["run_reward_scoring"](reward.compute_score, [GOOD, WRONG, GOOD], [GOLD] * 3,
+                                      ["spider"] * 3, [{"db_path": shop_db}] * 3, num_processes=2)
+    assert scores == [1.0, 0.0, 1.0]
