@@ -12,7 +12,8 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 ray="$root/scripts/ray-requirements.txt"
 trainers="$root/scripts/trainers-requirements.txt"
-hash=$(cat "$ray" "$trainers" | sha256sum | cut -c1-12)
+old="$root/scripts/verl-old-requirements.txt"
+hash=$(cat "$ray" "$trainers" "$old" | sha256sum | cut -c1-12)
 dir="${SPIDEREVAL_CACHE:-$HOME/.cache/spidereval}/venv-trainers-$hash"
 if [ ! -x "$dir/bin/python" ] || [ ! -f "$dir/.complete" ]; then
   rm -rf "$dir"
@@ -21,6 +22,11 @@ if [ ! -x "$dir/bin/python" ] || [ ! -f "$dir/.complete" ]; then
   /usr/bin/python3 -m venv --system-site-packages "$dir" >&2
   "$dir/bin/pip" install -q --disable-pip-version-check --only-binary=:all: -r "$ray" >&2
   "$dir/bin/pip" install -q --disable-pip-version-check --no-deps -r "$trainers" >&2
+  # the older verl: its own folder, read by file (never imported as verl)
+  for pin in $(grep -v '^#' "$old"); do
+    "$dir/bin/pip" install -q --disable-pip-version-check --no-deps \
+      --target "$dir/old/${pin/==/-}" "$pin" >&2
+  done
   echo "trainers-venv.sh: made $dir in $((SECONDS - t0)) s" >&2
   touch "$dir/.complete"
 fi

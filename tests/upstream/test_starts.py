@@ -1,5 +1,6 @@
 """docs/python.md's "Start with your trainer" blocks, run as written: the
-verl YAML through verl's real get_custom_reward_fn, the TRL block with
+verl YAML through verl's real get_custom_reward_fn (the pre-0.9 batch
+block through verl 0.6.1's, in test_verl_old.py), the TRL block with
 GRPOTrainer standing in as a harness that calls reward_funcs exactly as
 TRL's _calculate_rewards does (keywords read from the installed TRL), the
 OpenRLHF, SkyRL-SQL, serve and Ray blocks as they are."""
@@ -46,15 +47,7 @@ def test_verl_yaml(root, verl, get_custom_reward_fn, shop_db):
     # the async name the comment gives, for the reward loop
     cfg.reward.custom_reward_function.name = "compute_score_async"
     assert asyncio.run(get_custom_reward_fn(cfg)(**{k: values[k] for k in names}))["score"] == 1.0
-    cfg = OmegaConf.create(batch)
-    assert cfg.reward.reward_manager.name == "batch"
-    fn = get_custom_reward_fn(cfg)
-    node, calls = _manager_call(verl, ["workers", "reward_manager", "batch.py"],
-                                "BatchRewardManager", "verify")
-    (names, _), = calls
-    values = {"data_sources": ["s"] * 2, "solution_strs": [GOOD, WRONG], "ground_truths": [GOLD] * 2,
-              "extra_infos": [{"db_path": shop_db, "rollout_reward_scores": {}}] * 2}
-    assert fn(**{k: values[k] for k in names}) == [1.0, 0.0]
+    # the batch block (verl before 0.9): tests/upstream/test_verl_old.py
 
 
 def test_trl_block(root, trl, trl_utils, shop_db, monkeypatch):
