@@ -222,6 +222,11 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "spidereval/" + __version__
     protocol_version = "HTTP/1.1"
 
+    def setup(self):
+        # a connection idle this long (a stalled client) is closed
+        self.timeout = self.server.idle_timeout
+        super().setup()
+
     def log_message(self, fmt, *args):  # quiet: a trainer sends thousands
         if self.server.verbose:
             super().log_message(fmt, *args)
@@ -285,10 +290,12 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 128
 
 
-def make_server(host="127.0.0.1", port=0, verbose=False, **service_options):
+def make_server(host="127.0.0.1", port=0, verbose=False, idle_timeout=120.0,
+                **service_options):
     srv = Server((host, port), Handler)
     srv.service = RewardService(**service_options)
     srv.verbose = verbose
+    srv.idle_timeout = idle_timeout
     return srv
 
 
@@ -314,11 +321,14 @@ def main(argv=None):
     p.add_argument("--on-gold-error", choices=["raise", "log"],
                    default="raise",
                    help="raise: answer 422 naming the sample; log: score 0")
+    p.add_argument("--idle-timeout", type=float, default=120.0,
+                   help="seconds a connection may stay idle (default 120)")
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args(argv)
     try:
         srv = make_server(
-            a.host, a.port, a.verbose, workers=a.workers, queue=a.queue,
+            a.host, a.port, a.verbose, a.idle_timeout, workers=a.workers,
+            queue=a.queue,
             db_root=a.db_root, on_gold_error=a.on_gold_error, rules=a.rules,
             timeout=a.timeout, weights=a.weights, extract=a.extract,
             format_penalty=a.format_penalty,

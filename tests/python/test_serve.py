@@ -170,3 +170,18 @@ def test_openrlhf_remote_reward(serve, shop_db):
     assert s == 403
     s, r = call(url, "/openrlhf", {"query": ["x"], "prompts": [""], "labels": ["just text"]})
     assert s == 400 and "label 0" in r["error"]
+
+
+def test_a_stalled_client_is_closed(serve):
+    """A client that connects and sends nothing holds no thread for ever:
+    the server closes the connection after --idle-timeout."""
+    import socket
+    import time
+    url = serve("--idle-timeout", "1")
+    host, port = url.rsplit("/", 1)[-1].split(":")
+    s = socket.create_connection((host, int(port)), timeout=30)
+    t = time.monotonic()
+    assert s.recv(1) == b""  # closed by the server
+    assert time.monotonic() - t < 25
+    s.close()
+    assert call(url, "/health")[0] == 200
