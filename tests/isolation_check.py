@@ -77,6 +77,11 @@ ATTACKS = [
     ("big blobs written back",
      "SELECT zeroblob(60000000) AS a UNION ALL SELECT zeroblob(60000000)",
      1, "lite maxbytes=0"),
+    # 10,000 chained CTEs: SQLite's prepare is quadratic in the chain
+    # (28 s of CPU) and sees no interrupt
+    ("chained CTEs", "WITH a0 AS (SELECT 1 AS n)" + "".join(
+        f", a{i} AS (SELECT n FROM a{i - 1})" for i in range(1, 10000))
+     + " SELECT n FROM a9999", 1, "lite"),
     # memory past the cap (the process-wide counter once failed others)
     ("memory cap",
      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
