@@ -212,10 +212,10 @@ sqltest: all $(TEST_DATA)
 parity: all
 	@./tests/run_parity.sh $(SHARED)
 
-test: all $(TEST_DATA) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool $(BUILD)/cancel_check
+test: all $(TEST_DATA) $(BUILD)/check_spidereval $(BUILD)/float_repr_tool $(BUILD)/cancel_check $(BUILD)/dist/.wheel
 	@./tests/run_all.sh $(SHARED)
 
-bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB)
+bench: all $(BUILD)/sandbox_bench $(SAMPLE_DB) $(BUILD)/dist/.wheel
 	@./bench/run_bench.sh $(SHARED)
 
 # Counterexample databases on every case of the labelled peers families

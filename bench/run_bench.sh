@@ -476,3 +476,15 @@ fi
 # 16. counterexample databases: wall time per pair on the labelled peers
 #     pairs (bench/run_cex_bench.sh)
 "$here/bench/run_cex_bench.sh" "$shared"
+
+# 17. the native module of the wheel (issue 29): verdicts on results held
+#     in memory and rewards through the isolated execution, per core
+#     (workers' CPU counted), with the wheel installed into the venv of
+#     scripts/py-venv.sh test (bench/native_bench.py)
+if [ -f "$here/build/dist/.wheel" ] && v=$("$here/scripts/py-venv.sh" test); then
+  "$v/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall \
+    --no-deps --no-index "$(cat "$here/build/dist/.wheel")"
+  (cd "$work" && "$v/bin/python" "$here/bench/native_bench.py" "$here/build/samples/shop.sqlite")
+else
+  echo "native: no wheel (make wheel) or no venv: skipped"
+fi

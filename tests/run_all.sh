@@ -76,6 +76,7 @@ run ./tests/run_html_report.sh "$shared"
 run ./tests/run_cli.sh "$shared"
 run ./tests/run_frontdoor.sh "$shared"
 run ./tests/run_python.sh "$shared"
+run ./tests/run_wheel.sh "$shared"
 run ./tests/run_trainers.sh
 run ./tests/run_readme.sh
 for ((i = reported; i < ${#names[@]}; i++)); do report "$i"; done

@@ -7,7 +7,7 @@ import os
 import threading
 from typing import NamedTuple, Optional
 
-from ._bundle import SpiderevalError, connect
+from ._bundle import DB_ERRORS, SpiderevalError, connect
 from .tables import table_argument
 
 FLAVORS = ("snow", "lite", "dbt")
@@ -76,10 +76,9 @@ def _options_text(flavor, options):
 
 
 def _call(conn, sql, args):
-    import sqlite3
     try:
         return conn.execute(sql, args).fetchone()[0]
-    except sqlite3.Error as e:
+    except DB_ERRORS as e:
         raise SpiderevalError(str(e)) from e
 
 
@@ -152,7 +151,6 @@ def verdicts(items, gold_dir, flavor="snow", options=None, conn=None):
     size = 0
 
     def run():
-        import sqlite3
         # a byte after the last prediction: substr(x'', 1, 0) is NULL, an
         # empty slice of a longer BLOB is an empty BLOB
         parts.append(b"\0")
@@ -161,7 +159,7 @@ def verdicts(items, gold_dir, flavor="snow", options=None, conn=None):
                 "data": b"".join(parts), "spans": b"".join(spans),
                 "items": json.dumps(keys), "gold": gold,
                 "options": opts}).fetchall()
-        except sqlite3.Error as e:
+        except DB_ERRORS as e:
             raise SpiderevalError(str(e)) from e
         got = [None] * len(keys)
         for k, js in rows:
@@ -228,14 +226,13 @@ def _judge(conn, result_dir, gold_dir, flavor, options, instances):
     if instances not in ("all", "spider2e"):
         raise SpiderevalError("spidereval: instances must be 'all' or "
                               "'spider2e', not %r" % (instances,))
-    import sqlite3
     try:
         conn.executescript(_spider2e_sql())
         rows = conn.execute(_JUDGED, {
             "gold": os.fspath(gold_dir), "submission": os.fspath(result_dir),
             "options": options_text(flavor, options),
             "instances": instances}).fetchall()
-    except sqlite3.Error as e:
+    except DB_ERRORS as e:
         raise SpiderevalError(str(e)) from e
     out = []
     for iid, difficulty, js in rows:
@@ -276,7 +273,6 @@ def report(result_dir, gold_dir, flavor="snow", options=None, instances="all",
     by_outcome {category: count}, verdicts (list of Verdict)."""
     conn = conn or thread_connection()
     judged = _judge(conn, result_dir, gold_dir, flavor, options, instances)
-    import sqlite3
     try:
         total = conn.execute(
             "SELECT count(*) FROM gold_instances(:gold) WHERE (in_eval OR NOT "
@@ -284,7 +280,7 @@ def report(result_dir, gold_dir, flavor="snow", options=None, instances="all",
             "(:instances <> 'spider2e' OR instance_id NOT IN (SELECT "
             "instance_id FROM temp.spider2e_excluded))",
             {"gold": os.fspath(gold_dir), "instances": instances}).fetchone()[0]
-    except sqlite3.Error as e:
+    except DB_ERRORS as e:
         raise SpiderevalError(str(e)) from e
     correct = sum(v.score for v, _ in judged)
     by_difficulty, by_outcome = {}, {}

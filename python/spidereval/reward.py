@@ -35,7 +35,6 @@ import json
 import math
 import os
 import re
-import sqlite3
 import stat
 import sys
 import threading
@@ -61,11 +60,11 @@ if not __package__:
         except BaseException:
             del sys.modules["spidereval"]
             raise
-    from spidereval._bundle import SpiderevalError
+    from spidereval._bundle import DB_ERRORS, SpiderevalError, _native, backend
     from spidereval.evaluation import thread_connection
     from spidereval.tables import table_argument
 else:
-    from ._bundle import SpiderevalError
+    from ._bundle import DB_ERRORS, SpiderevalError, _native, backend
     from .evaluation import thread_connection
     from .tables import table_argument
 
@@ -116,6 +115,8 @@ def extract_sql(completion, conn=None):
     '' when there is none."""
     if completion is None:
         return ""
+    if conn is None and _use_native():
+        return _native.extract_sql(completion)
     conn = conn or thread_connection()
     row = conn.execute("SELECT sql_from_fence(?)", (completion,)).fetchone()
     return row[0] or ""
@@ -216,12 +217,23 @@ def _zero_rows(csv_arg):
         return False
 
 
+_NATIVE = []  # [True] or [False] once decided
+
+
+def _use_native():
+    """Whether rewards run on the native module (backend() 'native'),
+    decided once per process: the choice of the first call holds."""
+    if not _NATIVE:
+        _NATIVE.append(_native is not None and backend() == "native")
+    return _NATIVE[0]
+
+
 def _peer_rules(conn):
     try:
         return bool(conn.execute(
             "SELECT 1 FROM pragma_function_list WHERE name = 'exec_verdict'"
         ).fetchone())
-    except sqlite3.Error:
+    except DB_ERRORS:
         return False
 
 
@@ -250,6 +262,25 @@ _TRANSIENT = ("timeout after", "memory limit", "out of memory", "interrupted",
 def _transient(message):
     m = message.lower()
     return any(t in m for t in _TRANSIENT)
+
+
+_TABLES_MAX = 4096  # parsed gold results kept by the native path
+
+
+def _native_table(tables, csv, what):
+    """The native module's Table of a gold result's CSV bytes, parsed once
+    (tables: a dict keyed by the bytes, bounded)."""
+    t = tables.get(csv)
+    if t is None:
+        try:
+            t = _native.Table(csv)
+        except _native.Error as e:
+            raise SpiderevalError("spidereval: cannot read %s: %s"
+                                  % (what, e)) from None
+        if len(tables) >= _TABLES_MAX:
+            tables.clear()
+        tables[csv] = t
+    return t
 
 
 class SqlReward:
@@ -317,6 +348,7 @@ class SqlReward:
                                   "86400 seconds")
         self._gold = {}
         self._inflight = {}
+        self._tables = {}  # native Tables of gold CSVs (native backend)
         self._lock = threading.Lock()
         self.gold_runs = 0  # gold results computed (not taken from the cache)
 
@@ -325,6 +357,7 @@ class SqlReward:
         d = dict(self.__dict__)
         d["_gold"] = {}
         d["_inflight"] = {}
+        d["_tables"] = {}
         del d["_lock"]
         return d
 
@@ -392,15 +425,23 @@ class SqlReward:
             hit = flight.result
         elif hit is None:
             try:
-                conn = conn or thread_connection()
                 try:
-                    csv = conn.execute(
-                        "SELECT CAST(sql_result_csv(?, ?, ?) AS BLOB)",
-                        (db_path, extract_sql(gold_sql, conn), self.timeout)
-                    ).fetchone()[0]
+                    if conn is None and _use_native():
+                        csv = _native.result_csv(
+                            db_path, _native.extract_sql(gold_sql),
+                            self.timeout)
+                    else:
+                        conn = conn or thread_connection()
+                        csv = conn.execute(
+                            "SELECT CAST(sql_result_csv(?, ?, ?) AS BLOB)",
+                            (db_path, extract_sql(gold_sql, conn),
+                             self.timeout)).fetchone()[0]
                     hit = (csv, None)
-                except sqlite3.Error as e:
-                    hit = (None, "the gold SQL fails: %s" % e)
+                except DB_ERRORS as e:
+                    msg = str(e)
+                    if not msg.startswith("sql_result_csv: "):
+                        msg = "sql_result_csv: " + msg
+                    hit = (None, "the gold SQL fails: %s" % msg)
             finally:
                 if hit is None:  # an exception escaped: the waiters retry
                     hit = (None, "the gold SQL could not be run")
@@ -425,8 +466,12 @@ class SqlReward:
         """The reward of one completion. Bad completions (no SQL, SQL that
         fails, times out or returns too much) give a low reward with the
         reason in error_info; a database that does not exist or a gold that
-        fails gives score 0 with error_info starting 'Gold Error:'."""
-        conn = conn or thread_connection()
+        fails gives score 0 with error_info starting 'Gold Error:' (the
+        trainers' entry points, spidereval.trainers, raise on it naming the
+        sample, or count and log it)."""
+        native = conn is None and _use_native()
+        if not native:
+            conn = conn or thread_connection()
         sql = self.sql_of(completion, conn)
         if not sql.strip():
             if isinstance(sql, FinalSql):  # the format holds, no statement
@@ -446,7 +491,7 @@ class SqlReward:
             return self._result(1, 0, 0, 0,
                                 "Gold Error: no such database '%s'" % db_path)
         if self.rules not in _SPIDER2_RULES:
-            return self._peer(conn, sql, db_path, gold)
+            return self._peer(conn or thread_connection(), sql, db_path, gold)
         cc = self.condition_cols if condition_cols is None else condition_cols
         io = self.ignore_order if ignore_order is None else ignore_order
         try:
@@ -459,25 +504,48 @@ class SqlReward:
                                 "Gold Error: %s" % str(e).replace(
                                     "spidereval: ", "", 1))
         opts = _SPIDER2_RULES[self.rules] + (" emptyok" if self.empty_ok else "")
-        try:
-            js = conn.execute(
-                "SELECT sql_match(?, ?, ?, ?, ?, ?, ?)",
-                (db_path, sql, gold_arg,
-                 "[]" if cc is None else json.dumps(
-                     list(cc) if isinstance(cc, (list, tuple)) else cc),
-                 int(bool(io)), opts, self.timeout)).fetchone()[0]
-        except sqlite3.Error as e:
-            return self._result(1, 0, 0, 0, "Gold Error: %s" % e)
-        v = json.loads(js)
-        match, info = v["score"], v["error_info"]
-        empty = bool(v["executed"]) and v["rows"] == 0 and _zero_rows(gold_arg)
+        ccj = None if cc is None else json.dumps(
+            list(cc) if isinstance(cc, (list, tuple)) else cc)
+        if native:
+            if isinstance(gold_arg, str):  # a gold CSV file (os.PathLike)
+                try:
+                    with open(gold_arg, "rb") as f:
+                        gold_arg = f.read()
+                except OSError as e:
+                    return self._result(1, 0, 0, 0, "Gold Error: cannot read "
+                                        "gold '%s': %s" % (gold_arg,
+                                                          e.strerror))
+            try:
+                table = _native_table(self._tables, gold_arg, "gold")
+                v = _native.reward(db_path, sql, table, ccj, bool(io), opts,
+                                   self.timeout)
+            except (_native.Error, SpiderevalError) as e:
+                return self._result(1, 0, 0, 0, "Gold Error: %s" % str(
+                    e).replace("spidereval: ", "", 1))
+            match, info, executed, rows, sim, recall, precision = v
+            gold_empty = table.nrows == 0
+        else:
+            try:
+                js = conn.execute(
+                    "SELECT sql_match(?, ?, ?, ?, ?, ?, ?)",
+                    (db_path, sql, gold_arg, "[]" if ccj is None else ccj,
+                     int(bool(io)), opts, self.timeout)).fetchone()[0]
+            except DB_ERRORS as e:
+                return self._result(1, 0, 0, 0, "Gold Error: %s" % e)
+            v = json.loads(js)
+            match, info, executed, rows = (v["score"], v["error_info"],
+                                           v["executed"], v["rows"])
+            sim, recall, precision = (v["similarity"], v["cell_recall"],
+                                      v["cell_precision"])
+            gold_empty = None
+        empty = bool(executed) and rows == 0 and (
+            gold_empty if gold_empty is not None else _zero_rows(gold_arg))
         if empty and self.empty_match is not None:
             match = self.empty_match
             info = "" if match else (
                 "Result Error: both results are empty (empty_match=False)")
-        return self._result(1, v["executed"], match, v["rows"], info,
-                            v["similarity"], v["cell_recall"],
-                            v["cell_precision"], empty)
+        return self._result(1, executed, match, rows, info, sim, recall,
+                            precision, empty)
 
     def _peer(self, conn, sql, db_path, gold):
         """A BIRD / Spider 1.0 / LiveSQLBench rule set: exec_verdict runs
@@ -494,7 +562,7 @@ class SqlReward:
             js = conn.execute("SELECT exec_verdict(?, ?, ?, ?, ?)",
                               (db_path, sql, extract_sql(gold, conn), self.rules,
                                self.timeout)).fetchone()[0]
-        except sqlite3.Error as e:
+        except DB_ERRORS as e:
             raise SpiderevalError(str(e)) from e
         v = json.loads(js)
         info = v.get("error_info") or ""
@@ -516,7 +584,7 @@ class SqlReward:
         """Rewards of many items, in input order. An item is a dict with
         completion, db_path, gold (and optionally condition_cols,
         ignore_order) or a (completion, db_path, gold) tuple. workers > 1
-        runs them in threads (sqlite3 releases the GIL while a query runs;
+        runs them in threads (the GIL is released while a query runs;
         each thread has its own connection), or in processes with
         processes=True. A slow query holds only its own worker, for at most
         the timeout."""

@@ -7,8 +7,12 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
-os.environ.setdefault("SPIDEREVAL_BUNDLE", os.path.join(ROOT, "build", "spidereval.so"))
+# SPIDEREVAL_INSTALLED=1 (tests/run_wheel.sh): the package installed from
+# the wheel, with its native module; else python/ with build/spidereval.so
+INSTALLED = os.environ.get("SPIDEREVAL_INSTALLED") == "1"
+if not INSTALLED:
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    os.environ.setdefault("SPIDEREVAL_BUNDLE", os.path.join(ROOT, "build", "spidereval.so"))
 
 
 @pytest.fixture

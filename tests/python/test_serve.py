@@ -17,12 +17,20 @@ SLOW = ("```sql\nWITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
         "SELECT count(*) FROM c\n```")
 
 
+def _env(root):
+    """The child's environment: the package of python/, or the installed
+    wheel's under tests/run_wheel.sh (SPIDEREVAL_INSTALLED=1)."""
+    if os.environ.get("SPIDEREVAL_INSTALLED") == "1":
+        return dict(os.environ)
+    return dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
+
+
 @pytest.fixture
 def serve(root):
     procs = []
 
     def start(*args):
-        env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
+        env = _env(root)
         p = subprocess.Popen([sys.executable, "-m", "spidereval", "serve", "--port", "0", *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         procs.append(p)
@@ -115,7 +123,7 @@ def test_gold_errors_logged_not_raised(serve, shop_db, tmp_path):
 
 
 def test_bad_options_at_start(root, tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
+    env = _env(root)
     # (stderr to a file, not a pipe: nothing the command leaves running
     # can hold the test up)
     for args, want in ((["serve", "--rules", "nope"], "unknown rule set 'nope'"),

@@ -15,6 +15,7 @@ import threading
 
 import pytest
 
+import spidereval
 from spidereval import SpiderevalError, reward, trainers
 
 GOLD = "SELECT city, count(*) AS n FROM customers GROUP BY city"
@@ -37,6 +38,14 @@ def _load_by_path(path, name):
     return module
 
 
+def _reward_file(root):
+    """python/spidereval/reward.py, or the installed wheel's under
+    tests/run_wheel.sh (SPIDEREVAL_INSTALLED=1)."""
+    if os.environ.get("SPIDEREVAL_INSTALLED") == "1":
+        return os.path.join(os.path.dirname(spidereval.__file__), "reward.py")
+    return os.path.join(root, "python", "spidereval", "reward.py")
+
+
 def test_reward_file_loads_by_path_without_its_package(root, shop_db):
     """The file path docs/python.md gives (the installed reward.py), loaded
     in a fresh interpreter where `spidereval` is not importable: it finds
@@ -49,7 +58,7 @@ def test_reward_file_loads_by_path_without_its_package(root, shop_db):
         "spec.loader.exec_module(m)\n"
         "print(m.compute_score('spider', %r, %r, {'db_path': %r}),\n"
         "      m.reward_func is not None, 'spidereval' in sys.modules)\n"
-        % (os.path.join(root, "python", "spidereval", "reward.py"), GOOD, GOLD, shop_db))
+        % (_reward_file(root), GOOD, GOLD, shop_db))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=env, cwd="/")
@@ -58,7 +67,7 @@ def test_reward_file_loads_by_path_without_its_package(root, shop_db):
 
 
 def test_reward_file_by_path_in_this_process(root, shop_db):
-    m = _load_by_path(os.path.join(root, "python", "spidereval", "reward.py"),
+    m = _load_by_path(_reward_file(root),
                       "custom_module_2")
     assert m.compute_score("spider", GOOD, GOLD, {"db_path": shop_db}) == 1.0
     assert m.compute_score is reward.compute_score  # one implementation

@@ -23,7 +23,7 @@ from test_trainers_upstream import (GOLD, GOOD, WRONG, _manager_call, _trl_shape
 def blocks(root, lang):
     text = open(os.path.join(root, "docs", "python.md")).read()
     start = text.index("## Start with your trainer")
-    end = text.index("## Loading the bundle")
+    end = text.index("\n## ", start + 1)  # the next section
     return re.findall(r"```%s\n(.*?)\n```\n" % lang, text[start:end], re.S)
 
 

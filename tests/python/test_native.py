@@ -1,0 +1,156 @@
+"""The wheel's native module spidereval._native (tests/run_wheel.sh runs
+these against the installed wheel; without the module they are skipped):
+the same verdicts as sql_match, the GIL released while queries run and
+results are compared, clear errors, SQLite of its own."""
+
+import json
+import os
+import threading
+import time
+
+import pytest
+
+import spidereval
+from spidereval import SpiderevalError, _bundle, reward
+
+_native = _bundle._native
+pytestmark = pytest.mark.skipif(_native is None, reason="no native module (make wheel; tests/run_wheel.sh)")
+
+GOLD_SQL = "SELECT city, count(*) AS n FROM customers GROUP BY city"
+GOOD = "```sql\nSELECT city, count(*) FROM customers GROUP BY 1 ORDER BY 2 DESC\n```"
+SLOW = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+        "SELECT count(*) FROM c")
+
+
+def test_the_package_uses_it(shop_db):
+    assert spidereval.backend() == "native"
+    assert isinstance(spidereval.connect(), spidereval.NativeConnection)
+    here = os.path.dirname(_native.__file__)
+    # the worker travels in the wheel, beside the module
+    assert _native.worker_path() == os.path.join(here, "spidereval-worker")
+    assert reward.sql_execution(GOOD, shop_db, GOLD_SQL).match
+
+
+def test_its_own_sqlite(shop_db, root, monkeypatch):
+    # the interpreter's sqlite3 (its version, extension loading) plays no part
+    monkeypatch.setattr(_bundle.sqlite3, "sqlite_version_info", (3, 31, 1))
+    monkeypatch.setattr(_bundle.sqlite3, "sqlite_version", "3.31.1")
+    assert tuple(map(int, _native.sqlite_version().split("."))) >= (3, 38, 0)
+    conn = spidereval.connect()
+    assert conn.execute("SELECT json_extract('{\"a\": 1}', '$.a'), '[2]' ->> 0").fetchone() == (1, 2)
+    assert reward.SqlReward()(GOOD, shop_db, GOLD_SQL).match
+    assert spidereval.verdict(b"region,total\nSouth,980.5\nNorth,1520.25\nWest,0\n",
+                              os.path.join(root, "samples", "gold"),
+                              "demo002").score == 1
+
+
+def test_same_verdicts_as_sql_match(shop_db):
+    conn = spidereval.connect()
+    gold_csv = _native.result_csv(shop_db, GOLD_SQL, 30.0)
+    gold = _native.Table(gold_csv)
+    assert (gold.ncols, gold.nrows) == (2, 4)
+    cases = [(GOOD, None, True, "lite"), (GOOD, None, False, "lite"),
+             ("SELECT city FROM customers GROUP BY 1", "[0]", True, "snow"),
+             ("SELECT city FROM customers", None, True, "lite strict"),
+             ("SELECT nope FROM customers", None, True, "lite"),
+             ("SELECT city FROM customers WHERE 0", None, True, "snow"),
+             (GOOD, "[7]", True, "lite"), (GOOD, None, True, "lite redact")]
+    for sql, cc, io, opts in cases:
+        got = _native.reward(shop_db, sql, gold, cc, io, opts, 30.0)
+        v = json.loads(conn.execute("SELECT sql_match(?, ?, ?, ?, ?, ?, ?)",
+                                    (shop_db, sql, gold_csv, cc or "[]", int(io), opts, 30.0)).fetchone()[0])
+        assert got == (v["score"], v["error_info"], v["executed"], v["rows"], v["similarity"],
+                       v["cell_recall"], v["cell_precision"]), (sql, cc, io, opts)
+    # a result held in memory: the same verdict without running anything
+    pred = _native.result_csv(shop_db, "SELECT city, count(*) FROM customers GROUP BY 1", 30.0)
+    assert _native.match(pred, gold, None, True, "lite") == (1, "", 1, 4, 1.0, 1.0, 1.0)
+    assert _native.match(_native.Table(pred), gold, None, True, "lite")[0] == 1
+    assert _native.match(b"a\n", gold, None, True, "snow")[1] == "No data found for the specified query."
+    m = _native.match(b"city\nLima\n", gold, None, True, "lite")
+    assert m[0] == 0 and m[1].startswith("Result Error: gold column 0 ('city') has no match")
+
+
+def test_errors(shop_db, tmp_path):
+    gold = _native.Table(b"a\n1\n")
+    with pytest.raises(_native.Error, match=r"^reward: no such database '.*nope.sqlite'$"):
+        _native.reward(str(tmp_path / "nope.sqlite"), "SELECT 1", gold, None, True, "", 30.0)
+    with pytest.raises(_native.Error, match=r"^Table: cannot read \(a CSV of 0 bytes\): EmptyDataError"):
+        _native.Table(b"")
+    with pytest.raises(_native.Error, match="^no such column: cty$"):
+        _native.result_csv(shop_db, "SELECT cty FROM customers", 30.0)
+    with pytest.raises(_native.Error, match="^reward: timeout must be between 0 and 86400 seconds$"):
+        _native.reward(shop_db, "SELECT 1", gold, None, True, "", 0.0)
+    with pytest.raises(_native.Error, match="^reward: unknown option 'fast'"):
+        _native.reward(shop_db, "SELECT 1", gold, None, True, "fast", 30.0)
+    with pytest.raises(_native.Error, match="^match: malformed condition_cols JSON"):
+        _native.match(gold, gold, "[0", True, "")
+    with pytest.raises(SpiderevalError, match="gold directory .* has no exec_result folder"):
+        spidereval.verdict(b"a\n1\n", str(tmp_path), "x")
+    c = _native.Connection()
+    with pytest.raises(_native.Error, match="one statement at a time"):
+        c.execute("SELECT 1; SELECT 2")
+    with pytest.raises(_native.Error, match="takes 1 parameters, 2 given"):
+        c.execute("SELECT ?", (1, 2))
+    with pytest.raises(_native.Error, match="no value for parameter ':b'"):
+        c.execute("SELECT :a, :b", {"a": 1})
+    assert c.execute("SELECT :a, ?2, x'00', 1.5, NULL", {"a": "é", "2": 3}) == [("é", 3, b"\0", 1.5, None)]
+    c.close()
+    with pytest.raises(_native.Error, match="Connection: closed"):
+        c.execute("SELECT 1")
+
+
+def _progress_while(call):
+    """How many times this thread ran Python code while call() was inside
+    the native module in another thread (0 when that holds the GIL)."""
+    span = []
+    box = []
+
+    def run():
+        t0 = time.monotonic()
+        try:
+            box.append(call())
+        finally:
+            span.extend((t0, time.monotonic()))
+
+    t = threading.Thread(target=run)
+    ticks = []
+    t.start()
+    while t.is_alive():
+        ticks.append(time.monotonic())
+    t.join()
+    start, end = span
+    assert end - start > 0.3, "the call was too short to tell (%.3f s)" % (end - start)
+    return sum(1 for x in ticks if start + 0.1 < x < end - 0.1), box[0]
+
+
+def test_gil_released_while_a_query_runs(shop_db):
+    gold = _native.Table(b"n\n1\n")
+    n, v = _progress_while(lambda: _native.reward(shop_db, SLOW, gold, None, True, "", 0.6))
+    assert v[1] == "Execution Error: timeout after 0.6 s"
+    assert n > 10, n
+    # in this process too (SPIDEREVAL_ISOLATION=inprocess)
+    old = _native.set_isolation(False)
+    try:
+        n, v = _progress_while(lambda: _native.reward(shop_db, SLOW, gold, None, True, "", 0.6))
+    finally:
+        _native.set_isolation(old)
+    assert v[1] == "Execution Error: timeout after 0.6 s" and n > 10, n
+
+
+def test_gil_released_while_comparing():
+    rows = 200000
+    a = ("x,y\n" + "".join("%d,v%d\n" % (i, i % 977) for i in range(rows))).encode()
+    b = ("x,y\n" + "".join("%d,v%d\n" % (i, i % 977) for i in reversed(range(rows)))).encode()
+    gold = _native.Table(a)
+    n, v = _progress_while(lambda: [_native.match(b, gold, None, True, "lite")
+                                    for _ in range(3)])
+    assert v[0][0] == 1 and n > 10, n
+
+
+def test_threads_share_a_gold(shop_db):
+    # a GRPO group: many completions of one prompt judged at once on one gold
+    r = reward.SqlReward()
+    items = [(GOOD, shop_db, GOLD_SQL)] * 24 + [("SELECT 1", shop_db, GOLD_SQL)] * 8
+    out = r.rewards(items, workers=8)
+    assert [x.match for x in out] == [True] * 24 + [False] * 8
+    assert r.gold_runs == 1 and len(r._tables) == 1
