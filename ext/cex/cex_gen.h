@@ -97,6 +97,8 @@ typedef struct {
   int nkeys;
   cx_key *keys;    /* primary key first when there is one */
   int without_rowid; /* a WITHOUT ROWID table */
+  int skip;          /* named by neither query nor a parent of one that
+                     ** is: left out of every candidate */
   int64_t nrows;   /* sampled rows */
   rv_value *rows;  /* nrows * ncols; text and blobs in the shape's arena */
   int64_t cap;

@@ -41,6 +41,8 @@ typedef struct {
   const char *fn;
   const cx_options *o;
   double t0;           /* start */
+  const char *sql_a, *sql_b; /* the queries as given */
+  size_t len_a, len_b;
   const char *a, *b;   /* the SQL run (after the rules' preprocessing) */
   size_t alen, blen;
   int order_matters;   /* spider: order matters (the gold's 'order by') */
@@ -186,6 +188,58 @@ static int read_collations(search *s, int t, const char *sql) {
     }
   }
   sq_free(&tk);
+  return 0;
+}
+
+/* Marks skip on every table that neither query names (after FROM or
+** JOIN, the last part of a qualified name) and that is no parent, through
+** foreign keys, of one that is. 0, -1 on OOM. */
+static int mark_tables(search *s) {
+  cx_shape *sh = &s->shape;
+  for (int t = 0; t < sh->ntables; t++) sh->tables[t].skip = 1;
+  const char *sql[2] = {s->sql_a, s->sql_b};
+  size_t len[2] = {s->len_a, s->len_b};
+  for (int q = 0; q < 2; q++) {
+    sq_tokens tk = {0};
+    sq_ref *refs = NULL;
+    if (sq_scan_dialect(sql[q], len[q], SQ_SQLITE, &tk)) return -1;
+    long n = sq_tables(sql[q], &tk, &refs);
+    sq_free(&tk);
+    if (n < 0) return -1;
+    for (long i = 0; i < n; i++) {
+      const char *p = sql[q] + refs[i].start;
+      size_t l = refs[i].len;
+      /* the last part of schema.table (a dot outside quotes) */
+      size_t from = 0;
+      char quote = 0;
+      for (size_t k = 0; k < l; k++) {
+        char ch = p[k];
+        if (quote) {
+          if (ch == quote || (quote == '[' && ch == ']')) quote = 0;
+        } else if (ch == '"' || ch == '`' || ch == '[')
+          quote = ch;
+        else if (ch == '.')
+          from = k + 1;
+      }
+      char *name = sq_unquote_name(p + from, l - from);
+      if (!name) {
+        free(refs);
+        return -1;
+      }
+      int t = cx_find_table(sh, name);
+      if (t >= 0) sh->tables[t].skip = 0;
+      free(name);
+    }
+    free(refs);
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int f = 0; f < sh->nfks; f++)
+      if (!sh->tables[sh->fks[f].child].skip && sh->tables[sh->fks[f].parent].skip) {
+        sh->tables[sh->fks[f].parent].skip = 0;
+        changed = 1;
+      }
+  }
   return 0;
 }
 
@@ -337,12 +391,16 @@ static int read_shape(search *s, const char *path, char **err) {
   }
   sx_result_free(&r);
   if (rc) return rc;
+  /* only the tables the queries name, and their parents */
+  if (mark_tables(s) < 0) return -1;
   /* the sample: the first rows, rows holding the literals, their parents */
-  for (int t = 0; t < sh->ntables && rc == 0; t++)
-    if (sh->tables[t].ncols) rc = sample_query(s, path, t, NULL, s->o->sample);
+  for (int t = 0; t < sh->ntables && rc == 0 && left_s(s) > 0; t++)
+    if (sh->tables[t].ncols && !sh->tables[t].skip)
+      rc = sample_query(s, path, t, NULL, s->o->sample);
   /* one query a table: the rows that hold any literal compared with one
   ** of its columns (at most 5 a literal) */
-  for (int t = 0; t < sh->ntables && rc == 0; t++) {
+  for (int t = 0; t < sh->ntables && rc == 0 && left_s(s) > 0; t++) {
+    if (sh->tables[t].skip) continue;
     sqlite3_str *w = sqlite3_str_new(0);
     int n = 0;
     for (int i = 0; i < s->lits.n && n < MAX_SAMPLE_LITERALS; i++) {
@@ -406,7 +464,7 @@ static int writer_open(search *s, char **err) {
   if (!s->ins) return -1;
   for (int t = 0; t < sh->ntables; t++) {
     const cx_table *x = &sh->tables[t];
-    if (!x->ncols) continue;
+    if (!x->ncols || x->skip) continue;
     sqlite3_str *q = sqlite3_str_new(0);
     sqlite3_str_appendall(q, "CREATE TABLE ");
     put_ident(q, x->name);
@@ -547,7 +605,16 @@ static int cand_image(search *s, const cx_cand *c, unsigned char **img,
     sqlite3_exec(s->mem, "PRAGMA foreign_keys = OFF", 0, 0, 0);
   }
   *img = sqlite3_serialize(s->mem, "main", size, 0);
-  return *img ? 0 : -1;
+  if (*img) return 0;
+  /* no table at all (the queries read none): no page, an empty file */
+  sqlite3_stmt *st = NULL;
+  int pages = -1;
+  if (sqlite3_prepare_v2(s->mem, "PRAGMA page_count", -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    pages = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  *size = 0;
+  return pages == 0 ? 0 : -1;
 }
 
 /* Writes candidate c as a new file of the temporary folder: 0 with *path
@@ -564,7 +631,7 @@ static int cand_file(search *s, const cx_cand *c, char **path) {
     sqlite3_free(img);
     return -1;
   }
-  rc = sf_write(p, img, (size_t)size);
+  rc = sf_write(p, img ? (const void *)img : "", (size_t)size);
   sqlite3_free(img);
   if (rc) {
     sqlite3_free(p);
@@ -811,6 +878,10 @@ char *cx_search(const char *fn, const char *db_path, const char *sql_a,
   memset(&s, 0, sizeof s);
   s.fn = fn;
   s.o = o;
+  s.sql_a = sql_a;
+  s.len_a = len_a;
+  s.sql_b = sql_b;
+  s.len_b = len_b;
   s.t0 = now_s();
   *found = 0;
   *err = NULL;
@@ -960,8 +1031,8 @@ char *cx_search(const char *fn, const char *db_path, const char *sql_a,
     if (out_file) {
       sqlite3_int64 size = 0;
       unsigned char *img = NULL;
-      if (cand_image(&s, &best, &img, &size) < 0 || !img) goto oom;
-      int wr = sf_write(out_file, img, (size_t)size);
+      if (cand_image(&s, &best, &img, &size)) goto oom;
+      int wr = sf_write(out_file, img ? (const void *)img : "", (size_t)size);
       int e = errno;
       sqlite3_free(img);
       if (wr) {

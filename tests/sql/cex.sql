@@ -65,6 +65,9 @@ DETACH found;
 -- a query that fails on the database itself
 SELECT counterexample('build/fixtures/cex_shop.sqlite', 'SELECT nope FROM emp', 'SELECT name FROM emp');
 SELECT counterexample('build/fixtures/cex_shop.sqlite', 'SELECT name FROM emp', 'SELECT name FROM nowhere');
+-- queries that read no table: candidates without tables
+SELECT json_extract(counterexample('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 2'), '$.found', '$.original_differs', '$.database');
+SELECT json_extract(counterexample('build/fixtures/cex_shop.sqlite', 'SELECT 1', 'SELECT 1.0'), '$.found');
 -- a view is not copied: the query fails on every generated database
 SELECT json_extract(counterexample('build/fixtures/cex_shop.sqlite', 'SELECT name FROM it_emp',
   'SELECT name FROM emp WHERE dept = ''IT'''), '$.found', '$.tries', '$.failed', '$.why');
