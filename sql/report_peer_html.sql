@@ -25,7 +25,10 @@
 -- question opens it (question, evidence, gold and predicted SQL, the
 -- verdict JSON, the verdict in every run, the first :rows rows of the
 -- gold and the predicted result, run again read-only by execute_sql, or
--- the query's error). The filters, the sort and the
+-- the query's error), and for a failure the row-level diff: the gold
+-- rows without a partner and the extra predicted rows, paired under the
+-- rules that decided the verdict (rows_diff, over the first 500 rows of
+-- each). The filters, the sort and the
 -- open question live in the address
 -- (#outcome=fail&cat=...&diff=simple&db=...&runs=gained&q=text&sort=2&open=IDX).
 -- See docs/peer_reports.md. Run from the repository root (it reads
@@ -64,6 +67,45 @@ FROM (SELECT idx, pred_sql,
                            coalesce(:rows, 10), coalesce(:timeout, 30)) END AS pred
       FROM temp.peer_verdicts WHERE run = 'A');
 CREATE INDEX temp.html_peer_results_by_question ON html_peer_results(idx);
+-- each failure's row-level diff (rows_diff): both queries run again for
+-- their first 500 rows, paired under the rules that decided the verdict
+-- (BIRD: as sets; test-suite: as multisets, or row by row when the gold
+-- orders; LiveSQLBench: as sets of 2-decimal values); the gold rows
+-- without a partner and the extra predicted rows, the first 20 of each
+DROP TABLE IF EXISTS temp.html_peer_rowdiff;
+CREATE TEMP TABLE html_peer_rowdiff AS
+WITH f AS (
+  SELECT idx, verdict,
+         execute_sql(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite', gold_sql,
+                     500, coalesce(:timeout, 30)) AS g,
+         execute_sql(rtrim(:databases, '/') || '/' || db_id || '/' || db_id || '.sqlite', pred_sql,
+                     500, coalesce(:timeout, 30)) AS p
+  FROM temp.peer_verdicts
+  WHERE run = 'A' AND NOT correct AND pred_sql IS NOT NULL AND gold_sql IS NOT NULL
+    AND coalesce(:rows, 10) > 0
+), w AS (
+  -- the rules' own words: the rule set, bag, and whether order mattered
+  SELECT ' ' || replace(replace(lower(trim(coalesce(:rules, 'bird'))), ',', ' '), char(9), ' ') || ' ' AS r
+), d AS (
+  SELECT f.idx, f.g, f.p,
+         rows_diff(f.p -> '$.rows', f.g -> '$.rows',
+                   CASE WHEN w.r LIKE ' spider %' THEN 'spider' || iif(f.verdict ->> 'order_matters', ' order', ' noorder')
+                        WHEN w.r LIKE ' livesql %' THEN 'livesql' || iif(instr(w.r, ' order '), ' order', '')
+                        WHEN w.r LIKE ' bird_f1 %' THEN 'bird_f1'
+                        ELSE 'bird' || iif(instr(w.r, ' bag '), ' bag', '') END) AS rd
+  FROM f, w
+  WHERE f.g ->> 'error' IS NULL AND f.p ->> 'error' IS NULL
+)
+SELECT idx, json_object(
+         'pairing', rd ->> 'pairing', 'rounded', rd -> 'rounded', 'widths_differ', rd -> 'widths_differ',
+         'gn', json_array_length(g, '$.rows'), 'pn', json_array_length(p, '$.rows'),
+         'truncated', json(iif(g ->> 'truncated' OR p ->> 'truncated', 'true', 'false')),
+         'lone', json_array_length(rd, '$.gold_only'), 'extra', json_array_length(rd, '$.pred_only'),
+         'g', (SELECT json_group_array(json_array(CAST(value AS INTEGER), json(g -> ('$.rows[' || value || ']'))))
+               FROM (SELECT value FROM json_each(rd, '$.gold_only') LIMIT 20)),
+         'p', (SELECT json_group_array(json_array(CAST(value AS INTEGER), json(p -> ('$.rows[' || value || ']'))))
+               FROM (SELECT value FROM json_each(rd, '$.pred_only') LIMIT 20))) AS rowdiff
+FROM d;
 .mode list
 .headers off
 WITH
@@ -135,6 +177,7 @@ data AS (
            'gold_sql', gold_sql, 'pred_sql', pred_sql, 'verdict', json(verdict),
            'gold_result', (SELECT json(r.gold) FROM temp.html_peer_results AS r WHERE r.idx = v.idx),
            'pred_result', (SELECT json(r.pred) FROM temp.html_peer_results AS r WHERE r.idx = v.idx),
+           'rowdiff', (SELECT json(r.rowdiff) FROM temp.html_peer_rowdiff AS r WHERE r.idx = v.idx),
            'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
                      (SELECT json_group_object(o.run, json_array(o.correct, json(o.score), o.category))
                       FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) END)) AS s
@@ -266,6 +309,28 @@ function result(r, title, cls) {
   box.appendChild(tb);
   return box;
 }
+/* a failure''s row-level diff (rows_diff under the rules of the verdict) */
+function rowDiff(d) {
+  var box = el("div", null, "rowdiff");
+  box.dataset.lone = d.lone; box.dataset.extra = d.extra; box.dataset.pairing = d.pairing;
+  box.appendChild(el("h4", "row-level diff: rows paired as " + (d.pairing === "position" ? "positions (order matters)" : d.pairing + "s") +
+    (d.rounded ? " of values rounded to 2 decimals" : "") + ", over " + (d.truncated ? "the first " : "") + d.gn + " gold and " +
+    d.pn + " predicted rows" + (d.widths_differ ? "; the results have different widths: no row pairs" : "")));
+  function cell(v) { return v === null ? "None" : typeof v === "string" ? v : JSON.stringify(v); }
+  function list(title, n, rows, cls) {
+    var part = el("div", null, cls);
+    part.appendChild(el("h4", title + ": " + n + (n > rows.length ? " (the first " + rows.length + " shown)" : "")));
+    var ul = el("ul", null, cls);
+    rows.forEach(function (r) { ul.appendChild(el("li", "row " + r[0] + ": " + r[1].map(cell).join(" | "))); });
+    part.appendChild(ul);
+    return part;
+  }
+  var side = el("div", null, "side");
+  side.appendChild(list("gold rows without a partner", d.lone, d.g, "lone"));
+  side.appendChild(list("extra predicted rows", d.extra, d.p, "extra"));
+  box.appendChild(side);
+  return box;
+}
 function open(idx) {
   var x = idx === null ? null : DATA[idx], box = document.getElementById("detail");
   ROWS.forEach(function (r) { r.classList.toggle("open", r.dataset.idx === idx); });
@@ -293,6 +358,7 @@ function open(idx) {
   side.appendChild(result(x.gold_result, "gold result", "gold-result"));
   side.appendChild(result(x.pred_result, "predicted result", "pred-result"));
   if (x.gold_result || x.pred_result) box.appendChild(side);
+  if (x.rowdiff) box.appendChild(rowDiff(x.rowdiff));
   box.appendChild(el("h4", "verdict")); box.appendChild(el("pre", JSON.stringify(x.verdict, null, 1), "verdict"));
   box.hidden = false;
 }

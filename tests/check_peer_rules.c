@@ -239,6 +239,40 @@ START_TEST(test_lsb_compare) {
 }
 END_TEST
 
+/* the diff agrees with the verdict: no row without a partner exactly when
+** the rule says equal; sets ignore duplicates, multisets count them */
+START_TEST(test_rows_diff) {
+  rv_value g[] = {I(1), I(1), I(2)}, p[] = {F(2.0), F(1.0), I(3)};
+  pr_table tg = T(g, 3, 1), tp = T(p, 3, 1);
+  unsigned char go[3], po[3];
+  ck_assert_int_eq(pr_rows_diff(&tp, &tg, PR_DIFF_SET, 0, go, po), 0);
+  ck_assert(!go[0] && !go[1] && !go[2] && !po[0] && !po[1] && po[2]);
+  ck_assert_int_eq(pr_rows_diff(&tp, &tg, PR_DIFF_BAG, 0, go, po), 0);
+  /* the first 1 of the gold pairs, the second has no partner */
+  ck_assert(!go[0] && go[1] && !go[2] && !po[0] && !po[1] && po[2]);
+  ck_assert_int_eq(pr_rows_diff(&tp, &tg, PR_DIFF_POSITION, 0, go, po), 0);
+  ck_assert(go[0] && !go[1] && go[2] && po[0] && !po[1] && po[2]);
+  /* equal under a rule: nothing marked (bag: same multiset) */
+  rv_value p2[] = {I(2), F(1.0), I(1)};
+  pr_table tp2 = T(p2, 3, 1);
+  ck_assert_int_eq(pr_rows_diff(&tp2, &tg, PR_DIFF_BAG, 0, go, po), 0);
+  ck_assert(!go[0] && !go[1] && !go[2] && !po[0] && !po[1] && !po[2]);
+  ck_assert_int_eq(pr_bird_ex_bag(&tp2, &tg), 1);
+  /* 2-decimal rounding, as LiveSQLBench */
+  rv_value g3[] = {F(1.234)}, p3[] = {F(1.2349)};
+  pr_table tg3 = T(g3, 1, 1), tp3 = T(p3, 1, 1);
+  ck_assert_int_eq(pr_rows_diff(&tp3, &tg3, PR_DIFF_SET, 1, go, po), 0);
+  ck_assert(!go[0] && !po[0]);
+  ck_assert_int_eq(pr_rows_diff(&tp3, &tg3, PR_DIFF_SET, 0, go, po), 0);
+  ck_assert(go[0] && po[0]);
+  /* other widths: no row pairs */
+  rv_value w[] = {I(1), I(1)};
+  pr_table tw = T(w, 1, 2);
+  ck_assert_int_eq(pr_rows_diff(&tw, &tg, PR_DIFF_SET, 0, go, po), 0);
+  ck_assert(go[0] && go[1] && go[2] && po[0]);
+}
+END_TEST
+
 Suite *suite_peer_rules(void) {
   Suite *s = suite_create("peer_rules");
   TCase *tc = tcase_create("core");
@@ -254,6 +288,7 @@ Suite *suite_peer_rules(void) {
   tcase_add_test(tc, test_lsb_preprocess);
   tcase_add_test(tc, test_round2);
   tcase_add_test(tc, test_lsb_compare);
+  tcase_add_test(tc, test_rows_diff);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -292,8 +292,8 @@ else
     "$(grep -o '<div id="detail" data-idx="5"><h3>[^<]*' <<<"$dom")" \
     '<div id="detail" data-idx="5"><h3>question 5 (emp, simple): result mismatch '
   check "report_peer_html rendered: both results (the gold's first row, the prediction's none)" \
-    "$(grep -o '<div class="gold-result">.*</div><h4>verdict' <<<"$dom")" \
-    '<div class="gold-result"><h4>gold result (first 1 row)</h4><table><tr><th>name</th></tr><tr><td>Bo</td></tr></table></div><div class="pred-result"><h4>predicted result (first 0 rows)</h4><table><tr><th>name</th></tr></table></div></div><h4>verdict'
+    "$(grep -o '<div class="gold-result">.*</table></div></div>' <<<"$dom")" \
+    '<div class="gold-result"><h4>gold result (first 1 row)</h4><table><tr><th>name</th></tr><tr><td>Bo</td></tr></table></div><div class="pred-result"><h4>predicted result (first 0 rows)</h4><table><tr><th>name</th></tr></table></div></div>'
   check "report_peer_html rendered: its SQL and both runs" \
     "$(grep -o 'WHERE bonus = NULL</pre>\|verdict per run: A result mismatch (score 0); B correct (score 1)' <<<"$dom" | sort | tr '\n' '|')" \
     "WHERE bonus = NULL</pre>|verdict per run: A result mismatch (score 0); B correct (score 1)|"

@@ -65,6 +65,17 @@
 **   spider (with order/noorder) and livesql (no SQL preprocessing, no row
 **   cap). Pure.
 **
+** rows_diff(pred_rows, gold_rows, rules)
+**   The row-level diff behind a verdict, on the same JSON rows as
+**   rows_verdict: {"pairing": "set" | "multiset" | "position", "rounded",
+**   "widths_differ", "gold_only": [gold rows without a partner],
+**   "pred_only": [predicted rows without one]} (row numbers from 0). The
+**   pairing is the rules': bird and bird_ves set (bag: multiset), bird_f1
+**   position, spider multiset (order: position; the prediction's columns
+**   as they are, without test-suite's column permutations), livesql set
+**   (order: position) on values rounded to 2 decimals. Pure. The peer
+**   report page shows it for each failure.
+**
 ** The one deliberate difference: predictions that write (DML, DDL) are
 ** refused by the sandbox (score 0, error_info 'pred: refused: ...');
 ** upstream BIRD runs them,
@@ -1780,6 +1791,89 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, json, -1, sqlite3_free);
 }
 
+/* ---- rows_diff ---------------------------------------------------------------- */
+
+static void rowsDiffFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  for (int i = 0; i < 3; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
+  const char *rules_text = (const char *)sqlite3_value_text(argv[2]);
+  pm_rules r;
+  char *msg = parse_rules("rows_diff", rules_text ? rules_text : "", &r);
+  if (msg) {
+    fail(ctx, msg);
+    return;
+  }
+  sqlite3_free(r.canon);
+  if (r.toplevel_order) {
+    fail(ctx, sqlite3_mprintf("rows_diff: toplevel_order reads the gold SQL: "
+                              "use order or noorder"));
+    return;
+  }
+  int mode, round2 = r.kind == PM_LIVESQL;
+  const char *name;
+  switch (r.kind) {
+    case PM_BIRD_F1:
+      mode = PR_DIFF_POSITION;
+      break;
+    case PM_SPIDER:
+      mode = r.order == 1 ? PR_DIFF_POSITION : PR_DIFF_BAG;
+      break;
+    case PM_LIVESQL:
+      mode = r.order == 1 ? PR_DIFF_POSITION : PR_DIFF_SET;
+      break;
+    default: /* bird, bird_ves: EX is the correctness gate */
+      mode = r.bag ? PR_DIFF_BAG : PR_DIFF_SET;
+  }
+  name = mode == PR_DIFF_POSITION ? "position" : mode == PR_DIFF_BAG ? "multiset" : "set";
+  fetched p = {0}, g = {0};
+  const char *names[2] = {"pred_rows", "gold_rows"};
+  fetched *f[2] = {&p, &g};
+  for (int i = 0; i < 2; i++) {
+    const char *t = (const char *)sqlite3_value_text(argv[i]);
+    char *e = t ? json_rows(t, f[i]) : sqlite3_mprintf("out of memory");
+    if (e) {
+      fetched_free(&p);
+      fetched_free(&g);
+      fail(ctx, sqlite3_mprintf("rows_diff: %s: %s", names[i], e));
+      sqlite3_free(e);
+      return;
+    }
+  }
+  /* an empty result has no width: it pairs with nothing */
+  if (p.t.nrows == 0) p.t.ncols = g.t.ncols;
+  if (g.t.nrows == 0) g.t.ncols = p.t.ncols;
+  unsigned char *go = malloc((size_t)g.t.nrows + 1), *po = malloc((size_t)p.t.nrows + 1);
+  sqlite3_str *out = sqlite3_str_new(0);
+  if (go && po && pr_rows_diff(&p.t, &g.t, mode, round2, go, po) == 0) {
+    sqlite3_str_appendf(out, "{\"pairing\":\"%s\",\"rounded\":%s,\"widths_differ\":%s,\"gold_only\":[",
+                        name, round2 ? "true" : "false",
+                        p.t.ncols != g.t.ncols ? "true" : "false");
+    const char *sep = "";
+    for (int64_t k = 0; k < g.t.nrows; k++)
+      if (go[k]) sqlite3_str_appendf(out, "%s%lld", sep, (long long)k), sep = ",";
+    sqlite3_str_appendall(out, "],\"pred_only\":[");
+    sep = "";
+    for (int64_t k = 0; k < p.t.nrows; k++)
+      if (po[k]) sqlite3_str_appendf(out, "%s%lld", sep, (long long)k), sep = ",";
+    sqlite3_str_appendall(out, "]}");
+  } else {
+    sqlite3_str_reset(out);
+  }
+  free(go);
+  free(po);
+  fetched_free(&p);
+  fetched_free(&g);
+  int n = sqlite3_str_length(out);
+  char *json = sqlite3_str_finish(out);
+  if (!json || !n) {
+    sqlite3_free(json);
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
 static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_peer_metrics(sqlite3 *db, se_cache *cache) {
@@ -1800,8 +1894,12 @@ int se_register_peer_metrics(sqlite3 *db, se_cache *cache) {
                                         execVerdictsFunc, 0, 0, release_cache);
     if (rc != SQLITE_OK) return rc;
   }
-  return sqlite3_create_function_v2(
+  int rc = sqlite3_create_function_v2(
       db, "rows_verdict", 3,
       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
       rowsVerdictFunc, 0, 0, 0);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_function_v2(
+      db, "rows_diff", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+      0, rowsDiffFunc, 0, 0, 0);
 }

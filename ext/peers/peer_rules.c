@@ -143,6 +143,68 @@ static int rows_multiset_eq(const rv_value *a, const rv_value *b,
   return eq;
 }
 
+/* ---- the row-level diff ---------------------------------------------------- */
+
+static int diff_rows(const pr_table *pred, const pr_table *gold, int mode,
+                     const rv_value *a, const rv_value *b,
+                     unsigned char *gold_only, unsigned char *pred_only) {
+  int nc = gold->ncols;
+  int64_t np = pred->nrows, ng = gold->nrows;
+  if (mode == PR_DIFF_POSITION) {
+    for (int64_t r = 0; r < np || r < ng; r++) {
+      int same = r < np && r < ng && row_cmp(a + r * nc, b + r * nc, nc) == 0;
+      if (!same && r < ng) gold_only[r] = 1;
+      if (!same && r < np) pred_only[r] = 1;
+    }
+    return 0;
+  }
+  int64_t *ia = sorted_rows(a, np, nc), *ib = sorted_rows(b, ng, nc);
+  if (!ia || !ib) {
+    free(ia);
+    free(ib);
+    return -1;
+  }
+  int64_t i = 0, j = 0;
+  while (i < np || j < ng) {
+    int c = i >= np ? 1 : j >= ng ? -1
+                                  : row_cmp(a + ia[i] * nc, b + ib[j] * nc, nc);
+    if (c < 0) {
+      pred_only[ia[i++]] = 1;
+    } else if (c > 0) {
+      gold_only[ib[j++]] = 1;
+    } else if (mode == PR_DIFF_BAG) {
+      i++, j++;
+    } else { /* a set: every copy of a value present on both sides pairs */
+      const rv_value *cur = a + ia[i] * nc;
+      while (i < np && row_cmp(a + ia[i] * nc, cur, nc) == 0) i++;
+      while (j < ng && row_cmp(b + ib[j] * nc, cur, nc) == 0) j++;
+    }
+  }
+  free(ia);
+  free(ib);
+  return 0;
+}
+
+static rv_value *rounded_copy(const pr_table *t);
+
+int pr_rows_diff(const pr_table *pred, const pr_table *gold, int mode,
+                 int round2, unsigned char *gold_only,
+                 unsigned char *pred_only) {
+  memset(gold_only, 0, (size_t)gold->nrows);
+  memset(pred_only, 0, (size_t)pred->nrows);
+  if (pred->ncols != gold->ncols) {
+    memset(gold_only, 1, (size_t)gold->nrows);
+    memset(pred_only, 1, (size_t)pred->nrows);
+    return 0;
+  }
+  if (!round2) return diff_rows(pred, gold, mode, pred->v, gold->v, gold_only, pred_only);
+  rv_value *a = rounded_copy(pred), *b = rounded_copy(gold);
+  int rc = a && b ? diff_rows(pred, gold, mode, a, b, gold_only, pred_only) : -1;
+  free(a);
+  free(b);
+  return rc;
+}
+
 /* ---- BIRD ---------------------------------------------------------------- */
 
 int pr_bird_ex(const pr_table *pred, const pr_table *gold) {

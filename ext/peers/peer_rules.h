@@ -38,6 +38,23 @@ typedef struct {
 int pr_value_cmp(const rv_value *a, const rv_value *b);
 int pr_value_eq(const rv_value *a, const rv_value *b);
 
+/* ---- the row-level diff ---------------------------------------------- */
+
+/* How the rows of two results pair in a diff: as sets (a row pairs when an
+** equal row is on the other side: BIRD EX, LiveSQLBench unordered), as
+** multisets (each row with one equal row: test-suite, BIRD's bag) or
+** position by position (order matters; Soft-F1's pairing). */
+enum { PR_DIFF_SET, PR_DIFF_BAG, PR_DIFF_POSITION };
+
+/* The rows without a partner under `mode` (values equal as Python's ==;
+** round2: floats rounded to 2 decimals first, as LiveSQLBench): sets
+** gold_only[r] (gold->nrows bytes) for each gold row without one and
+** pred_only[r] (pred->nrows bytes) for each predicted row without one.
+** Results of different widths share no row. Returns 0, or -1 (no memory). */
+int pr_rows_diff(const pr_table *pred, const pr_table *gold, int mode,
+                 int round2, unsigned char *gold_only,
+                 unsigned char *pred_only);
+
 /* ---- BIRD ------------------------------------------------------------ */
 
 /* EX: set(pred) == set(gold), rows as tuples. */

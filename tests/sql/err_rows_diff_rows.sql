@@ -1,0 +1,2 @@
+.load build/spidereval
+SELECT rows_diff('[[1]]', '[[[1]]]', 'spider');
