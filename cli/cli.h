@@ -106,6 +106,11 @@ void cli_find_inputs(const char *cmd, const char *run, const char *gold,
                      const char *flavor, cli_inputs *in);
 void cli_inputs_free(cli_inputs *in);
 
+/* The folder of a run's <id>.sql files where cli_find_inputs looks for
+** --pred_sql (malloc'd; NULL when there is none), without notes: the SQL of
+** the other runs of a comparison page. */
+char *cli_run_sql_dir(const char *run);
+
 /* log.c: from cli_log_start to cli_log_stop, stdout and stderr also go to
 ** log.txt in the working directory (replaced), as the official evaluate.py
 ** writes it; the progress bar's updates stay off it. A log.txt that cannot

@@ -149,6 +149,43 @@ static void missing(const char *cmd, const char *opt, const looked *l,
           cmd, opt, l->text, without);
 }
 
+/* The folder of run's <id>.sql files (malloc'd), or NULL: the run itself
+** when it holds .sql files, RUN for RUN_csv (sql mode's layout), a sibling
+** tree's sql/NAME (runs/csv/NAME beside runs/sql/NAME). */
+static char *run_sql_dir(const char *run, looked *l) {
+  size_t n = strlen(run);
+  while (n > 1 && run[n - 1] == '/') n--;
+  char *r = strndup(run, n), *hit = NULL;
+  const char *slash = r ? strrchr(r, '/') : NULL;
+  const char *name = slash ? slash + 1 : r;
+  char *cands[3] = {0};
+  if (r) cands[0] = strdup(r);
+  if (r && n > 4 && !strcmp(r + n - 4, "_csv")) cands[1] = strndup(r, n - 4);
+  char *parent = r ? join(r, "../..") : NULL;
+  char *sqltree = parent ? join(parent, "sql") : NULL;
+  if (sqltree && name) cands[2] = join(sqltree, name);
+  for (size_t i = 0; i < 3 && !hit; i++) {
+    if (!cands[i]) continue;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s/*.sql", cands[i]);
+    look(l, buf);
+    if (cli_is_dir(cands[i]) && has_file_ending(cands[i], ".sql")) {
+      hit = cands[i];
+      cands[i] = NULL;
+    }
+  }
+  for (size_t i = 0; i < 3; i++) free(cands[i]);
+  free(r);
+  free(parent);
+  free(sqltree);
+  return hit;
+}
+
+char *cli_run_sql_dir(const char *run) {
+  looked l = {{0}, 0};
+  return run_sql_dir(run, &l);
+}
+
 void cli_find_inputs(const char *cmd, const char *run, const char *gold,
                      const char *flavor, cli_inputs *in) {
   const char *fl = flavor ? flavor : "snow";
@@ -220,31 +257,7 @@ void cli_find_inputs(const char *cmd, const char *run, const char *gold,
   ** (sql mode's layout); a sibling tree's sql/NAME */
   if (!in->pred_sql) {
     looked l = {{0}, 0};
-    size_t n = strlen(run);
-    while (n > 1 && run[n - 1] == '/') n--;
-    char *r = strndup(run, n);
-    const char *slash = r ? strrchr(r, '/') : NULL;
-    const char *name = slash ? slash + 1 : r;
-    char *cands[3] = {0};
-    if (r) cands[0] = strdup(r);
-    if (r && n > 4 && !strcmp(r + n - 4, "_csv")) cands[1] = strndup(r, n - 4);
-    char *parent = r ? join(r, "../..") : NULL;
-    char *sqltree = parent ? join(parent, "sql") : NULL;
-    if (sqltree && name) cands[2] = join(sqltree, name);
-    for (size_t i = 0; i < 3 && !found[3]; i++) {
-      if (!cands[i]) continue;
-      char buf[4096];
-      snprintf(buf, sizeof buf, "%s/*.sql", cands[i]);
-      look(&l, buf);
-      if (cli_is_dir(cands[i]) && has_file_ending(cands[i], ".sql")) {
-        found[3] = cands[i];
-        cands[i] = NULL;
-      }
-    }
-    for (size_t i = 0; i < 3; i++) free(cands[i]);
-    free(r);
-    free(parent);
-    free(sqltree);
+    found[3] = run_sql_dir(run, &l);
     if (found[3]) {
       in->pred_sql = found[3];
       note(cmd, "--pred_sql", found[3], "the run's SQL");

@@ -146,33 +146,125 @@ static void print_usage(const char *usage, const cli_option *opts) {
   }
 }
 
-/* The official evaluate.py's flags (its argparse parser: -h/--help and
-** these), whose unambiguous prefixes argparse takes as the flag. */
-static const char *const official_flags[] = {
+/* The official parsers whose flags a command takes, with argparse's
+** unambiguous prefixes: evaluate, Spider 2.0's evaluate.py; evaluate-peer,
+** BIRD's (mini_dev's evaluation_ex/f1/ves.py, DAMO-ConvAI's evaluation.py)
+** and Spider 1.0 test-suite's evaluation.py. Each list is one parser's
+** add_argument flags (and -h/--help), in its order. */
+static const char *const flags_spider2[] = {
     "help", "mode", "result_dir", "gold_dir", "is_sql_debug", "max_workers",
-    "timeout", "temp_dir"};
+    "timeout", "temp_dir", NULL};
+static const char *const flags_mini_dev[] = {
+    "help", "predicted_sql_path", "ground_truth_path", "db_root_path",
+    "num_cpus", "meta_time_out", "diff_json_path", "sql_dialect",
+    "output_log_path", NULL};
+static const char *const flags_damo[] = {
+    "help", "predicted_sql_path", "ground_truth_path", "data_mode",
+    "db_root_path", "num_cpus", "meta_time_out", "mode_gt", "mode_predict",
+    "difficulty", "diff_json_path", NULL};
+static const char *const flags_test_suite[] = {
+    "help", "gold", "pred", "db", "table", "etype", "plug_value",
+    "keep_distinct", "progress_bar_for_each_datapoint", NULL};
+static const struct {
+  const char *cmd;
+  const char *const *parsers[3];
+} official_parsers[] = {
+    {"evaluate", {flags_spider2, NULL, NULL}},
+    {"evaluate-peer", {flags_mini_dev, flags_damo, flags_test_suite}},
+};
+/* one input under two parsers' names: a prefix that is BIRD's in one
+** parser and Spider's in the other names the same input either way */
+static const char *const same_input[][2] = {
+    {"predicted_sql_path", "pred"},
+    {"ground_truth_path", "gold"},
+    {"db_root_path", "db"}};
 
-/* --name (len bytes) as argparse takes an abbreviation: the one official
-** flag it begins, else *o unchanged; several: argparse's "ambiguous
-** option" error (CLI_USAGE). --help's prefixes print the usage (-1). */
+/* The parser a command line speaks: the last of cmd's parsers in which
+** one of its --flags is exact or an unambiguous prefix and that no other
+** parser has (Spider's --gold, BIRD's --diff_json_path); -1 when none says. */
+static int spoken_parser(const char *const *const *parsers, int argc,
+                         char **argv) {
+  int spoken = -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strncmp(a, "--", 2) || !a[2]) continue;
+    const char *name = a + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    int only = -1, in = 0;
+    for (int k = 0; k < 3 && parsers[k]; k++) {
+      size_t n = 0;
+      int exact = 0;
+      for (const char *const *f = parsers[k]; *f; f++)
+        if (!strncmp(*f, name, len)) {
+          n++;
+          exact |= strlen(*f) == len;
+        }
+      if (exact || n == 1) {
+        in++;
+        only = k;
+      }
+    }
+    /* BIRD's two parsers count as one */
+    if (in == 1 || (in == 2 && only == 1 && parsers[2])) spoken = only == 1 ? 0 : only;
+  }
+  return spoken;
+}
+static int spoken = -1;
+
+static const char *input_of(const char *flag) {
+  for (size_t i = 0; i < sizeof same_input / sizeof *same_input; i++)
+    if (!strcmp(same_input[i][1], flag)) return same_input[i][0];
+  return flag;
+}
+
+/* --name (len bytes) as argparse takes an abbreviation: the one flag it
+** begins in an official parser of cmd (several parsers: those in which it
+** is unambiguous must agree on the input), else *o unchanged; several:
+** argparse's "ambiguous option" error (CLI_USAGE). --help's prefixes print
+** the usage (-1). */
 static int official_prefix(const char *cmd, const char *usage,
                            const char *name, size_t len,
                            const cli_option *opts, const cli_option **o) {
-  const char *match[8];
-  size_t n = 0;
-  for (size_t i = 0; i < sizeof official_flags / sizeof *official_flags; i++)
-    if (len && !strncmp(official_flags[i], name, len)) match[n++] = official_flags[i];
-  if (n > 1) {
+  const char *const *const *parsers = NULL;
+  for (size_t i = 0; i < sizeof official_parsers / sizeof *official_parsers; i++)
+    if (!strcmp(official_parsers[i].cmd, cmd)) parsers = official_parsers[i].parsers;
+  if (!parsers || !len) return CLI_OK;
+  const char *pick = NULL, *amb[16];
+  size_t namb = 0;
+  int clash = 0;
+  for (int k = 0; k < 3 && parsers[k]; k++) {
+    const char *match[16];
+    size_t n = 0;
+    for (const char *const *f = parsers[k]; *f; f++)
+      if (!strncmp(*f, name, len) && n < 16) match[n++] = *f;
+    if (n == 1) {
+      if (pick && strcmp(input_of(pick), input_of(match[0]))) clash = 1;
+      /* one input under two names: the name of the parser spoken */
+      if (!pick || (k == spoken && !clash)) pick = match[0];
+    }
+    /* the matches named by the error: the first parser's with several,
+    ** or, when parsers disagree, each parser's own */
+    if ((n > 1 && !namb) || n == 1)
+      for (size_t i = 0; i < n && namb < 16; i++) {
+        size_t j = 0;
+        while (j < namb && strcmp(amb[j], match[i])) j++;
+        if (j == namb) amb[namb++] = match[i];
+      }
+  }
+  if (clash || (!pick && namb > 1)) {
     /* argparse names the whole argument, =value included */
     fprintf(stderr, "spidereval %s: ambiguous option: --%s could match ", cmd,
             name);
-    for (size_t i = 0; i < n; i++)
-      fprintf(stderr, "%s--%s", i ? ", " : "", match[i]);
+    size_t shown = 0;
+    for (size_t i = 0; i < namb; i++) {
+      if (!clash && pick && strcmp(amb[i], pick)) continue;
+      fprintf(stderr, "%s--%s", shown++ ? ", " : "", amb[i]);
+    }
     fputc('\n', stderr);
     return CLI_USAGE;
   }
-  if (n == 0) return CLI_OK;
-  if (!strcmp(match[0], "help")) {
+  if (!pick) return CLI_OK;
+  if (!strcmp(pick, "help")) {
     if (name[len] == '=') {
       cli_error(cmd, "option '--help' takes no value");
       return CLI_USAGE;
@@ -181,7 +273,10 @@ static int official_prefix(const char *cmd, const char *usage,
     return -1;
   }
   for (const cli_option *p = opts; p->name; p++)
-    if (!strcmp(p->name, match[0])) *o = p;
+    if (!strcmp(p->name, pick)) *o = p;
+  if (!*o || !(*o)->name)
+    for (const cli_option *p = opts; p->name; p++)
+      if (!strcmp(input_of(p->name), input_of(pick))) *o = p;
   return CLI_OK;
 }
 
@@ -189,6 +284,10 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
               const cli_option *opts, const char **pos, int maxpos,
               int *npos) {
   *npos = 0;
+  spoken = -1;
+  for (size_t i = 0; i < sizeof official_parsers / sizeof *official_parsers; i++)
+    if (!strcmp(official_parsers[i].cmd, cmd))
+      spoken = spoken_parser(official_parsers[i].parsers, argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -210,7 +309,7 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
     const cli_option *o = opts;
     while (o && o->name && (strlen(o->name) != len || strncmp(o->name, name, len)))
       o++;
-    if ((!o || !o->name) && !strcmp(cmd, "evaluate")) {
+    if (!o || !o->name) {
       /* argparse's abbreviations of the official flags */
       int r = official_prefix(cmd, usage, name, len, opts, &o);
       if (r) return r;
@@ -586,6 +685,29 @@ static int report_options(const char *cmd, const char *html,
   return rc;
 }
 
+/* The SQL folders of the runs of a JSON array (compare_with), as a JSON
+** array of the same length: each run's <id>.sql folder where report finds
+** the first run's (cli_run_sql_dir), or null (malloc'd; NULL for none). */
+static char *runs_sql_json(const char *runs_json) {
+  json_t *runs = runs_json ? json_loads(runs_json, 0, NULL) : NULL;
+  if (!json_is_array(runs)) {
+    json_decref(runs);
+    return NULL;
+  }
+  json_t *out = json_array();
+  size_t i;
+  json_t *run;
+  json_array_foreach(runs, i, run) {
+    char *d = json_is_string(run) ? cli_run_sql_dir(json_string_value(run)) : NULL;
+    json_array_append_new(out, d ? json_string(d) : json_null());
+    free(d);
+  }
+  char *r = json_dumps(out, JSON_COMPACT);
+  json_decref(out);
+  json_decref(runs);
+  return r;
+}
+
 /* report, errors, diff: a run against a gold directory. */
 static int cmd_run_script(int argc, char **argv, const char *cmd,
                           const char *script, const char *usage) {
@@ -666,6 +788,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
   tasks = in.tasks, lite_tasks = in.lite_tasks, lite_gold = in.lite_gold;
   pred_sql = in.pred_sql, gold_tables = in.gold_tables;
   char *args = cli_args(result_dir, gold);
+  char *others_sql = html ? runs_sql_json(compare_with) : NULL;
   cli_param params[] = {
       {":submission", result_dir, 0},   {":gold", gold, 0},
       {":flavor", flavor, 0},           {":options", options, 0},
@@ -674,7 +797,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
       {":limit", limit, 1},             {":tasks", tasks, 0},
       {":lite_tasks", lite_tasks, 0},   {":lite_gold", lite_gold, 0},
       {":rows", rows, 1},               {":compare_with", compare_with, 0},
-      {":cli", args, 0},
+      {":cli", args, 0},                {":compare_sql", others_sql, 0},
   };
   int fd = -1;
   char *tmp = NULL;
@@ -684,6 +807,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     fd = cli_output_open(cmd, "--html", html, &tmp);
     if (fd < 0) {
       free((char *)compare_with);
+      free(others_sql);
       free(args);
       cli_inputs_free(&in);
       return CLI_FAILED;
@@ -697,6 +821,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     if (rc == CLI_OK) rc = crc;
   }
   free((char *)compare_with);
+  free(others_sql);
   free(args);
   cli_inputs_free(&in);
   return rc;
@@ -742,6 +867,7 @@ static int compare_html(const char **runs, int nruns, const char *gold,
   for (int i = 1; i < nruns; i++) json_array_append_new(others, json_string(runs[i]));
   char *others_json = json_dumps(others, JSON_COMPACT);
   json_decref(others);
+  char *others_sql = runs_sql_json(others_json);
   cli_inputs in = {0};
   cli_find_inputs("compare", runs[0], gold, flavor, &in);
   char *args = gold_args(gold);
@@ -753,7 +879,7 @@ static int compare_html(const char **runs, int nruns, const char *gold,
       {":tasks", in.tasks, 0},          {":lite_tasks", in.lite_tasks, 0},
       {":lite_gold", in.lite_gold, 0},  {":pred_sql", in.pred_sql, 0},
       {":gold_tables", in.gold_tables, 0}, {":cli", args, 0},
-      {":page", "compare", 0},
+      {":page", "compare", 0},          {":compare_sql", others_sql, 0},
   };
   int rc = CLI_FAILED;
   /* a new file renamed over --html at the end (never through a link) */
@@ -766,6 +892,7 @@ static int compare_html(const char **runs, int nruns, const char *gold,
     if (rc == CLI_OK) rc = crc;
   }
   free(others_json);
+  free(others_sql);
   free(args);
   cli_inputs_free(&in);
   return rc;

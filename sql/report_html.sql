@@ -20,6 +20,9 @@
 --                  the run comparison of sql/compare.sql (leaderboard,
 --                  paired tests, gained and lost instances) and each
 --                  instance's verdict in every run
+--   :compare_sql   a JSON array beside :compare_with: each other run's
+--                  folder of <instance_id>.sql files, or null (each
+--                  instance's drill-down shows every run's SQL)
 -- The page: the headline (correct / evaluated, the score over evaluated,
 -- over all instances of the eval jsonl and over Spider2-E's set, the
 -- instances not submitted), where the difficulties come from, bar charts
@@ -112,21 +115,28 @@ DROP TABLE IF EXISTS temp.html_lite_sql;
 CREATE TEMP TABLE html_lite_sql AS
 SELECT instance_id, gold_sql FROM gold_instances(coalesce(:lite_gold, :gold))
 WHERE :lite_gold IS NOT NULL AND gold_sql IS NOT NULL;
--- the other runs' predicted tables, for the instances on which a run's
--- verdict differs from A's (the comparison's gained and lost)
+-- the other runs, for each instance: the verdict, the predicted SQL when
+-- :compare_sql names the run's SQL folder (a JSON array beside
+-- :compare_with, null for a run without one; spidereval finds them where it
+-- finds the first run's), and the predicted table where the verdict
+-- differs from A's (the comparison's gained and lost)
 DROP TABLE IF EXISTS temp.html_other_tables;
 CREATE TEMP TABLE html_other_tables AS
 WITH d AS (
-  SELECT cv.instance_id, cv.run, r.name, r.path, cv.score, cv.error_info, cv.submitted
+  SELECT cv.instance_id, cv.run, r.name, r.path, r.ord, cv.score, cv.error_info, cv.submitted,
+         cv.score <> a.score AS differs
   FROM compare_verdicts AS cv JOIN compare_runs AS r USING (run)
   JOIN compare_verdicts AS a ON a.instance_id = cv.instance_id AND a.run = 'A'
-  WHERE cv.run <> 'A' AND cv.score <> a.score
+  WHERE cv.run <> 'A'
     AND cv.instance_id IN (SELECT instance_id FROM html_instances)
 ), p AS (
-  SELECT d.*, rtrim(d.path, '/') || '/' || d.instance_id || '.csv' AS csv FROM d
+  SELECT d.*, rtrim(d.path, '/') || '/' || d.instance_id || '.csv' AS csv,
+         json_extract(:compare_sql, '$[' || (d.ord - 1) || ']') AS sql_dir FROM d
 )
 SELECT instance_id, run, name, score, error_info,
-       CASE WHEN submitted AND coalesce(error_info, '') NOT LIKE 'Evaluation Error%' THEN json_object(
+       CASE WHEN sql_dir IS NOT NULL THEN
+         CAST(readfile(rtrim(sql_dir, '/') || '/' || instance_id || '.sql') AS TEXT) END AS sql,
+       CASE WHEN differs AND submitted AND coalesce(error_info, '') NOT LIKE 'Evaluation Error%' THEN json_object(
          'cols', (SELECT json_group_array(name) FROM (SELECT name FROM result_columns(p.csv) ORDER BY col)),
          'n', (SELECT max(rows) FROM result_columns(p.csv)),
          'rows', (SELECT json_group_array(json(r)) FROM (
@@ -134,7 +144,7 @@ SELECT instance_id, run, name, score, error_info,
                       SELECT row, CASE WHEN length(text) > 80 THEN substr(text, 1, 79) || '…' ELSE text END AS t
                       FROM result_cells(p.csv) WHERE row < coalesce(:rows, 10) ORDER BY row, col)
                     GROUP BY row ORDER BY row))) END AS pred
-FROM p;
+FROM p WHERE differs OR sql_dir IS NOT NULL;
 -- each run's score per difficulty and per source family, and its
 -- difference from A's in points (the comparison's deltas)
 DROP TABLE IF EXISTS temp.html_deltas;
@@ -319,7 +329,7 @@ data AS (
            'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
                      (SELECT json_group_object(r.name, json_array(score, error_info)) FROM compare_verdicts AS cv
                       JOIN compare_runs AS r USING (run) WHERE cv.instance_id = h.instance_id) END,
-           'others', (SELECT json_group_object(o.name, json_object('score', o.score, 'error_info', o.error_info, 'pred', json(o.pred)))
+           'others', (SELECT json_group_object(o.name, json_object('score', o.score, 'error_info', o.error_info, 'pred', json(o.pred), 'sql', o.sql))
                       FROM temp.html_other_tables AS o WHERE o.instance_id = h.instance_id))) AS s
   FROM html_instances AS h JOIN html_tables AS tb USING (instance_id)
   LEFT JOIN temp.html_gold_sql AS gs USING (instance_id)),
@@ -556,6 +566,7 @@ function open(id) {
     { head: ph, cell: function (i, j) { return pairs.some(function (p) { return p[1] === j && differs(i, p[0], p[1]); }); } }));
   if (x.others) Object.keys(x.others).forEach(function (k) {
     var o = x.others[k];
+    if (!o.pred) return;
     var t = table(o.pred, "run " + k + ": " + (o.score === 1 ? "pass" : "fail"), { head: {}, cell: function () { return false; } });
     t.classList.add("other-run");
     if (o.score !== 1) t.appendChild(el("p", o.error_info, "reason"));
@@ -566,6 +577,12 @@ function open(id) {
   if (x.ignore_order) box.appendChild(el("p", "ignore_order: the official comparison sorts each column on its own; rows are shown as in the files."));
   if (x.diff) { box.appendChild(el("h4", "result_diff evidence")); box.appendChild(el("pre", JSON.stringify(x.diff, null, 1))); }
   if (x.sql) { box.appendChild(el("h4", "predicted SQL")); box.appendChild(el("pre", x.sql, "sql")); }
+  if (x.others) Object.keys(x.others).forEach(function (k) {
+    var o = x.others[k];
+    if (typeof o.sql !== "string") return;
+    box.appendChild(el("h4", "predicted SQL of run " + k + " (" + (o.score === 1 ? "pass" : "fail") + ")"));
+    box.appendChild(el("pre", o.sql, "sql other-sql"));
+  });
   if (x.gold_sql) { box.appendChild(el("h4", "gold SQL")); box.appendChild(el("pre", x.gold_sql, "sql gold-sql")); }
   else if (x.lite_sql) { box.appendChild(el("h4", "gold SQL of spider2-lite''s " + x.lite_id + " (the same question)")); box.appendChild(el("pre", x.lite_sql, "sql gold-sql")); }
   box.hidden = false;

@@ -216,7 +216,7 @@ done
 check "report_html.sql from another directory: a page" "$(runsql report_html.sql "${p_sub[@]}" | grep -c '</html>')" 1
 out=$(sqlite3 :memory: -cmd ".load $L" "${p_sub[@]}" <"$root/sql/report_html.sql" 2>&1)
 check "sql/report_html.sql from another directory: what to do" "$?:$out" \
-  "1:Runtime error near line 41: report_html.sql: cannot read sql/report.sql from the working directory: run it from the repository root, or run build/sql/report_html.sql (its parts inlined) from anywhere"
+  "1:Runtime error near line 44: report_html.sql: cannot read sql/report.sql from the working directory: run it from the repository root, or run build/sql/report_html.sql (its parts inlined) from anywhere"
 check "sql/report_html.sql from the repository root" \
   "$(cd "$root" && sqlite3 :memory: -cmd ".load $L" "${p_sub[@]}" <sql/report_html.sql 2>&1 | grep -c '</html>')" 1
 for s in report_peer compare_peer report_peer_html; do
@@ -288,7 +288,8 @@ check "report: totals" "$(grep -c 'correct / evaluated' <<<"$out")" 1
 check "report --html: status" "$rc" 0
 check "report --html: a page" "$(grep -c '</html>' page.html)" 1
 # report --html passes every parameter of report_html.sql: the page equals
-# the script's run with the same parameters
+# the script's run with the same parameters (:compare_sql: each other run's
+# SQL, found beside it as the first run's)
 sp=$shared/spider2
 ref=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final
 ref4o=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final
@@ -303,6 +304,7 @@ sqlite3 :memory: -cmd ".load $L" -cmd ".parameter set :submission '$ref'" -cmd "
   -cmd ".parameter set :lite_tasks '$sp/lite/spider2-lite.jsonl'" -cmd ".parameter set :lite_gold '$sp/lite/gold'" \
   -cmd ".parameter set :pred_sql '$refsql'" -cmd ".parameter set :gold_tables '$sp/gold-tables/spider2-snow-gold-tables.jsonl'" \
   -cmd ".parameter set :compare_with '[\"$ref4o\",\"$ref\"]'" -cmd ".parameter set :rows 5" \
+  -cmd ".parameter set :compare_sql '[$(if [ -d "$shared/real/sql/${ref4o##*/}" ]; then echo "\"$shared/real/sql/${ref4o##*/}\""; else echo null; fi),\"$refsql\"]'" \
   <"$root/build/sql/report_html.sql" >direct.html
 check "report --html with every flag = report_html.sql with those parameters" "$(undate flags.html | md5sum)" "$(undate direct.html | md5sum)"
 check "report --html --compare_with twice: three runs compared" "$(grep -o '<tr data-run="[A-Z]"' flags.html | wc -l)" 3
