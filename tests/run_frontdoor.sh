@@ -88,14 +88,19 @@ check "--tasks '': the difficulty hint speaks CLI" "$(grep 'Instances without a 
   "Instances without a difficulty can take the one of the spider2-lite instance with the same question: give --tasks, --lite_tasks and --lite_gold (the notes on stderr say where they were looked for)."
 
 # ---- the real runs: every instance with a question gets a difficulty ----
+# (two at a time: the machine's two cores)
 nruns=0
+mkdir -p "$work/real"
 for flavor in snow lite; do
   for r in "$shared/real/$flavor"/*/; do
-    out=$("$bin" report "$r" --gold_dir "$shared/spider2/$flavor/gold" --limit 1 2>/dev/null)
-    nruns=$((nruns + 1))
-    check "real $flavor/$(basename "$r"): every instance has a difficulty" \
-      "$(grep -c 'Unknown\|none:' <<<"$out")" 0
+    [ -d "$r" ] && printf '%s\0%s\0%s\0' "$r" "$shared/spider2/$flavor/gold" "$work/real/$flavor.$(basename "$r")"
   done
+done | xargs -0 -n 3 -P 2 sh -c '"$0" report "$1" --gold_dir "$2" --limit 1 >"$3" 2>/dev/null' "$bin"
+for f in "$work/real"/*; do
+  [ -f "$f" ] || continue
+  nruns=$((nruns + 1))
+  check "real ${f##*/}: every instance has a difficulty" "$(grep -c 'Unknown\|none:' "$f")" 0
+  check "real ${f##*/}: reported" "$(grep -c 'correct / evaluated' "$f")" 1
 done
 echo "frontdoor: $nruns real runs reported"
 
@@ -151,6 +156,70 @@ done
 check "argparse: --h is --help" "$("$bin" evaluate --h | head -1)" "$("$bin" evaluate --help | head -1)"
 check "argparse: only the official flags" "$("$bin" evaluate --verb 2>&1)" \
   "spidereval evaluate: unknown option '--verb' (see spidereval evaluate --help)"
+
+# ---- evaluate-peer takes the abbreviations of BIRD's and Spider's flags ----
+# three official parsers (mini_dev's evaluation_ex.py, DAMO-ConvAI's
+# evaluation.py, test-suite's evaluation.py: their add_argument flags),
+# judged by Python's argparse: a prefix that one of them takes means what
+# it takes it for; refused by all, it is refused with argparse's words
+py_peer() { # PARSER ARGS...: the flags argparse sets, or its error
+  python3 - "$@" <<'PY' 2>&1
+import argparse, sys
+flags = {
+  "mini_dev": ["predicted_sql_path", "ground_truth_path", "db_root_path", "num_cpus", "meta_time_out",
+               "diff_json_path", "sql_dialect", "output_log_path"],
+  "damo": ["predicted_sql_path", "ground_truth_path", "data_mode", "db_root_path", "num_cpus", "meta_time_out",
+           "mode_gt", "mode_predict", "difficulty", "diff_json_path"],
+  "test_suite": ["gold", "pred", "db", "table", "etype", "plug_value", "keep_distinct",
+                 "progress_bar_for_each_datapoint"]}[sys.argv[1]]
+p = argparse.ArgumentParser(prog="evaluation.py")
+for f in flags:
+    if f in ("plug_value", "keep_distinct", "progress_bar_for_each_datapoint"):
+        p.add_argument("--" + f, action="store_true", default=None)
+    else:
+        p.add_argument("--" + f, type=str)
+try:
+    a = vars(p.parse_args(sys.argv[2:]))
+    print(" ".join(k for k in flags if a[k] is not None))
+except SystemExit:
+    pass
+PY
+}
+pb="$root/samples/peers/predict_b.json"; pj="$root/samples/peers/dev.json"; pd="$root/build/samples/peers_dev"
+full=$("$bin" evaluate-peer --predicted_sql_path "$pb" --diff_json_path "$pj" --db_root_path "$pd" --meta_time_out 30 2>&1)
+args="--predicted $pb --diff $pj --db_r $pd --m 30"
+# shellcheck disable=SC2086
+check "peer argparse: mini_dev's $args (python)" "$(py_peer mini_dev $args)" \
+  "predicted_sql_path db_root_path meta_time_out diff_json_path"
+# shellcheck disable=SC2086
+check "peer argparse: mini_dev's abbreviations" "$("$bin" evaluate-peer $args 2>&1)" "$full"
+args="--p=$pb --di $pj --db_root=$pd"
+# shellcheck disable=SC2086
+check "peer argparse: $args (python: mini_dev)" "$(py_peer mini_dev $args)" "predicted_sql_path db_root_path diff_json_path"
+# shellcheck disable=SC2086
+check "peer argparse: $args" "$("$bin" evaluate-peer $args 2>&1)" "$full"
+sg=$root/samples/peers/spider_gold.sql; sp=$root/samples/peers/spider_pred.sql
+full=$("$bin" evaluate-peer --gold "$sg" --pred "$sp" --db "$pd" --etype exec 2>&1)
+args="--gol $sg --pre $sp --d $pd --et exec"
+# shellcheck disable=SC2086
+check "peer argparse: test-suite's $args (python)" "$(py_peer test_suite $args)" "gold pred db etype"
+# shellcheck disable=SC2086
+check "peer argparse: test-suite's abbreviations" "$("$bin" evaluate-peer $args 2>&1)" "$full"
+check "peer argparse: --k is --keep_distinct (python)" "$(py_peer test_suite --k)" "keep_distinct"
+check "peer argparse: --k is --keep_distinct" \
+  "$("$bin" evaluate-peer --gold "$sg" --pred "$sp" --db "$pd" --k 2>&1)" \
+  "$("$bin" evaluate-peer --gold "$sg" --pred "$sp" --db "$pd" --keep_distinct 2>&1)"
+# refused by every parser: argparse's words (DAMO-ConvAI's --mode)
+want=$(py_peer damo --mode x | sed -n 's/^evaluation.py: error: //p')
+check "peer argparse: --mode refused as argparse refuses it" "$("$bin" evaluate-peer --mode x 2>&1; echo "rc $?")" \
+  "spidereval evaluate-peer: $want
+rc 2"
+check "peer argparse: --mode refused by mini_dev and test-suite too" \
+  "$(py_peer mini_dev --mode x | grep -c 'unrecognized'; py_peer test_suite --mode x | grep -c 'unrecognized')" "1
+1"
+check "peer argparse: --he is --help" "$("$bin" evaluate-peer --he | head -1)" "$("$bin" evaluate-peer --help | head -1)"
+check "peer argparse: spidereval's own flags are not abbreviated" "$("$bin" evaluate-peer --datab x 2>&1)" \
+  "spidereval evaluate-peer: unknown option '--datab' (see spidereval evaluate-peer --help)"
 
 # ---- log.txt, as the official script writes it ----
 rm -f log.txt
@@ -217,14 +286,15 @@ check "terminal: evaluate --format csv shows them as \\x1b" "$(grep -c 'x1b\]0;p
 check "html: the page written" "$(tail -1 "$E/page.html")" "</body></html>"
 check "html: no markup from the files outside the data block" \
   "$(sed 's#<script type="application/json" id="data">.*</script>##' "$E/page.html" | grep -c '<u>')" 0
-if command -v chromium >/dev/null; then
-  dom=$(timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom \
-          "file://$E/page.html#open=$(python3 -c 'import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1]))' "$id")" 2>/dev/null)
+# rendered with the other pages in one browser session (below)
+pages=("evil=file://$E/page.html#open=$(python3 -c 'import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1]))' "$id")")
+rendered_evil() {
+  dom=$(cat "$work/dom/evil.html")
   check "html in chromium: no <u> element made from the files" \
     "$(sed 's#<script[^>]*>.*</script>##' <<<"$dom" | tr '\n' ' ' | sed 's#<script[^>]*>[^<]*</script>##g' | grep -o '<u>' | wc -l)" 0
   check "html in chromium: the crafted instance opens, its question as text" \
     "$(grep -c '<p class="question">&lt;u&gt;q&lt;/u&gt;' <<<"$dom")" 1
-fi
+}
 
 # ---- the nearest column: of the gold column's kind on a tie ----
 # sf002 of the ReFoRCE o1-preview 2.12 run: every column differs from the
@@ -240,30 +310,40 @@ fi
 # headless Chromium: the numbers in the rendered page, an instance opened
 # from the address with every run's table beside the gold, the gold SQL,
 # and no script error in the console
-chrome=$(command -v chromium || command -v chromium-browser || true)
 C=$work/cmp
 mkdir -p "$C"
 cp -r samples/submission "$C/run_a"
 cp -r samples/submission "$C/run_b"
 cp samples/gold/exec_result/demo004_a.csv "$C/run_b/demo004.csv" # gained by run_b
 rm "$C/run_b/demo001.csv"                                         # lost
-out=$("$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold 2>/dev/null)
+cmp_out=$("$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold 2>/dev/null)
 "$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold --html "$C/cmp.html" 2>/dev/null
 check "compare --html: status" "$?" 0
 check "compare --html: a page" "$(tail -1 "$C/cmp.html")" "</body></html>"
 check "compare --rows without --html" "$("$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold --rows 3 2>&1)" \
   "spidereval compare: --rows is for the HTML page: add --html FILE"
-if [ -n "$chrome" ]; then
-  browse() { # URL: the rendered DOM on stdout, the console's messages in $work/console
-    timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-      --enable-logging=stderr --v=0 --dump-dom "$1" 2>"$work/console.raw"
-    grep 'CONSOLE' "$work/console.raw" >"$work/console" || true
-  }
-  dom=$(browse "file://$C/cmp.html#open=demo004")
-  check "compare page: no console message" "$(cat "$work/console")" ""
+# each run's SQL beside its results: the drill-down shows every run's
+for i in 1 2 4; do
+  echo "SELECT $i AS run_a_sql" >"$C/run_a/demo00$i.sql"
+  echo "SELECT $i AS run_b_sql" >"$C/run_b/demo00$i.sql"
+done
+"$bin" compare "$C/run_a" "$C/run_b" --gold_dir samples/gold --html "$C/cmp_sql.html" 2>/dev/null
+pages+=("cmp4=file://$C/cmp.html#open=demo004" "cmp1=file://$C/cmp.html#open=demo001"
+        "cmpsql=file://$C/cmp_sql.html#open=demo004")
+ra=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final
+rb=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final
+if [ -d "$ra" ]; then
+  "$bin" compare "$ra" "$rb" --gold_dir "$shared/spider2/snow/gold" --html "$C/real.html" 2>/dev/null
+  # the first instance run B gained, from the page as written
+  real_id=$(grep -o 'class="move gained">[^<]*' "$C/real.html" | head -1 | sed 's/.*://')
+  pages+=("real=file://$C/real.html" "realopen=file://$C/real.html#open=$real_id")
+fi
+rendered_compare() {
+  dom=$(cat "$work/dom/cmp4.html")
+  check "compare page: no console message" "$(cat "$work/dom/cmp4.console")" ""
   check "compare page: the title" "$(grep -o '<h1>[^<]*</h1>' <<<"$dom")" "<h1>spidereval comparison of 2 runs</h1>"
   # the leaderboard's numbers are compare's own
-  want=$(grep -E '^│ [0-9]+ +│ [AB] ' <<<"$out" | awk -F'│' '{gsub(/ /, "", $3); gsub(/ /, "", $5); print $3, $5}' | sort)
+  want=$(grep -E '^│ [0-9]+ +│ [AB] ' <<<"$cmp_out" | awk -F'│' '{gsub(/ /, "", $3); gsub(/ /, "", $5); print $3, $5}' | sort)
   got=$(grep -o '<tr data-run="[AB]" data-correct="[0-9]*"' <<<"$dom" | sed -E 's/.*data-run="(.)" data-correct="([0-9]*)"/\1 \2/' | sort)
   check "compare page: leaderboard = spidereval compare" "$got" "$want"
   check "compare page: runs by name in the paired test" "$(grep -c '<td>run_a vs run_b</td>' <<<"$dom")" 1
@@ -277,26 +357,26 @@ lost run_b:demo001"
     "$(grep -o '<h4>[^<(]*' <<<"$dom" | head -3 | sed 's/ *$//')" "<h4>gold variant a, all columns compared
 <h4>run run_a: fail
 <h4>run run_b: pass"
-  dom=$(browse "file://$C/cmp.html#open=demo001")
+  dom=$(cat "$work/dom/cmpsql.html")
+  check "compare page: every run's SQL in the drill-down" \
+    "$(grep -o '<h4>predicted SQL[^<]*</h4><pre class="sql[^"]*">[^<]*' <<<"$dom" | sed 's/<[^>]*>/ /g; s/  */ /g; s/ $//')" \
+    " predicted SQL SELECT 4 AS run_a_sql
+ predicted SQL of run run_b (pass) SELECT 4 AS run_b_sql"
+  check "compare page: no console message (with SQL)" "$(cat "$work/dom/cmpsql.console")" ""
+  dom=$(cat "$work/dom/cmp1.html")
   check "report page: the gold SQL where the gold has it" "$(grep -c '<h4>gold SQL</h4>' <<<"$dom")" 1
   check "report page: bars with percentages" "$(grep -o '1 / 1 (100.0%)' <<<"$dom" | wc -l)" 3
   check "report page: the family split" "$(grep -o '<g class="bar fam" data-label="demo" data-total="5" data-correct="3"' <<<"$dom" | wc -l)" 1
   # two real runs, every input found: no console message, the other run's
   # table and the gold SQL in a drill-down
-  ra=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-o3-snow-subset-final
-  rb=$shared/real/snow/xxxbrem__example-logs-gpt4o__reforce-gpt-4o-snow-subset-final
   if [ -d "$ra" ]; then
-    "$bin" compare "$ra" "$rb" --gold_dir "$shared/spider2/snow/gold" --html "$C/real.html" 2>/dev/null
-    dom=$(browse "file://$C/real.html")
-    check "real compare page: no console message" "$(cat "$work/console")" ""
+    check "real compare page: no console message" "$(cat "$work/dom/real.console")" ""
     check "real compare page: no Unknown difficulty" "$(grep -c 'data-label="Unknown"' "$C/real.html")" 0
-    id=$(grep -o 'class="move gained">[^<]*' <<<"$dom" | head -1 | sed 's/.*://')
-    dom=$(browse "file://$C/real.html#open=$id")
-    check "real compare page: $id shows the other run's table" "$(grep -c 'class="other-run"' <<<"$dom")" 1
+    check "real compare page: $real_id gained, as the rendered page lists it" \
+      "$(grep -o 'class="move gained">[^<]*' "$work/dom/real.html" | head -1 | sed 's/.*://')" "$real_id"
+    check "real compare page: $real_id shows the other run's table" "$(grep -c 'class="other-run"' "$work/dom/realopen.html")" 1
   fi
-else
-  check "chromium" missing "installed (scripts/install-deps.sh)"
-fi
+}
 
 # ---- the row-level diff, under the rules that decided the verdict ----
 D=$work/rowdiff
@@ -308,8 +388,9 @@ printf 'v\n3\n2\n5\n7\n9\n' >"$D/run/r1.csv"                 # 5 and 9 are extra
 printf 'v\na\nb\nc\n' >"$D/gold/exec_result/r2.csv"          # order kept: rows 1, 2 differ
 printf 'v\na\nc\nb\n' >"$D/run/r2.csv"
 "$bin" report "$D/run" --gold_dir "$D/gold" --html "$D/page.html" 2>/dev/null
-if [ -n "$chrome" ]; then
-  dom=$(timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom "file://$D/page.html#open=r1" 2>/dev/null)
+pages+=("r1=file://$D/page.html#open=r1" "r2=file://$D/page.html#open=r2")
+rendered_rowdiff() {
+  dom=$(cat "$work/dom/r1.html")
   check "row diff, ignore_order: lone and extra" \
     "$(grep -o '<ul class="[a-z]*">.*</ul>' <<<"$dom" | grep -o '<li>[^<]*</li>' | sed 's/<[^>]*>//g')" \
 "gold values without a partner: 1
@@ -317,17 +398,60 @@ row 0: 1.0
 extra predicted values: 2
 row 2: 5
 row 4: 9"
-  dom=$(timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --dump-dom "file://$D/page.html#open=r2" 2>/dev/null)
+  dom=$(cat "$work/dom/r2.html")
   check "row diff, order kept: row by row" "$(grep -o 'data-lone="[0-9]*" data-extra="[0-9]*"' <<<"$dom")" 'data-lone="2" data-extra="2"'
-fi
+}
 
-# ---- the peer page: percentages on its difficulty bars ----
+# ---- the peer page: percentages on its difficulty bars, row diffs ----
 if [ -d build/samples/peers_dev ]; then
   "$bin" evaluate-peer samples/peers/predict_a.json --dev samples/peers/dev.json \
     --databases build/samples/peers_dev --html "$work/peer.html" 2>/dev/null
   check "peer page: bars with percentages" \
     "$(grep -o '<g class="bar" data-label="[^"]*" data-total="[0-9]*" data-correct="[0-9]*"' "$work/peer.html" | wc -l)" \
     "$(grep -o '[0-9]* / [0-9]* ([0-9.]*%)</text></g>' "$work/peer.html" | wc -l)"
+  # Spider's rules: the gold orders (row by row) or not (multisets)
+  "$bin" evaluate-peer --gold samples/peers/spider_gold.sql --pred samples/peers/spider_pred.sql \
+    --db build/samples/peers_dev --etype exec --html "$work/peer_spider.html" 2>/dev/null
+  pages+=("peer1=file://$work/peer.html#open=1" "peer4=file://$work/peer.html#open=4"
+          "peer0=file://$work/peer.html#open=0" "spider=file://$work/peer_spider.html#outcome=fail")
+fi
+rendered_peer() {
+  [ -d build/samples/peers_dev ] || return 0
+  rows() { grep -o '<div class="rowdiff"[^>]*>.*' "$work/dom/$1.html" | sed 's#<h4>verdict</h4>.*##' | grep -o '<h4>[^<]*</h4>\|<li>[^<]*</li>' | sed 's/<[^>]*>//g'; }
+  check "peer page: question 1's gold rows without a partner (BIRD: as sets)" "$(rows peer1)" \
+"row-level diff: rows paired as sets, over 2 gold and 0 predicted rows
+gold rows without a partner: 2
+row 0: Ada
+row 1: Cy
+extra predicted rows: 0"
+  check "peer page: question 4's extra predicted row" \
+    "$(grep -o '<div class="rowdiff" data-lone="[0-9]*" data-extra="[0-9]*" data-pairing="[a-z]*"' "$work/dom/peer4.html")" \
+    '<div class="rowdiff" data-lone="0" data-extra="1" data-pairing="set"'
+  check "peer page: question 4's extra row shown" "$(rows peer4 | grep '^row [0-9]')" "row 1: Di"
+  check "peer page: a correct question has no row diff" "$(grep -c 'class="rowdiff"' "$work/dom/peer0.html")" 0
+  check "peer page: no console message" "$(cat "$work/dom/peer1.console" "$work/dom/peer4.console" "$work/dom/spider.console")" ""
+  check "spider page: the failures' diffs, under test-suite's pairing" \
+    "$(sqlite3 :memory: "SELECT group_concat(key || ' ' || (value -> '$.rowdiff' ->> 'pairing') || ' ' ||
+                                   (value -> '$.rowdiff' ->> 'lone') || ' ' || (value -> '$.rowdiff' ->> 'extra'), char(10))
+                         FROM json_each(CAST(readfile('$work/peer_spider.json') AS TEXT)) WHERE value ->> 'rowdiff' IS NOT NULL" 2>&1)" \
+    "$(cat tests/fixtures/peers/spider_rowdiff.txt)"
+}
+
+# ---- the pages as a person sees them: one headless Chromium session ----
+# (tests/browse.py: every page above opened from its address in a fresh
+# tab, the rendered DOM and the console's messages kept in $work/dom)
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chrome" ]; then
+  sed -n 's/.*<script type="application\/json" id="data">\(.*\)<\/script>.*/\1/p' "$work/peer_spider.html" >"$work/peer_spider.json" 2>/dev/null
+  mkdir -p "$work/dom"
+  timeout 300 python3 tests/browse.py "$chrome" "$work/dom" "${pages[@]}"
+  check "browser: every page rendered" "$?" 0
+  rendered_evil
+  rendered_compare
+  rendered_rowdiff
+  rendered_peer
+else
+  check "chromium" missing "installed (scripts/install-deps.sh)"
 fi
 [ -n "${KEEP:-}" ] && cp -r "$work" "$KEEP"
 finish frontdoor
