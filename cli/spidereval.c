@@ -628,6 +628,41 @@ static int gold_flavor(const char *cmd, const char *gold, const char **flavor) {
   return CLI_OK;
 }
 
+/* 1 when run holds results_metadata.jsonl (Spider2-DBT's result layout). */
+static int dbt_run(const char *run) {
+  char *p = malloc(strlen(run) + 32);
+  if (!p) return 0;
+  sprintf(p, "%s/results_metadata.jsonl", run);
+  int r = access(p, F_OK) == 0;
+  free(p);
+  return r;
+}
+
+/* Spider2-DBT's report (report and errors on a dbt gold with a dbt run):
+** sql/report_dbt.sql, the task jsonl found as report finds it. */
+static int report_dbt(const char *cmd, const char *run, const char *gold,
+                      const char *options, const char *tasks,
+                      const char *limit, const char *html) {
+  if (html) {
+    cli_error(cmd, "--html: the report page is for Spider 2.0 runs; a "
+                   "Spider2-DBT run has the text report");
+    return CLI_USAGE;
+  }
+  cli_inputs in = {tasks, "", "", "", "", {0}, 0};
+  cli_find_inputs(cmd, run, gold, "dbt", &in);
+  char *args = cli_args(run, gold);
+  cli_param params[] = {
+      {":submission", run, 0}, {":gold", gold, 0},
+      {":options", options, 0}, {":tasks", in.tasks && *in.tasks ? in.tasks : NULL, 0},
+      {":limit", limit, 1},    {":cli", args, 0},
+  };
+  int rc = cli_run_script(cmd, "report_dbt.sql", params,
+                          sizeof params / sizeof *params, -1, NULL);
+  free(args);
+  cli_inputs_free(&in);
+  return rc;
+}
+
 static int check_flavor(const char *cmd, const char *flavor) {
   if (!flavor || !strcmp(flavor, "snow") || !strcmp(flavor, "lite") ||
       !strcmp(flavor, "dbt"))
@@ -773,6 +808,15 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     free((char *)compare_with);
     return CLI_USAGE;
   }
+  if (!strcmp(flavor, "dbt") && dbt_run(result_dir)) {
+    free((char *)compare_with);
+    if (!is_report && !is_errors) {
+      cli_error(cmd, "'%s' is a Spider2-DBT run: spidereval report and errors "
+                     "read it (diff compares CSV results)", result_dir);
+      return CLI_USAGE;
+    }
+    return report_dbt(cmd, result_dir, gold, options, tasks, limit, html);
+  }
   /* inputs not given are looked for where the official layout puts them;
   ** "" says none */
   cli_inputs in = {tasks, lite_tasks, lite_gold, pred_sql, gold_tables, {0}, 0};
@@ -850,7 +894,9 @@ static int cmd_audit(int argc, char **argv) {
   if (gold_flavor("audit", gold, &flavor)) return CLI_FAILED;
   char *args = gold_args(gold);
   cli_param params[] = {{":gold", gold, 0}, {":flavor", flavor, 0}, {":cli", args, 0}};
-  rc = cli_run_script("audit", "gold_audit.sql", params, 3, -1, NULL);
+  /* Spider2-DBT's gold: each gold database judged as its own prediction */
+  rc = cli_run_script("audit", strcmp(flavor, "dbt") ? "gold_audit.sql" : "gold_audit_dbt.sql",
+                      params, 3, -1, NULL);
   free(args);
   return rc;
 }
@@ -935,6 +981,20 @@ static int cmd_compare(int argc, char **argv) {
   if (gold_flavor("compare", gold, &flavor)) return CLI_FAILED;
   for (int i = 0; i < npos; i++)
     if (cli_run_outside_gold("compare", pos[i], gold)) return CLI_FAILED;
+  int ndbt = 0;
+  for (int i = 0; i < npos; i++) ndbt += dbt_run(pos[i]);
+  if (!strcmp(flavor, "dbt") && ndbt) {
+    if (ndbt < npos) {
+      cli_error("compare", "some runs are in Spider2-DBT's layout "
+                           "(results_metadata.jsonl) and some are not");
+      return CLI_FAILED;
+    }
+    if (html) {
+      cli_error("compare", "--html: the comparison page is for Spider 2.0 "
+                           "runs; Spider2-DBT runs have the text comparison");
+      return CLI_USAGE;
+    }
+  }
   if (html) return compare_html(pos, npos, gold, flavor, options, instances,
                                 limit, rows, html);
   json_t *runs = json_array();
@@ -948,7 +1008,7 @@ static int cmd_compare(int argc, char **argv) {
       {":instances", instances, 0},  {":limit", limit, 1},
       {":cli", args, 0},
   };
-  rc = cli_run_script("compare", "compare.sql", params,
+  rc = cli_run_script("compare", !strcmp(flavor, "dbt") && ndbt ? "compare_dbt.sql" : "compare.sql", params,
                       sizeof params / sizeof *params, -1, NULL);
   free(runs_json);
   free(args);

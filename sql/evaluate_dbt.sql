@@ -9,6 +9,11 @@
 -- <instance_id>/<file>.duckdb), :gold (the --gold_dir: spider2_eval.jsonl
 -- and <instance_id>/<gold>.duckdb), optional :options (duckdb_match's:
 -- 'timeout=S memory=MB tol=X').
+-- :runs (a JSON array of submission folders, instead of :submission)
+-- judges several runs at once (sql/compare_dbt.sql); :quiet 1 prints
+-- nothing. The verdicts stay in temp.dbt_verdicts (run 'A', 'B', ...,
+-- instance_id, score, error_info); temp.dbt_gold and temp.dbt_result
+-- (run, instance_id, entry, line) hold the two jsonl files.
 -- Prints CSV instance_id,score,error_info for every instance in both
 -- jsonl files (the last line of an id wins, as the official dicts keep
 -- it), ordered by instance_id. As evaluate.py: answer_type 'file' runs
@@ -19,25 +24,31 @@
 -- error_info saying so (no Spider2-DBT instance uses them).
 .bail on
 SELECT spidereval_error('evaluate_dbt.sql: :' || p || ' is not set')
-FROM (SELECT 'submission' AS p WHERE :submission IS NULL
+FROM (SELECT 'submission' AS p WHERE :submission IS NULL AND :runs IS NULL
       UNION ALL SELECT 'gold' WHERE :gold IS NULL);
+DROP TABLE IF EXISTS temp.dbt_runs;
 DROP TABLE IF EXISTS temp.dbt_gold;
 DROP TABLE IF EXISTS temp.dbt_result;
+DROP TABLE IF EXISTS temp.dbt_verdicts;
+CREATE TEMP TABLE dbt_runs AS
+SELECT char(65 + CAST(key AS INTEGER)) AS run, value AS path, CAST(key AS INTEGER) AS ord
+FROM json_each(coalesce(:runs, json_array(:submission)));
 CREATE TEMP TABLE dbt_gold AS
 SELECT json ->> 'instance_id' AS instance_id, json AS entry, line
 FROM jsonl_lines(:gold || '/spider2_eval.jsonl');
 CREATE TEMP TABLE dbt_result AS
-SELECT json ->> 'instance_id' AS instance_id, json AS entry, line
-FROM jsonl_lines(:submission || '/results_metadata.jsonl');
-.mode csv
-.headers on
+SELECT r.run, j.json ->> 'instance_id' AS instance_id, j.json AS entry, j.line
+FROM temp.dbt_runs AS r, jsonl_lines(r.path || '/results_metadata.jsonl') AS j;
+CREATE TEMP TABLE dbt_verdicts AS
 WITH g AS (SELECT instance_id, entry FROM temp.dbt_gold AS a
            WHERE line = (SELECT max(line) FROM temp.dbt_gold b WHERE b.instance_id IS a.instance_id)),
-r AS (SELECT instance_id, entry FROM temp.dbt_result AS a
-      WHERE line = (SELECT max(line) FROM temp.dbt_result b WHERE b.instance_id IS a.instance_id)),
+r AS (SELECT run, instance_id, entry FROM temp.dbt_result AS a
+      WHERE line = (SELECT max(line) FROM temp.dbt_result b
+                    WHERE b.run = a.run AND b.instance_id IS a.instance_id)),
 -- each evaluation entry of an instance, in order
 evals AS (
-  SELECT g.instance_id, r.entry ->> 'answer_type' AS answer_type,
+  SELECT r.run, (SELECT path FROM temp.dbt_runs AS x WHERE x.run = r.run) AS submission,
+         g.instance_id, r.entry ->> 'answer_type' AS answer_type,
          r.entry ->> 'answer_or_path' AS answer_or_path,
          CASE json_type(g.entry, '$.evaluation') WHEN 'array' THEN e.value
               ELSE g.entry -> 'evaluation' END AS ev,
@@ -47,7 +58,7 @@ evals AS (
                            THEN g.entry -> 'evaluation' ELSE '[0]' END) AS e
 ),
 judged AS MATERIALIZED (
-  SELECT instance_id, k,
+  SELECT run, instance_id, k,
     CASE
       WHEN answer_type IS NOT 'file' THEN json_object('score', 0, 'error_info',
         'spidereval: answer_type ' || coalesce(answer_type, 'null') || ' is not judged here')
@@ -56,7 +67,7 @@ judged AS MATERIALIZED (
       WHEN ev ->> 'func' = 'duckdb_match' THEN
         duckdb_match(
           CASE WHEN answer_or_path LIKE '/%' THEN answer_or_path
-               ELSE :submission || '/' || instance_id || '/' || answer_or_path END,
+               ELSE submission || '/' || instance_id || '/' || answer_or_path END,
           CASE WHEN ev ->> '$.parameters.gold' LIKE '/%' THEN ev ->> '$.parameters.gold'
                ELSE :gold || '/' || instance_id || '/' || (ev ->> '$.parameters.gold') END,
           CASE WHEN json_type(ev, '$.parameters.condition_tabs') IS NOT NULL
@@ -70,11 +81,14 @@ judged AS MATERIALIZED (
     END AS v
   FROM evals
 )
-SELECT instance_id,
-       coalesce((SELECT v ->> 'score' FROM judged j WHERE j.instance_id = i.instance_id
+SELECT run, instance_id,
+       coalesce((SELECT v ->> 'score' FROM judged j WHERE j.run = i.run AND j.instance_id = i.instance_id
                  AND v IS NOT NULL ORDER BY k DESC LIMIT 1), 0) AS score,
-       coalesce((SELECT v ->> 'error_info' FROM judged j WHERE j.instance_id = i.instance_id
+       coalesce((SELECT v ->> 'error_info' FROM judged j WHERE j.run = i.run AND j.instance_id = i.instance_id
                  AND v IS NOT NULL ORDER BY k DESC LIMIT 1),
                 'spidereval: no duckdb_match in the evaluation; not judged here') AS error_info
-FROM (SELECT DISTINCT instance_id FROM judged) AS i
-ORDER BY instance_id;
+FROM (SELECT DISTINCT run, instance_id FROM judged) AS i;
+.mode csv
+.headers on
+SELECT instance_id, score, error_info FROM temp.dbt_verdicts
+WHERE run = 'A' AND :quiet IS NOT 1 ORDER BY instance_id;

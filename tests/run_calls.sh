@@ -83,6 +83,12 @@ run_case mbr.sql counterexample -cmd ".parameter set :candidates '$work/split.cs
 "$root/tests/dbt/layout.sh" "$work/dbt" "$root/build/dbt_corpus"
 run_case evaluate_dbt.sql none -cmd ".parameter set :submission '$work/dbt/res'" \
   -cmd ".parameter set :gold '$work/dbt/gold'"
+run_case report_dbt.sql none -cmd ".parameter set :submission '$work/dbt/res'" \
+  -cmd ".parameter set :gold '$work/dbt/gold'"
+cp -r "$work/dbt/res" "$work/dbt/res2"
+run_case compare_dbt.sql none -cmd ".parameter set :runs '[\"$work/dbt/res\", \"$work/dbt/res2\"]'" \
+  -cmd ".parameter set :gold '$work/dbt/gold'"
+run_case gold_audit_dbt.sql none -cmd ".parameter set :gold '$work/dbt/gold'"
 run_case spider2e.sql none
 run_case taxonomies.sql none
 peers=(-cmd ".parameter set :dev '$S/peers/dev.json'" -cmd ".parameter set :databases '$root/build/samples/peers_dev'")

@@ -95,5 +95,72 @@ else
   echo "dbt: spidereval evaluate on $lay failed"
   fail=$((fail + 1))
 fi
+# report, errors, compare and audit on the dbt layout: the three
+# denominators, the gold audit (instances no prediction can pass), the
+# comparison of two runs
+dcheck() { # NAME GOT WANT
+  if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
+    echo "dbt: $1:"; diff <(printf '%s\n' "$3") <(printf '%s\n' "$2") | head -10
+    fail=$((fail + 1))
+  fi
+}
+bin=$(pwd)/build/spidereval
+rep=$(cd "$lay" && "$bin" report res --gold_dir gold 2>/dev/null)
+dcheck "report: the three denominators" "$(grep '^over ' <<<"$rep")" \
+"over the instances submitted:          2 / 5 = 0.4000 (evaluate.py's score; 1 more submitted that the gold does not have)
+over the gold's instances:             2 / 6 = 0.3333 (the official Spider2-DBT gold has 68)
+over those whose gold databases exist: 2 / 5 = 0.4000"
+dcheck "report: the official score is evaluate's" "$(grep -o '2 / 5 = 0.4000' <<<"$rep" | head -1)" \
+  "$(tail -1 tests/dbt/evaluate.expected | awk '{printf "%d / %d = %.4f", $2, $3, $1}')"
+dcheck "report: outcomes" "$(grep -E '^│ (pass|Result|Evaluation|Gold|not) ' <<<"$rep" | tr -s ' ')" \
+"│ pass │ 2 │
+│ Evaluation Error: the prediction cannot be read │ 1 │
+│ Gold Error: the gold cannot be read │ 1 │
+│ Result Error: a table differs │ 1 │
+│ not in the gold │ 1 │
+│ not submitted │ 1 │"
+dcheck "report: the gold audit" "$(grep -A4 '^Gold audit' <<<"$rep" | grep -o '^Gold audit: [0-9]* \|│ dbt[0-9]* *│[^│]*│' | tr -s ' ')" \
+"Gold audit: 1 
+│ dbt004 │ gold database missing (0 of 1 present) │"
+dcheck "report: not submitted" "$(grep '^Not submitted' <<<"$rep")" "Not submitted: 1 instances of the gold (dbt006)"
+dcheck "errors: the same failures" "$(cd "$lay" && "$bin" errors res --gold_dir gold 2>/dev/null | grep '^Failures')" "Failures (all 3)"
+dcheck "diff: refused on a dbt run" "$(cd "$lay" && "$bin" diff res --gold_dir gold 2>&1; echo "rc $?")" \
+"spidereval diff: 'res' is a Spider2-DBT run: spidereval report and errors read it (diff compares CSV results)
+rc 2"
+dcheck "report --html: refused on a dbt run" "$(cd "$lay" && "$bin" report res --gold_dir gold --html p.html 2>&1 | tail -1)" \
+  "spidereval report: --html: the report page is for Spider 2.0 runs; a Spider2-DBT run has the text report"
+# a second run that passes dbt003 (the reversed rows replaced by the same)
+rm -rf "$lay/res2" && cp -r "$lay/res" "$lay/res2" && rm "$lay/res2/dbt003/out.duckdb" &&
+  ln -s "$(cd "$dir" && pwd)/pred_same.duckdb" "$lay/res2/dbt003/out.duckdb"
+cmp=$(cd "$lay" && "$bin" compare res res2 --gold_dir gold 2>/dev/null)
+dcheck "compare: the three denominators per run" "$(grep -E '^│ [AB] ' <<<"$cmp" | head -2 | tr -s ' ')" \
+"│ A │ res │ 2 │ 2 / 5 = 0.4000 │ 2 / 6 = 0.3333 │ 2 / 5 = 0.4000 │
+│ B │ res2 │ 3 │ 3 / 5 = 0.6000 │ 3 / 6 = 0.5000 │ 3 / 5 = 0.6000 │"
+dcheck "compare: dbt003 gained" "$(grep -o '│ A -> B │ dbt003 ' <<<"$cmp" | tr -s ' ')" "│ A -> B │ dbt003 "
+dcheck "compare --html: refused on dbt runs" "$(cd "$lay" && "$bin" compare res res2 --gold_dir gold --html p.html 2>&1)" \
+  "spidereval compare: --html: the comparison page is for Spider 2.0 runs; Spider2-DBT runs have the text comparison"
+# the gold audit: a gold whose own LIST column cannot match itself (pandas
+# raises comparing arrays of two elements), a missing database, a table
+# not in the gold
+mkdir -p "$lay/gold/dbt007" "$lay/gold/dbt008" &&
+  ln -sf "$(cd "$dir" && pwd)/gold.duckdb" "$lay/gold/dbt007/g.duckdb" &&
+  ln -sf "$(cd "$dir" && pwd)/gold.duckdb" "$lay/gold/dbt008/g.duckdb"
+cp "$lay/gold/spider2_eval.jsonl" "$lay/eval.keep"
+cat >>"$lay/gold/spider2_eval.jsonl" <<'JSONL'
+{"instance_id": "dbt007", "evaluation": {"func": "duckdb_match", "parameters": {"gold": "g.duckdb", "condition_tabs": ["t_nested"], "condition_cols": [[0, 1]], "ignore_orders": [true]}}}
+{"instance_id": "dbt008", "evaluation": {"func": "duckdb_match", "parameters": {"gold": "g.duckdb", "condition_tabs": ["t_nope"], "condition_cols": [[0]], "ignore_orders": [true]}}}
+JSONL
+aud=$(cd "$lay" && "$bin" audit gold 2>&1)
+mv "$lay/eval.keep" "$lay/gold/spider2_eval.jsonl"
+dcheck "audit: counts" "$(head -1 <<<"$aud")" \
+  "8 instances in gold/spider2_eval.jsonl (the official Spider2-DBT gold has 68); 8 gold databases referenced, 7 present"
+dcheck "audit: instances no prediction can pass" "$(grep -E '^(Instances|│ dbt)' <<<"$aud" | tr -s ' ')" \
+"Instances no prediction can pass (their gold does not pass as its own prediction): 3
+│ dbt004 │ gold database missing: gold/dbt004/g.duckdb │
+│ dbt007 │ Result Error: table t_nested: gold column 0 (l, LIST) matches no prediction column │
+│ dbt008 │ Gold Error: Catalog Error: Table with name t_nope does not exist! Did you mean \"t_one\"? │"
+dcheck "audit: who wrote the gold databases" "$(grep -E '^│ (\(missing\)|storage)' <<<"$aud" | tr -s ' ')" \
+"│ (missing) │ 1 │
+│ storage 64, v1.5.6 │ 7 │"
 echo "dbt: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
