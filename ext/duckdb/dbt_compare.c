@@ -216,6 +216,19 @@ static py_cell object_cell(const df_frame *f, const df_column *c, int64_t r) {
                    ? PY_ARRAY : PY_OBJ;
       x.cls = (uint8_t)c->duck_type;
       x.v.s = df_text(f, c, r, &x.len);
+      if (x.kind == PY_ARRAY && x.len > 3 && x.v.s[0] == '\x1f') {
+        /* one element (dbt_frame.c): "\x1f<kind><n>\x1f<element><text>" */
+        char kind = x.v.s[1];
+        char *end;
+        unsigned long n = strtoul(x.v.s + 2, &end, 10);
+        uint32_t head = (uint32_t)(end - x.v.s) + 1;
+        if (*end == '\x1f' && head + n <= x.len) {
+          x.kind = PY_ARRAY1;
+          x.cls = (uint8_t)kind;
+          x.v.s += head;
+          x.len = (uint32_t)n;
+        }
+      }
       break;
   }
   return x;
@@ -303,6 +316,7 @@ typedef struct {
   const char **txt;  /* str() of each cell */
   uint32_t *tlen;
   char *buf;         /* formatted texts */
+  char **own;        /* the malloc'd texts of one-element arrays, or NULL */
 } vec;
 
 static int cmp_rows(const void *pa, const void *pb, void *ctx) {
@@ -320,6 +334,83 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx) {
   return a < b ? -1 : a > b; /* stable */
 }
 
+static int elem_num(const py_cell *a, double *x);
+
+/* str(np.array([x])) of a one-element array, as numpy prints it: "[1]",
+** "[1.5]", "[1.]", "[1.e+20]", "[ True]", "['p']" (the element's repr).
+** Malloc'd; NULL out of memory. */
+static char *array1_str(const py_cell *c, uint32_t *len) {
+  size_t cap = 4 * (size_t)c->len + 80, n = 0;
+  char *o = malloc(cap);
+  if (!o) return NULL;
+  o[n++] = '[';
+  if (c->cls == 'b') {
+    n += (size_t)snprintf(o + n, cap - n, "%s", c->len == 4 && !memcmp(c->v.s, "true", 4) ? " True" : "False");
+  } else if (c->cls == 'f') {
+    double x;
+    char r[64];
+    elem_num(c, &x);
+    int k = pn_float_repr(x, NULL, r);
+    char *e = memchr(r, 'e', (size_t)k);
+    if (e) { /* 1e+20 -> 1.e+20 */
+      if (!memchr(r, '.', (size_t)(e - r))) {
+        memcpy(o + n, r, (size_t)(e - r));
+        n += (size_t)(e - r);
+        o[n++] = '.';
+        memcpy(o + n, e, (size_t)(k - (e - r)));
+        n += (size_t)(k - (e - r));
+      } else {
+        memcpy(o + n, r, (size_t)k);
+        n += (size_t)k;
+      }
+    } else { /* 1.0 -> 1. */
+      if (k > 2 && r[k - 1] == '0' && r[k - 2] == '.') k--;
+      memcpy(o + n, r, (size_t)k);
+      n += (size_t)k;
+    }
+  } else if (c->cls == 's') {
+    /* Python's repr of a str */
+    int sq = memchr(c->v.s, '\'', c->len) != NULL, dq = memchr(c->v.s, '"', c->len) != NULL;
+    char q = sq && !dq ? '"' : '\'';
+    o[n++] = q;
+    for (uint32_t i = 0; i < c->len; i++) {
+      unsigned char ch = (unsigned char)c->v.s[i];
+      if (ch == '\\' || ch == (unsigned char)q) { o[n++] = '\\'; o[n++] = (char)ch; }
+      else if (ch == '\n') { o[n++] = '\\'; o[n++] = 'n'; }
+      else if (ch == '\r') { o[n++] = '\\'; o[n++] = 'r'; }
+      else if (ch == '\t') { o[n++] = '\\'; o[n++] = 't'; }
+      else if (ch < 0x20 || ch == 0x7f) n += (size_t)snprintf(o + n, cap - n, "\\x%02x", ch);
+      else o[n++] = (char)ch;
+    }
+    o[n++] = q;
+  } else if (c->cls == 't') {
+    /* numpy's datetime64[us]: ['2020-01-02T03:04:05.500000'] */
+    const char *sp = memchr(c->v.s, ' ', c->len);
+    size_t dl = sp ? (size_t)(sp - c->v.s) : c->len;
+    o[n++] = '\'';
+    memcpy(o + n, c->v.s, dl);
+    n += dl;
+    o[n++] = 'T';
+    const char *t = sp ? sp + 1 : "00:00:00";
+    size_t tl = sp ? c->len - dl - 1 : 8;
+    const char *dot = memchr(t, '.', tl);
+    size_t hl = dot ? (size_t)(dot - t) : tl;
+    memcpy(o + n, t, hl);
+    n += hl;
+    o[n++] = '.';
+    size_t fl = dot ? tl - hl - 1 : 0;
+    for (size_t i = 0; i < 6; i++) o[n++] = i < fl ? dot[1 + i] : '0';
+    o[n++] = '\'';
+  } else { /* 'i': the int's digits */
+    memcpy(o + n, c->v.s, c->len);
+    n += c->len;
+  }
+  o[n++] = ']';
+  o[n] = 0;
+  *len = (uint32_t)n;
+  return o;
+}
+
 /* The texts and sorted order of v. 0 or -1 out of memory. */
 static int vec_sort(vec *v) {
   if (v->perm) return 0;
@@ -329,7 +420,13 @@ static int vec_sort(vec *v) {
   v->buf = malloc((size_t)(v->n ? v->n : 1) * 64);
   if (!v->txt || !v->tlen || !v->perm || !v->buf) return -1;
   for (int64_t r = 0; r < v->n; r++) {
-    v->tlen[r] = py_str(&v->cells[r], v->buf + r * 64, &v->txt[r]);
+    if (v->cells[r].kind == PY_ARRAY1) {
+      if (!v->own && !(v->own = calloc((size_t)v->n, sizeof *v->own))) return -1;
+      if (!(v->own[r] = array1_str(&v->cells[r], &v->tlen[r]))) return -1;
+      v->txt[r] = v->own[r];
+    } else {
+      v->tlen[r] = py_str(&v->cells[r], v->buf + r * 64, &v->txt[r]);
+    }
     v->perm[r] = r;
   }
   qsort_r(v->perm, (size_t)v->n, sizeof *v->perm, cmp_rows, v);
@@ -337,6 +434,9 @@ static int vec_sort(vec *v) {
 }
 
 static void vec_free(vec *v) {
+  if (v->own)
+    for (int64_t r = 0; r < v->n; r++) free(v->own[r]);
+  free(v->own);
   free(v->perm);
   free((void *)v->txt);
   free(v->tlen);
@@ -363,8 +463,65 @@ static int same(const py_cell *a, const py_cell *b) {
   }
 }
 
+/* The element of a numpy array of one element as a number; 0 when it is a
+** str (kind s). */
+static int elem_num(const py_cell *a, double *x) {
+  if (a->cls == 's' || a->cls == 't') return 0;
+  if (a->cls == 'b') {
+    *x = a->len == 4 && !memcmp(a->v.s, "true", 4);
+    return 1;
+  }
+  char buf[64];
+  size_t n = a->len < sizeof buf - 1 ? a->len : sizeof buf - 1;
+  memcpy(buf, a->v.s, n);
+  buf[n] = 0;
+  *x = strtod(buf, NULL);
+  return 1;
+}
+
+/* pd.isna(a) of a one-element array is truthy: a NaN element */
+static int elem_nan(const py_cell *a) {
+  double x;
+  return a->cls == 'f' && elem_num(a, &x) && x != x;
+}
+
+/* bool(a != b) with a numpy array of one element on one side (or both):
+** numpy compares element-wise, and the one-element result is its truth
+** value. 1 when unequal, 0 when equal, -1 when Python raises. */
+static int array1_ne(const py_cell *a, const py_cell *b) {
+  if (a->kind != PY_ARRAY1) {
+    const py_cell *t = a;
+    a = b;
+    b = t;
+  }
+  double x, y;
+  int an = elem_num(a, &x);
+  if (b->kind == PY_ARRAY1) {
+    int bn = elem_num(b, &y);
+    if (an && bn) return !(x == y);
+    if (!an && !bn && a->cls == b->cls)
+      return !(a->len == b->len && !memcmp(a->v.s, b->v.s, a->len));
+    return 1;
+  }
+  switch (b->kind) {
+    case PY_NA: return -1; /* bool(pd.NA) raises */
+    case PY_INT: case PY_UINT: case PY_FLOAT: case PY_NAN: case PY_BOOL:
+      return an ? !(x == num(b)) : 1;
+    case PY_STR:
+      return a->cls != 's' ? 1 : !(a->len == b->len && !memcmp(a->v.s, b->v.s, a->len));
+    default: return 1; /* None, timestamps, ...: unequal */
+  }
+}
+
 static int pair_ok(const py_cell *a, const py_cell *b, double tol) {
   if (a->kind == PY_ARRAY || b->kind == PY_ARRAY) return 0; /* raises */
+  if (a->kind == PY_ARRAY1 || b->kind == PY_ARRAY1) {
+    /* pd.isna(a) and pd.isna(b): an element-wise [NaN] is truthy */
+    int na_a = a->kind == PY_ARRAY1 ? elem_nan(a) : is_na(a);
+    int na_b = b->kind == PY_ARRAY1 ? elem_nan(b) : is_na(b);
+    if (na_a && na_b) return 1;
+    return array1_ne(a, b) == 0;
+  }
   if (is_na(a) && is_na(b)) return 1;
   if (is_num(a) && is_num(b)) return pn_isclose(num(a), num(b), tol);
   if (a->kind == PY_NA || b->kind == PY_NA) return 0; /* bool(NA) raises */
@@ -461,7 +618,7 @@ int dbt_compare_frames(const df_frame *pred, const df_frame *gold,
           q++;
           i = j;
         }
-        vec cv = {chars, m, NULL, NULL, NULL, NULL};
+        vec cv = {chars, m, NULL, NULL, NULL, NULL, NULL};
         for (int k = 0; k < pred->ncols && !found && !oom; k++)
           found = vectors_match(&cv, &pv[k], ignore_order, tol, &oom);
         vec_free(&cv);

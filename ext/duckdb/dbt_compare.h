@@ -30,14 +30,17 @@ typedef enum {
   PY_TD,    /* datetime.timedelta */
   PY_PDTD,  /* pd.Timedelta */
   PY_OBJ,   /* another object, held by DuckDB's text of it */
-  PY_ARRAY  /* a numpy array (LIST, ARRAY): comparing it raises */
+  PY_ARRAY, /* a numpy array (LIST, ARRAY) of 0 or 2+ elements (or of an
+               element spidereval does not hold): comparing it raises */
+  PY_ARRAY1 /* a numpy array of one non-NULL number, str or bool: compared
+               element-wise (cls: 'i', 'f', 's' or 'b'; the element's text) */
 } py_kind;
 
 typedef struct {
   uint8_t kind;  /* py_kind */
-  uint8_t cls;   /* PY_OBJ: the DuckDB type id */
+  uint8_t cls;   /* PY_OBJ: the DuckDB type id; PY_ARRAY1: the element's kind */
   uint16_t ns;   /* PY_TS, PY_TSTZ: nanoseconds past the microsecond */
-  uint32_t len;  /* PY_STR, PY_OBJ, PY_ARRAY: bytes of text */
+  uint32_t len;  /* PY_STR, PY_OBJ, PY_ARRAY, PY_ARRAY1: bytes of text */
   union {
     int64_t i;   /* PY_INT, PY_BOOL; PY_TS, PY_TSTZ, PY_TD, PY_PDTD: us */
     uint64_t u;  /* PY_UINT */

@@ -476,6 +476,31 @@ static void column_kind(df_column *col, int t, char *expr, size_t cap, int k) {
       col->kind = DF_CAT;
       snprintf(expr, cap, "CAST(c%d AS VARCHAR)", k);
       break;
+    case DUCKDB_TYPE_LIST:
+    case DUCKDB_TYPE_ARRAY:
+      /* a list of one non-NULL number, str or bool (a numpy array of one
+      ** element, which pandas compares element-wise): the element and its
+      ** kind before the list's text, "\x1f<kind><n>\x1f<element><text>"
+      ** (kind i: int, f: float64, s: str, b: bool, t: datetime64[us] of a
+      ** DATE or TIMESTAMP, as the TIMESTAMP's text; n: the element's
+      ** bytes) */
+      col->kind = DF_OBJ;
+      snprintf(expr, cap,
+               "coalesce(CASE WHEN len(c%d) = 1 AND c%d[1] IS NOT NULL THEN "
+               "chr(31) || CASE WHEN typeof(c%d[1]) IN ('TINYINT', "
+               "'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', "
+               "'UINTEGER', 'UBIGINT') THEN 'i' WHEN typeof(c%d[1]) = 'DOUBLE' "
+               "OR typeof(c%d[1]) LIKE 'DECIMAL%%' THEN 'f' WHEN typeof(c%d[1]) "
+               "= 'VARCHAR' THEN 's' WHEN typeof(c%d[1]) = 'BOOLEAN' THEN 'b' "
+               "WHEN typeof(c%d[1]) IN ('DATE', 'TIMESTAMP') THEN 't' "
+               "END || strlen(CASE WHEN typeof(c%d[1]) IN ('DATE', 'TIMESTAMP') "
+               "THEN CAST(CAST(c%d[1] AS TIMESTAMP) AS VARCHAR) ELSE CAST(c%d[1] "
+               "AS VARCHAR) END) || chr(31) || CASE WHEN typeof(c%d[1]) IN "
+               "('DATE', 'TIMESTAMP') THEN CAST(CAST(c%d[1] AS TIMESTAMP) AS "
+               "VARCHAR) ELSE CAST(c%d[1] AS VARCHAR) END END, '') || "
+               "CAST(c%d AS VARCHAR)",
+               k, k, k, k, k, k, k, k, k, k, k, k, k, k, k);
+      break;
     default:
       col->kind = DF_OBJ;
       snprintf(expr, cap, "CAST(c%d AS VARCHAR)", k);
@@ -623,7 +648,7 @@ df_error df_read_table(const char *path, const char *table,
     duckdb_logical_type lt = s.a->duckdb_column_logical_type(&res, (idx_t)c);
     int t = (int)s.a->duckdb_get_type_id(lt);
     s.a->duckdb_destroy_logical_type(&lt);
-    char expr[64];
+    char expr[1024];
     column_kind(&f->cols[c], t, expr, sizeof expr, c);
     fprintf(ps, "%s%s", c ? ", " : "", expr);
   }

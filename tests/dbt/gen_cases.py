@@ -40,6 +40,16 @@ for pred in PREDS:
             add(f"{pred}:{t}:only{k}", pred,
                 {"condition_tabs": [t], "condition_cols": [[k]], "ignore_orders": [True]})
 
+# lists of one element (pred_lists.sql): each gold column alone against
+# each prediction's table, both orders; the gold is pred_lists itself
+for pred in ("pred_lists", "pred_lists_other"):
+    for t, n in (("t_l1", 14), ("t_l1_rev", 14), ("t_l1_arr", 3)):
+        for k in range(n):
+            for ig in (False, True):
+                add(f"{pred}:lists:{t}:{k}:{ig}", pred,
+                    {"condition_tabs": [t], "condition_cols": [[k]], "ignore_orders": [ig]},
+                    gold="pred_lists")
+
 # several tables at once, parameters absent or null
 add("same:all_tables_null", "pred_same", {"condition_tabs": None})
 add("same:all_tables_absent", "pred_same", {})
