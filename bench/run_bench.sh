@@ -488,3 +488,7 @@ if [ -f "$here/build/dist/.wheel" ] && v=$("$here/scripts/py-venv.sh" test); the
 else
   echo "native: no wheel (make wheel) or no venv: skipped"
 fi
+
+# 18. Spider2-DBT: spidereval evaluate against the official evaluate.py on a
+#     generated 68-instance run of realistic size (bench/run_dbt_bench.sh)
+"$here/bench/run_dbt_bench.sh"
