@@ -136,6 +136,8 @@ cmp=$(cd "$lay" && "$bin" compare res res2 --gold_dir gold 2>/dev/null)
 dcheck "compare: the three denominators per run" "$(grep -E '^│ [AB] ' <<<"$cmp" | head -2 | tr -s ' ')" \
 "│ A │ res │ 2 │ 2 / 5 = 0.4000 │ 2 / 6 = 0.3333 │ 2 / 5 = 0.4000 │
 │ B │ res2 │ 3 │ 3 / 5 = 0.6000 │ 3 / 6 = 0.5000 │ 3 / 5 = 0.6000 │"
+dcheck "report and compare: no sqlite3 shell words" \
+  "$(grep -c '\.parameter\|sql/[a-z_]*\.sql\|same parameters' <<<"$rep$cmp")" 0
 dcheck "compare: dbt003 gained" "$(grep -o '│ A -> B │ dbt003 ' <<<"$cmp" | tr -s ' ')" "│ A -> B │ dbt003 "
 dcheck "compare --html: refused on dbt runs" "$(cd "$lay" && "$bin" compare res res2 --gold_dir gold --html p.html 2>&1)" \
   "spidereval compare: --html: the comparison page is for Spider 2.0 runs; Spider2-DBT runs have the text comparison"
