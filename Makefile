@@ -242,7 +242,7 @@ ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefin
 # functions) throws exceptions, and ASan's __cxa_throw interceptor needs
 # the real one found at start-up (sqlite3 itself is C)
 ASAN_PRELOAD = "$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libstdc++.so.6)"
-asan: $(BUILD)/spidereval $(TEST_DATA)
+asan: $(BUILD)/spidereval $(TEST_DATA) $(BUILD)/dist/.wheel
 	$(MAKE) BUILD=$(BUILD)/asan CFLAGS="$(ASAN_CFLAGS)" \
 	  $(BUILD)/asan/check_spidereval $(BUILD)/asan/spidereval.so
 	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 CK_FORK=no $(BUILD)/asan/check_spidereval
