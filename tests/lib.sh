@@ -29,3 +29,17 @@ finish() {
   echo "$1: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+# pytest_finish NAME LOG: finish with the counts of pytest's summary line
+# in LOG (errors count as failures; no summary line at all is a failure)
+pytest_finish() {
+  local summary n
+  summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed|error)' "$2" | tail -1)
+  [ -z "$summary" ] && failed=$((failed + 1))
+  n=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')
+  passed=$((passed + ${n:-0}))
+  n=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+  failed=$((failed + ${n:-0}))
+  n=$(echo "$summary" | grep -oE '[0-9]+ errors?' | grep -oE '[0-9]+')
+  failed=$((failed + ${n:-0}))
+  finish "$1"
+}

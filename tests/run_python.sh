@@ -4,6 +4,7 @@
 # ../shared. Prints "python: N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib.sh
 shared=${1:-../shared}
 py=/usr/bin/python3
 if ! "$py" -c 'import pytest' 2>/dev/null; then
@@ -14,12 +15,4 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 SPIDEREVAL_SHARED="$shared" "$py" -m pytest -q -p no:cacheprovider tests/python 2>&1 | tee "$log"
-summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed|error)' "$log" | tail -1)
-passed=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || true)
-failed=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || true)
-errors=$(echo "$summary" | grep -oE '[0-9]+ errors?' | grep -oE '[0-9]+' || true)
-passed=${passed:-0}
-failed=$((${failed:-0} + ${errors:-0}))
-[ -z "$summary" ] && failed=$((failed + 1))
-echo "python: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+pytest_finish python "$log"

@@ -5,6 +5,7 @@
 # Prints "trainers: N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib.sh
 t0=$SECONDS
 if ! py=$(scripts/trainers-venv.sh); then
   echo "trainers: scripts/trainers-venv.sh could not make the venv (PyPI unreachable?)"
@@ -15,12 +16,4 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 "$py" -m pytest -q -p no:cacheprovider tests/upstream 2>&1 | tee "$log"
-summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed|error)' "$log" | tail -1)
-passed=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || true)
-failed=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || true)
-errors=$(echo "$summary" | grep -oE '[0-9]+ errors?' | grep -oE '[0-9]+' || true)
-passed=${passed:-0}
-failed=$((${failed:-0} + ${errors:-0}))
-[ -z "$summary" ] && failed=$((failed + 1))
-echo "trainers: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+pytest_finish trainers "$log"

@@ -7,6 +7,7 @@
 # Prints "wheel: N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib.sh
 shared=${1:-../shared}
 fail() {
   echo "wheel: $1"
@@ -29,12 +30,4 @@ trap 'rm -rf "$log" "$away"' EXIT
 (cd "$away" && SPIDEREVAL_INSTALLED=1 SPIDEREVAL_SHARED="$shared" \
   "$v/bin/python" -m pytest -q -p no:cacheprovider --rootdir="$here/tests/python" \
   --ignore="$here/tests/python/test_packaging.py" "$here/tests/python") 2>&1 | tee "$log"
-summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed|error)' "$log" | tail -1)
-passed=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || true)
-failed=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || true)
-errors=$(echo "$summary" | grep -oE '[0-9]+ errors?' | grep -oE '[0-9]+' || true)
-passed=${passed:-0}
-failed=$((${failed:-0} + ${errors:-0}))
-[ -z "$summary" ] && failed=$((failed + 1))
-echo "wheel: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+pytest_finish wheel "$log"
