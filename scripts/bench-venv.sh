@@ -5,13 +5,8 @@
 # evaluation imports func_timeout, psycopg2 and pymysql (the last two only
 # connect for PostgreSQL and MySQL).
 set -eu
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/spidereval
-v=$cache/bench-venv-1
-if [ ! -x "$v/bin/python" ] || [ ! -f "$v/.complete" ]; then
-  rm -rf "$v"
-  /usr/bin/python3 -m venv "$v" >&2
-  "$v/bin/pip" install -q --disable-pip-version-check \
-    func_timeout==4.3.5 psycopg2-binary==2.9.9 PyMySQL==1.1.1 >&2
-  touch "$v/.complete"
-fi
+. "$(dirname "$0")/venv-lib.sh"
+install_into() { pip_into "$1" func_timeout==4.3.5 psycopg2-binary==2.9.9 PyMySQL==1.1.1; }
+v=$venv_cache/bench-venv-1
+made_venv "$v" "" /usr/bin/python3
 echo "$v"

@@ -4,15 +4,9 @@
 # the versions of scripts/dbt-requirements.txt. Prints the venv's python.
 # Cached under ~/.cache/spidereval/venv-dbt-<hash of the requirements>.
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
-req="$root/scripts/dbt-requirements.txt"
-hash=$(sha256sum "$req" | cut -c1-12)
-dir="${SPIDEREVAL_CACHE:-$HOME/.cache/spidereval}/venv-dbt-$hash"
-if [ ! -x "$dir/bin/python" ] || [ ! -f "$dir/.complete" ]; then
-  rm -rf "$dir"
-  mkdir -p "$(dirname "$dir")"
-  /usr/bin/python3 -m venv "$dir" >&2
-  "$dir/bin/pip" install -q --disable-pip-version-check --only-binary=:all: -r "$req" >&2
-  touch "$dir/.complete"
-fi
+. "$(dirname "$0")/venv-lib.sh"
+req="$(cd "$(dirname "$0")" && pwd)/dbt-requirements.txt"
+install_into() { pip_into "$1" --only-binary=:all: -r "$req"; }
+dir="$venv_cache/venv-dbt-$(sha256sum "$req" | cut -c1-12)"
+made_venv "$dir" "" /usr/bin/python3
 echo "$dir/bin/python"

@@ -19,13 +19,8 @@ if [ ! -f "$req" ]; then
   echo "pandas-venv.sh: no pins for pandas '$ver' (have: $(ls "$root/scripts/pandas-requirements" | sed 's/\.txt$//' | sort -V | tr '\n' ' '))" >&2
   exit 2
 fi
-hash=$(sha256sum "$req" | cut -c1-12)
-dir="${SPIDEREVAL_CACHE:-$HOME/.cache/spidereval}/venv-pandas-$ver-$hash"
-if [ ! -x "$dir/bin/python" ] || [ ! -f "$dir/.complete" ]; then
-  rm -rf "$dir"
-  mkdir -p "$(dirname "$dir")"
-  /usr/bin/python3 -m venv "$dir" >&2
-  "$dir/bin/pip" install -q --disable-pip-version-check --only-binary=:all: -r "$req" >&2
-  touch "$dir/.complete"
-fi
+. "$root/scripts/venv-lib.sh"
+install_into() { pip_into "$1" --only-binary=:all: -r "$req"; }
+dir="$venv_cache/venv-pandas-$ver-$(sha256sum "$req" | cut -c1-12)"
+made_venv "$dir" "" /usr/bin/python3
 echo "$dir/bin/python"

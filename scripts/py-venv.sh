@@ -14,13 +14,9 @@ case $kind in
   test) pins="pytest==8.4.2" ;;
   *) echo "py-venv.sh: unknown kind '$kind' (build or test)" >&2; exit 2 ;;
 esac
-stamp="$("$py" -c 'import sys; print(sys.executable, sys.version.split()[0])') $pins"
+. scripts/venv-lib.sh
+# shellcheck disable=SC2086
+install_into() { pip_into "$1" $pins; }
 v=build/pyvenv-$kind
-if [ ! -f "$v/.complete" ] || [ "$(cat "$v/.complete")" != "$stamp" ]; then
-  rm -rf "$v"
-  "$py" -m venv "$v" >&2
-  # shellcheck disable=SC2086
-  "$v/bin/python" -m pip install -q --disable-pip-version-check $pins >&2
-  echo "$stamp" >"$v/.complete"
-fi
+made_venv "$v" "$("$py" -c 'import sys; print(sys.executable, sys.version.split()[0])') $pins" "$py"
 echo "$PWD/$v"

@@ -13,21 +13,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ray="$root/scripts/ray-requirements.txt"
 trainers="$root/scripts/trainers-requirements.txt"
 old="$root/scripts/verl-old-requirements.txt"
-hash=$(cat "$ray" "$trainers" "$old" | sha256sum | cut -c1-12)
-dir="${SPIDEREVAL_CACHE:-$HOME/.cache/spidereval}/venv-trainers-$hash"
-if [ ! -x "$dir/bin/python" ] || [ ! -f "$dir/.complete" ]; then
-  rm -rf "$dir"
-  mkdir -p "$(dirname "$dir")"
-  t0=$SECONDS
-  /usr/bin/python3 -m venv --system-site-packages "$dir" >&2
-  "$dir/bin/pip" install -q --disable-pip-version-check --only-binary=:all: -r "$ray" >&2
-  "$dir/bin/pip" install -q --disable-pip-version-check --no-deps -r "$trainers" >&2
+. "$root/scripts/venv-lib.sh"
+install_into() {
+  local t0=$SECONDS
+  pip_into "$1" --only-binary=:all: -r "$ray"
+  pip_into "$1" --no-deps -r "$trainers"
   # the older verl: its own folder, read by file (never imported as verl)
   for pin in $(grep -v '^#' "$old"); do
-    "$dir/bin/pip" install -q --disable-pip-version-check --no-deps \
-      --target "$dir/old/${pin/==/-}" "$pin" >&2
+    pip_into "$1" --no-deps --target "$1/old/${pin/==/-}" "$pin"
   done
-  echo "trainers-venv.sh: made $dir in $((SECONDS - t0)) s" >&2
-  touch "$dir/.complete"
-fi
+  echo "trainers-venv.sh: made $1 in $((SECONDS - t0)) s" >&2
+}
+dir="$venv_cache/venv-trainers-$(cat "$ray" "$trainers" "$old" | sha256sum | cut -c1-12)"
+made_venv "$dir" "" /usr/bin/python3 --system-site-packages
 echo "$dir/bin/python"
