@@ -1,32 +1,15 @@
-"""pytest setup: the package from python/, the bundle from build/ (or
-$SPIDEREVAL_BUNDLE), fixtures built by make test."""
+"""pytest setup of tests/upstream: the same as tests/python's conftest.py
+(the package from python/, the bundle from build/, the root, shop_db and
+shared fixtures), loaded from there under its own module name."""
 
+import importlib.util
 import os
-import sys
 
-import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
-os.environ.setdefault("SPIDEREVAL_BUNDLE", os.path.join(ROOT, "build", "spidereval.so"))
-
-
-@pytest.fixture
-def root():
-    return ROOT
-
-
-@pytest.fixture
-def shop_db():
-    p = os.path.join(ROOT, "build", "samples", "shop.sqlite")
-    if not os.path.exists(p):
-        pytest.fail("build/samples/shop.sqlite missing: run make test")
-    return p
-
-
-@pytest.fixture
-def shared():
-    p = os.environ.get("SPIDEREVAL_SHARED", os.path.join(ROOT, os.pardir, "shared"))
-    if not os.path.isdir(os.path.join(p, "parity")):
-        pytest.fail("../shared is missing (%s)" % p)
-    return p
+_spec = importlib.util.spec_from_file_location(
+    "spidereval_tests_conftest",
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python", "conftest.py"),
+)
+_conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_conftest)
+ROOT = _conftest.ROOT
+root, shop_db, shared = _conftest.root, _conftest.shop_db, _conftest.shared
