@@ -8,7 +8,8 @@
 # - a gold's rows are kept in the snapshot directory: a second process
 #   scoring the same or other predictions on the same unchanged database
 #   executes only the predictions (SPIDEREVAL_CALLS counts), with the same
-#   verdicts; a database changed since runs its golds again.
+#   verdicts (also where a prediction is its gold byte for byte); a
+#   database changed since runs its golds again.
 # Prints "peer_runs: N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -117,6 +118,17 @@ for rules in bird spider livesql; do
   check "$rules: another run on the same gold runs only its predictions" "$(executes "$work/c3")" 2
   fresh=$(SPIDEREVAL_SNAPSHOT_DIR= peer "$work/c4" $rules "$g/run2.json")
   check "$rules: its verdicts are those of fresh golds" "$other" "$fresh"
+done
+# a prediction that is its gold byte for byte runs once, as the gold: its
+# rows are kept for a later process, which then runs nothing for it
+echo '["SELECT m, count(*) FROM t GROUP BY m", "SELECT sum(x) FROM t WHERE m = 4"]' >"$g/run3.json"
+for rules in bird spider livesql; do
+  rm -rf "$work/snap"
+  first=$(peer "$work/c1" $rules "$g/run3.json")
+  check "$rules: the gold as prediction, first process: run once" "$(executes "$work/c1")" 3
+  again=$(peer "$work/c2" $rules "$g/run3.json")
+  check "$rules: the gold as prediction, second process: from the kept rows" "$(executes "$work/c2")" 1
+  check "$rules: the gold as prediction: the same verdicts" "$again" "$first"
 done
 check "run1: one right, one wrong" "$(peer "$work/c1" bird "$g/run1.json" | cut -d, -f4 | tr '\n' ' ')" "score 1 0 "
 touch -d '2001-01-01' "$g/db/big/big.sqlite"

@@ -644,9 +644,10 @@ static int py_fetchall(const char *path, const char *sql, int sql_bytes,
       return rc;
     }
   }
-  /* a gold's rows kept on disk by an earlier process */
+  /* rows kept on disk by an earlier process: a gold's, also when a
+  ** prediction asks for the same SQL (another question's gold) */
   int rc = 1, from_disk = 0;
-  if (key && lim->gold && lim->snapdir && *lim->snapdir &&
+  if (key && lim->snapdir && *lim->snapdir &&
       disk_load(lim->snapdir, lim->path, sql, sql_bytes, mode, out) == 0) {
     *err = NULL;
     rc = 0;
@@ -1360,9 +1361,13 @@ static char *verdict_of(const char *path, sql_arg pred, sql_arg gold,
   verdict v = {0};
   int rc = 0;
   /* the prediction is the gold byte for byte: said in the verdict (and,
-  ** through the memo, run once unless R-VES times both) */
-  if (pred.bytes == gold.bytes && !memcmp(pred.sql, gold.sql, (size_t)pred.bytes))
+  ** through the memo, run once unless R-VES times both); its run is the
+  ** gold's, so its rows are kept on disk as the gold's (run first, the
+  ** prediction would leave the gold nothing to keep for a re-run) */
+  if (pred.bytes == gold.bytes && !memcmp(pred.sql, gold.sql, (size_t)pred.bytes)) {
     sqlite3_str_appendall(extra(&v), ",\"same_sql\":true");
+    lim.gold = 1;
+  }
   switch (r.kind) {
     case PM_BIRD:
     case PM_BIRD_F1: rc = run_bird(db, &r, pred, gold, &lim, &v); break;
