@@ -40,7 +40,7 @@ CORE_SRC := $(addprefix ext/base/,bytebuf.c bigmem.c call_count.c pyjson.c jsonl
             ext/cex/cex_gen.c
 EXT_SRC  := ext/spidereval.c ext/options.c ext/script_funcs.c \
             ext/read/result_vtab.c ext/cache/gold_vtab.c ext/compare/match_funcs.c ext/compare/sql_match.c \
-            ext/sandbox/sandbox.c ext/sandbox/exec.c ext/sandbox/exec_pool.c \
+            ext/sandbox/sandbox.c ext/sandbox/temp_vfs.c ext/sandbox/exec.c ext/sandbox/exec_pool.c \
             ext/select/select_funcs.c ext/analysis/sql_funcs.c \
             $(addprefix ext/peers/,peer_metrics.c hardness_funcs.c) \
             $(addprefix ext/agent/,agent_tools.c agent_search.c agent_exec.c agent_index.c \
@@ -56,7 +56,7 @@ BUILT_SQL   := $(patsubst sql/%,$(BUILD)/sql/%,$(SQL_SCRIPTS))
 CORE_OBJ     = $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRC))
 EXT_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EXT_SRC))
 EXT_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,$(EXT_SRC))
-SANDBOX_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/sandbox.c) \
+SANDBOX_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/sandbox.c ext/sandbox/temp_vfs.c) \
                    $(patsubst %.c,$(BUILD)/obj/%.o,ext/sandbox/bounded_text.c ext/base/sql_scan.c ext/base/safe_file.c)
 # the execution service's worker program (ext/sandbox/exec.h), found
 # beside the bundle, the command or the program that runs queries

@@ -130,6 +130,17 @@ for rules in bird spider livesql; do
   check "$rules: the gold as prediction, second process: from the kept rows" "$(executes "$work/c2")" 1
   check "$rules: the gold as prediction: the same verdicts" "$again" "$first"
 done
+# sorts that spill out of the page cache (300,000 rows): the sorter's
+# temporary files live in memory (ext/sandbox/temp_vfs.c), right rows and
+# nothing written to the temporary folder
+mkdir -p "$work/tmpdir"
+got=$(SQLITE_TMPDIR=$work/tmpdir TMPDIR=$work/tmpdir sqlite3 -bail :memory: -cmd ".load $root/build/spidereval" \
+  "SELECT exec_verdict('$g/db/big/big.sqlite', 'SELECT x, m, printf(''%08d'', x) FROM t ORDER BY m, x DESC',
+                       'SELECT x, m, printf(''%08d'', x) FROM t ORDER BY m * 1000000 - x', 'spider') ->> 'score',
+          exec_verdict('$g/db/big/big.sqlite', 'SELECT m, count(DISTINCT printf(''%08d'', x)) FROM t GROUP BY 1',
+                       'SELECT m, count(*) FROM t GROUP BY m', 'bird') ->> 'score'" 2>&1)
+check "a sort that spills: right, in memory" "$got" "1|1"
+check "a sort that spills: no temporary file" "$(ls -A "$work/tmpdir" | wc -l)" 0
 check "run1: one right, one wrong" "$(peer "$work/c1" bird "$g/run1.json" | cut -d, -f4 | tr '\n' ' ')" "score 1 0 "
 touch -d '2001-01-01' "$g/db/big/big.sqlite"
 peer "$work/c5" bird "$g/run1.json" >/dev/null
