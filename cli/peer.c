@@ -212,6 +212,7 @@ int cmd_evaluate_peer(int argc, char **argv) {
   const char *keep_distinct = NULL, *etype = NULL, *table = NULL;
   const char *data_mode = NULL, *mode_gt = NULL, *mode_predict = NULL;
   const char *num_cpus = NULL, *sql_dialect = NULL, *log_path = NULL;
+  const char *robust = NULL;
   cli_option opts[] = {
       {"predictions", 1, &pred, "the predictions file (or give it as PRED)"},
       {"dev", 1, &dev, "the dev JSON: db_id, gold SQL, difficulty"},
@@ -222,6 +223,7 @@ int cmd_evaluate_peer(int argc, char **argv) {
       {"report", 0, &report, "the report (sql/report_peer.sql)"},
       {"html", 1, &html, "write the HTML report to this file"},
       {"limit", 1, &limit, "failures / questions listed (default 50, 0: all)"},
+      {"robust", 0, &robust, "--report, --html, --format csv: search each official pass for a counterexample database (bird, spider)"},
       {"output_log_path", 1, &log_path, "also write what is printed to this file"},
       {"predicted_sql_path", 1, &bird_pred, "BIRD: the predictions (a folder: predict_dev.json)"},
       {"ground_truth_path", 1, &bird_gold, "BIRD: the gold SQL file (a folder: dev_gold.sql)"},
@@ -380,6 +382,19 @@ int cmd_evaluate_peer(int argc, char **argv) {
     free(owned_pred);
     return CLI_USAGE;
   }
+  if (robust && (npos > 1 || !(report || html || (format && !strcmp(format, "csv"))))) {
+    cli_error(CMD, "--robust is for the report of one prediction file: add "
+                   "--report, --html FILE or --format csv");
+    free(owned_pred);
+    return CLI_USAGE;
+  }
+  if (robust && strncmp(rules_buf, "spider", 6) &&
+      (strncmp(rules_buf, "bird", 4) || (rules_buf[4] && rules_buf[4] != ' ' &&
+                                         rules_buf[4] != ','))) {
+    cli_error(CMD, "--robust is for the bird and spider rules, not '%s'", rules_buf);
+    free(owned_pred);
+    return CLI_USAGE;
+  }
   gold = in_folder(gold, "", mode, "_gold.sql", &owned_gold);
   rc = CLI_OK;
   const char *pred_flag = bird_pred     ? "--predicted_sql_path"
@@ -436,6 +451,7 @@ int cmd_evaluate_peer(int argc, char **argv) {
       {":workers", num_cpus ? workers : NULL, 1},
       {":limit", limit, 1},
       {":report", table_out ? "1" : NULL, 1},
+      {":robust", robust ? "1" : NULL, 1},
       {":cli", "spidereval evaluate-peer", 0},
   };
   /* --html and the log: new files renamed over their names at the end

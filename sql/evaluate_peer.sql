@@ -26,6 +26,10 @@
 --                 bird_ves [steps] [iterations=N], spider [keep_distinct]
 --                 [pipeline], livesql [order].
 --   :timeout      seconds per query (default 30).
+--   :robust       1: every official pass is also searched for a
+--                 counterexample database (exec_verdict's robust option,
+--                 docs/cex.md; bird and spider rules): the score stays the
+--                 official one, the column robust says whether it stands.
 --   :workers      threads judging at once (default: the number of cores;
 --                 the verdicts are the same with any number).
 --   :report       1: the totals by difficulty, as mini_dev prints them
@@ -53,7 +57,11 @@
 --     whole JSON; category: Correct, no prediction, score below 1 (Soft-F1),
 --     pred error, gold error, pred refused (writes), timeout, else
 --     error_info up to its first ':'; x: the question's share of the
---     metric (the score; R-VES sqrt(reward); a null score 0).
+--     metric (the score; R-VES sqrt(reward); a null score 0); robust
+--     (with :robust): 1 an official pass that no generated database
+--     refutes, 0 one refuted, NULL not searched (not a pass);
+--     counterexample: the refuting database and both results (its JSON
+--     taken out of verdict).
 --   peer_metric(metric, benchmark)   EX, Soft-F1 or R-VES; BIRD, Spider 1.0
 --     (test-suite) or LiveSQLBench
 --   compare_runs, compare_verdicts   as sql/compare_stats.sql reads them:
@@ -66,6 +74,11 @@ SELECT spidereval_error('evaluate_peer.sql: :runs ''' || :runs || ''' is not a J
   WHERE :runs IS NOT NULL AND (NOT json_valid(:runs) OR json_type(:runs) IS NOT 'array'
                                OR json_array_length(:runs) = 0
                                OR EXISTS (SELECT 1 FROM json_each(:runs) WHERE type <> 'text'));
+SELECT spidereval_error('evaluate_peer.sql: :robust ''' || :robust || ''': expected 1 (search each official pass for a counterexample) or 0')
+  WHERE :robust IS NOT NULL AND :robust NOT IN (0, 1, '0', '1');
+SELECT spidereval_error('evaluate_peer.sql: :robust 1 is for the bird and spider rules (exec_verdict''s robust option), not ''' || coalesce(:rules, 'bird') || '''')
+  WHERE :robust IN (1, '1') AND (SELECT substr(r, 1, length(r) - length(ltrim(r, 'abcdefghijklmnopqrstuvwxyz_0123456789')))
+                                 FROM (SELECT lower(trim(coalesce(:rules, 'bird'))) AS r)) NOT IN ('bird', 'spider');
 SELECT spidereval_error('evaluate_peer.sql: :report 1 takes one run: set :predictions, not :runs (sql/compare_peer.sql compares runs)')
   WHERE coalesce(:report, 0) = 1 AND json_valid(:runs) AND json_array_length(:runs) > 1;
 DROP TABLE IF EXISTS temp.peer_runs;
@@ -170,7 +183,8 @@ CREATE TEMP TABLE peer_verdicts AS
   judged AS MATERIALIZED (
     SELECT x.value ->> 3 AS db_id, x.value ->> 1 AS pred_sql, x.value ->> 2 AS gold_sql,
            e.value AS v
-    FROM tasks, json_each(exec_verdicts(tasks.t, coalesce(:rules, 'bird'),
+    FROM tasks, json_each(exec_verdicts(tasks.t, coalesce(:rules, 'bird') ||
+                                          iif(:robust IN (1, '1'), ' robust', ''),
                                         coalesce(:timeout, 30), :workers)) AS e
     JOIN json_each(tasks.t) AS x ON x.key = e.key),
   j AS (
@@ -179,12 +193,18 @@ CREATE TEMP TABLE peer_verdicts AS
                      ELSE (SELECT v FROM judged AS d WHERE d.db_id IS a.db_id
                              AND d.pred_sql = a.pred_sql AND d.gold_sql IS a.gold_sql) END AS v
     FROM asked AS a)
+  -- robust: a refuted pass keeps its official score, error and verdict;
+  -- the search's word is in robust and counterexample
   SELECT run, idx, db_id, difficulty, question, evidence, gold_sql, pred_sql,
-         CASE WHEN json_type(v, '$.score') = 'null' THEN NULL ELSE v -> '$.score' END AS score,
-         v ->> 'error_info' AS error_info,
+         CASE WHEN json_type(v, '$.score') = 'null' THEN NULL
+              ELSE coalesce(v -> '$.official_score', v -> '$.score') END AS score,
+         CASE WHEN v ->> 'robust' = 0 THEN NULL ELSE v ->> 'error_info' END AS error_info,
          CASE WHEN coalesce(:rules, 'bird') LIKE 'bird_ves%' THEN coalesce(v ->> 'correct', 0) = 1
-              ELSE coalesce(v ->> 'score', 0) = 1 END AS correct,
-         v AS verdict
+              ELSE coalesce(v ->> 'official_score', v ->> 'score', 0) = 1 END AS correct,
+         CASE WHEN v ->> 'robust' = 0
+              THEN json_set(json_remove(v, '$.counterexample'), '$.score', 1, '$.error_info', NULL)
+              ELSE v END AS verdict,
+         v ->> 'robust' AS robust, v -> 'counterexample' AS counterexample
   FROM j
   ORDER BY ord, idx;
 CREATE INDEX temp.peer_verdicts_by_question ON peer_verdicts(idx, run);
@@ -224,7 +244,9 @@ CREATE TEMP TABLE compare_verdicts AS
 .mode csv
 .headers on
 SELECT idx, db_id, difficulty, score, error_info FROM temp.peer_verdicts
-  WHERE coalesce(:report, 0) <> 1 AND :runs IS NULL ORDER BY idx;
+  WHERE coalesce(:report, 0) <> 1 AND :runs IS NULL AND :robust IS NOT 1 AND :robust IS NOT '1' ORDER BY idx;
+SELECT idx, db_id, difficulty, score, error_info, robust FROM temp.peer_verdicts
+  WHERE coalesce(:report, 0) <> 1 AND :runs IS NULL AND :robust IN (1, '1') ORDER BY idx;
 SELECT run, idx, db_id, difficulty, score, error_info FROM temp.peer_verdicts
   WHERE coalesce(:report, 0) <> 1 AND :runs IS NOT NULL ORDER BY run, idx;
 .mode list

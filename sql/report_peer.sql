@@ -9,6 +9,9 @@
 -- Parameters: as evaluate_peer.sql (:predictions, :dev and/or :gold,
 -- :databases, :rules, :timeout), and
 --   :limit   how many failures to list (default 50, 0 for all)
+--   :robust  1: each official pass is also searched for a counterexample
+--            database (docs/cex.md): how many are refuted, and each
+--            refutation's database and results
 -- Prints the rules, the metric over every question (EX and Soft-F1: the
 -- mean score x 100; R-VES: mean(sqrt(reward)) x 100; a question without
 -- a prediction or without a score counts 0, as mini_dev counts it), where
@@ -88,6 +91,27 @@ ORDER BY category = 'Correct' DESC, count(*) DESC, category;
 .mode list
 .headers off
 SELECT '';
+-- :robust 1: the official passes that a counterexample database refutes
+SELECT 'Robust verdict: official passes searched for a counterexample database (docs/cex.md)' || char(10) ||
+       printf('%-30s %d', '  official passes:', count(*)) || char(10) ||
+       printf('%-30s %d (%.1f%%)', '  refuted:', coalesce(sum(robust = 0), 0),
+              CASE WHEN count(*) > 0 THEN 100.0 * coalesce(sum(robust = 0), 0) / count(*) ELSE 0 END) || char(10) ||
+       printf('%-30s %d / %d', '  robust correct / questions:', coalesce(sum(robust = 1), 0),
+              (SELECT count(*) FROM temp.peer_verdicts)) ||
+       CASE WHEN sum(robust = 0) > 0 THEN char(10) || char(10) ||
+         'Refuted passes: a database on which the prediction''s rows and the gold''s differ (each table''s rows; a table not listed is empty)'
+       ELSE char(10) END
+FROM temp.peer_verdicts WHERE correct AND :robust IN (1, '1')
+HAVING :robust IN (1, '1');
+.mode box --wrap 60 --wordwrap on
+.headers on
+SELECT idx, db_id, counterexample ->> 'made' AS made, counterexample -> 'database' AS "database (tables not listed are empty)",
+       counterexample -> 'a' -> 'rows' AS "predicted rows", counterexample -> 'b' -> 'rows' AS "gold rows"
+FROM temp.peer_verdicts WHERE robust = 0 AND :robust IN (1, '1')
+ORDER BY idx LIMIT CASE WHEN :robust IN (1, '1') THEN listing_limit(:limit) ELSE 0 END;
+.mode list
+.headers off
+SELECT '' WHERE :robust IN (1, '1') AND EXISTS (SELECT 1 FROM temp.peer_verdicts WHERE robust = 0);
 SELECT printf('Failures (%s)', listing_note(:limit, count(*), :cli))
 FROM temp.peer_verdicts WHERE NOT correct;
 .mode box --wrap 60 --wordwrap on

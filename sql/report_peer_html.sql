@@ -16,6 +16,10 @@
 --   :names         optional JSON array of labels, the run first
 --   :rows          rows of the gold and the predicted result shown per
 --                  question (default 10; 0: none, and no query runs again)
+--   :robust        1: each official pass is also searched for a
+--                  counterexample database (docs/cex.md): a robust column
+--                  and filter, the count of refuted passes (#robust), and
+--                  in a refuted pass's drill-down its database and results
 -- The page: the metric over every question (the headline carries its
 -- numbers as data-* attributes), where the difficulties come from, bar
 -- charts by difficulty and by outcome (each bar with data-label,
@@ -113,7 +117,7 @@ v AS (SELECT * FROM temp.peer_verdicts WHERE run = 'A'),
 m AS (SELECT metric, benchmark FROM temp.peer_metric),
 t AS (SELECT count(*) AS n, coalesce(sum(correct), 0) AS ok, coalesce(sum(x), 0) AS sx,
              sum(pred_sql IS NULL) AS missing, sum(pred_sql IS NOT NULL AND score IS NULL) AS unscored,
-             sum(difficulty IS NOT NULL) AS with_diff FROM v),
+             sum(difficulty IS NOT NULL) AS with_diff, coalesce(sum(robust = 0), 0) AS refuted FROM v),
 runs AS (SELECT count(*) AS n FROM temp.peer_runs),
 diff AS (
   SELECT coalesce(difficulty, '(none)') AS label, count(*) AS total, sum(correct) AS ok,
@@ -178,6 +182,7 @@ data AS (
            'gold_result', (SELECT json(r.gold) FROM temp.html_peer_results AS r WHERE r.idx = v.idx),
            'pred_result', (SELECT json(r.pred) FROM temp.html_peer_results AS r WHERE r.idx = v.idx),
            'rowdiff', (SELECT json(r.rowdiff) FROM temp.html_peer_rowdiff AS r WHERE r.idx = v.idx),
+           'robust', robust, 'cex', json(counterexample),
            'runs', CASE WHEN (SELECT n FROM runs) >= 2 THEN
                      (SELECT json_group_object(o.run, json_array(o.correct, json(o.score), o.category))
                       FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) END)) AS s
@@ -191,6 +196,8 @@ rows AS (
              (SELECT CASE WHEN min(o.correct) = max(o.correct) THEN 'agree'
                           WHEN v.correct THEN 'lost' ELSE 'gained' END
               FROM temp.peer_verdicts AS o WHERE o.idx = v.idx) ELSE '' END ||
+           CASE WHEN :robust IN (1, '1') THEN '" data-robust="' ||
+             CASE robust WHEN 1 THEN 'stands' WHEN 0 THEN 'refuted' ELSE '' END ELSE '' END ||
            '"><td><a href="#open=' || idx || '">' || idx || '</a></td><td>' || html_escape(db_id) ||
            '</td><td>' || html_escape(coalesce(difficulty, '')) || '</td><td>' ||
            coalesce(score, 'null') || '</td><td>' || html_escape(category) || '</td><td>' ||
@@ -200,6 +207,8 @@ rows AS (
              (SELECT group_concat(html_escape(run) || ':' || iif(correct, 'pass', iif(pred_sql IS NULL, 'missing', 'fail')), ' ')
               FROM (SELECT * FROM temp.peer_verdicts AS o WHERE o.idx = v.idx ORDER BY run))
            ELSE '' END ||
+           CASE WHEN :robust IN (1, '1') THEN '</td><td>' ||
+             CASE robust WHEN 1 THEN 'stands' WHEN 0 THEN 'refuted' ELSE '' END ELSE '' END ||
            '</td></tr>', char(10)) AS s
   FROM (SELECT * FROM v ORDER BY idx) AS v),
 opts AS (
@@ -229,7 +238,11 @@ SELECT '<!DOCTYPE html>
   '; ' || CASE m.metric WHEN 'R-VES' THEN 'mean(sqrt(reward))' ELSE 'mean score' END ||
   ' x 100 over all ' || t.n || ' questions; ' || t.missing || ' without a prediction' ||
   CASE WHEN t.unscored > 0 THEN '; ' || t.unscored || ' without a score (upstream raises; counted as 0)' ELSE '' END || '</p>
-<p id="difficulty-source">Difficulty: ' || t.with_diff || ' questions from the dev JSON''s "difficulty" field' ||
+' || CASE WHEN :robust IN (1, '1') THEN '<p id="robust" data-passes="' || t.ok || '" data-refuted="' || t.refuted ||
+  '">Robust verdict: of the ' || t.ok || ' official passes, ' || t.refuted ||
+  ' are refuted by a generated database on which the prediction and the gold differ (docs/cex.md); ' ||
+  (t.ok - t.refuted) || ' of ' || t.n || ' questions pass on the original database and on every database generated against the gold.</p>
+' ELSE '' END || '<p id="difficulty-source">Difficulty: ' || t.with_diff || ' questions from the dev JSON''s "difficulty" field' ||
   CASE WHEN t.n > t.with_diff THEN ', ' || (t.n - t.with_diff) || ' without one' ELSE '' END || '.</p>
 <h2>By difficulty</h2>
 ' || coalesce((SELECT s FROM diff_svg), '') || '
@@ -246,12 +259,14 @@ SELECT '<!DOCTYPE html>
 <label>difficulty <select id="f-diff"><option value="">all</option>' || coalesce((SELECT diffs FROM opts), '') || '</select></label>
 <label>database <select id="f-db"><option value="">all</option>' || coalesce((SELECT dbs FROM opts), '') || '</select></label>
 ' || CASE WHEN (SELECT n FROM runs) >= 2 THEN '<label>against the other runs <select id="f-runs"><option value="">all</option><option value="gained">gained (A wrong, another run right)</option><option value="lost">lost (A right, another run wrong)</option><option value="agree">same verdict in every run</option></select></label>
+' ELSE '' END || CASE WHEN :robust IN (1, '1') THEN '<label>robust <select id="f-robust"><option value="">all</option><option value="stands">official pass that stands</option><option value="refuted">official pass refuted</option></select></label>
 ' ELSE '' END || '<label>search <input id="f-q" type="search" placeholder="question or SQL"></label>
 <span id="shown"></span>
 </div>
 <div id="detail" hidden></div>
 <table id="questions"><thead><tr><th>idx</th><th>db_id</th><th>difficulty</th><th>score</th><th>outcome</th><th>question</th>' ||
-  CASE WHEN (SELECT n FROM runs) >= 2 THEN '<th>verdict per run</th>' ELSE '' END || '</tr></thead>
+  CASE WHEN (SELECT n FROM runs) >= 2 THEN '<th>verdict per run</th>' ELSE '' END ||
+  CASE WHEN :robust IN (1, '1') THEN '<th>robust</th>' ELSE '' END || '</tr></thead>
 <tbody>
 ' || coalesce((SELECT s FROM rows), '') || '
 </tbody></table>
@@ -264,17 +279,18 @@ var body = document.querySelector("#questions tbody");
 var ROWS = Array.prototype.slice.call(body.rows);
 var F = { outcome: "f-outcome", cat: "f-cat", diff: "f-diff", db: "f-db", q: "f-q" };
 if (document.getElementById("f-runs")) F.runs = "f-runs";
+if (document.getElementById("f-robust")) F.robust = "f-robust";
 var state = { sort: null, desc: false, open: null };
 ' || (SELECT html FROM temp.report_page WHERE part = 'script') || 'function val(k) { return document.getElementById(F[k]).value; }
 function filter() {
   var o = val("outcome"), c = val("cat"), d = val("diff"), b = val("db"), q = val("q").toLowerCase(),
-      g = F.runs ? val("runs") : "", n = 0;
+      g = F.runs ? val("runs") : "", rb = F.robust ? val("robust") : "", n = 0;
   ROWS.forEach(function (r) {
     var x = DATA[r.dataset.idx];
     var text = [x.q, x.evidence, x.gold_sql, x.pred_sql].join(" ").toLowerCase();
     var ok = (!o || (o === "pass") === (r.dataset.correct === "1")) && (!c || r.dataset.category === c) &&
              (!d || r.dataset.difficulty === d) && (!b || r.dataset.db === b) &&
-             (!g || r.dataset.runs === g) && (!q || text.indexOf(q) >= 0);
+             (!g || r.dataset.runs === g) && (!rb || r.dataset.robust === rb) && (!q || text.indexOf(q) >= 0);
     r.hidden = !ok;
     if (ok) n++;
   });
@@ -331,6 +347,25 @@ function rowDiff(d) {
   box.appendChild(side);
   return box;
 }
+/* a refuted pass: the generated database on which the results differ */
+function counterexample(c) {
+  var box = el("div", null, "counterexample");
+  box.dataset.made = c.made;
+  box.appendChild(el("h4", "counterexample: the official rule passes this prediction, but on this database (" +
+    c.made + "; seed " + c.seed + ", " + c.tries + (c.tries === 1 ? " database" : " databases") +
+    " tried) its rows and the gold''s differ"));
+  var names = Object.keys(c.database || {});
+  if (!names.length) box.appendChild(el("p", "every table empty", "tables"));
+  names.forEach(function (n) {
+    var t = c.database[n];
+    box.appendChild(result({columns: t.columns, rows: t.rows}, "table " + n, "cex-table"));
+  });
+  var side = el("div", null, "side");
+  side.appendChild(result(c.a, "predicted result on it", "cex-pred"));
+  side.appendChild(result(c.b, "gold result on it", "cex-gold"));
+  box.appendChild(side);
+  return box;
+}
 function open(idx) {
   var x = idx === null ? null : DATA[idx], box = document.getElementById("detail");
   ROWS.forEach(function (r) { r.classList.toggle("open", r.dataset.idx === idx); });
@@ -359,6 +394,7 @@ function open(idx) {
   side.appendChild(result(x.pred_result, "predicted result", "pred-result"));
   if (x.gold_result || x.pred_result) box.appendChild(side);
   if (x.rowdiff) box.appendChild(rowDiff(x.rowdiff));
+  if (x.cex) box.appendChild(counterexample(x.cex));
   box.appendChild(el("h4", "verdict")); box.appendChild(el("pre", JSON.stringify(x.verdict, null, 1), "verdict"));
   box.hidden = false;
 }

@@ -99,6 +99,59 @@ echo "cex: differing pairs with a counterexample: $found of $differ ($share); op
 if awk -v s="$share" -v m="$min_share" 'BEGIN { exit !(s >= m) }'; then ok; else
   bad "share found $share below $min_share"
 fi
+# the report's robust column (spidereval evaluate-peer --robust, docs/cex.md):
+# an equivalent pass stands, LIKE for = and TOTAL for SUM are refuted, the
+# headline stays official; the script form takes :robust; misuse is refused
+bin=build/spidereval
+pr=tests/fixtures/peers/predict_robust.json
+if [ -f build/samples/peers_dev/emp/emp.sqlite ]; then
+  peer() { "$bin" evaluate-peer "$pr" --dev samples/peers/dev.json --databases build/samples/peers_dev "$@" 2>&1; }
+  check "robust csv: the robust column" "$(peer --robust --format csv | tr -d '\r' | cut -d, -f1,4,6)" \
+"idx,score,robust
+0,1,1
+1,1,0
+2,1,1
+3,1,1
+4,0,
+5,1,1
+6,1,0
+7,0,"
+  check "robust csv: without --robust, no column" "$(peer --format csv | head -1 | tr -d '\r')" "idx,db_id,difficulty,score,error_info"
+  rep=$(peer --robust --report)
+  check "robust report: the official headline" "$(grep '^EX:' <<<"$rep")" \
+    "EX:                            75.00 (mean score x 100 over all 8 questions)"
+  check "robust report: the count" "$(grep -A3 '^Robust verdict' <<<"$rep" | tail -3)" \
+"  official passes:             6
+  refuted:                     2 (33.3%)
+  robust correct / questions:  4 / 8"
+  check "robust report: the refuted passes listed" "$(sed -n '/^Refuted passes/,/^└/p' <<<"$rep" | grep -o '^│ [0-9] *│ emp *│ [a-z ,]*│' | tr -s ' ')" \
+"│ 1 │ emp │ sampled rows, mutated │
+│ 6 │ emp │ every table empty │"
+  check "robust report: without --robust, no section" "$(peer --report | grep -c 'Robust')" 0
+  check "robust: refused with mini_dev's table" "$(peer --robust; echo "rc $?")" \
+"spidereval evaluate-peer: --robust is for the report of one prediction file: add --report, --html FILE or --format csv
+rc 2"
+  check "robust: refused with two runs" "$("$bin" evaluate-peer "$pr" samples/peers/predict_a.json --dev samples/peers/dev.json \
+    --databases build/samples/peers_dev --robust --html "$work/x.html" 2>&1; echo "rc $?")" \
+"spidereval evaluate-peer: --robust is for the report of one prediction file: add --report, --html FILE or --format csv
+rc 2"
+  check "robust: refused with Soft-F1" "$(peer --robust --report --rules bird_f1; echo "rc $?")" \
+"spidereval evaluate-peer: --robust is for the bird and spider rules, not 'bird_f1'
+rc 2"
+  check "robust: spider rules" "$(peer --robust --format csv --rules spider | tr -d '\r' | cut -d, -f6 | tr '\n' ' ')" \
+    "robust 1 0 1 1  1 0  "
+  script() { sqlite3 -bail :memory: -cmd ".load $ext" -cmd ".parameter set :predictions $pr" \
+    -cmd ".parameter set :dev samples/peers/dev.json" -cmd ".parameter set :databases build/samples/peers_dev" \
+    "$@" <sql/evaluate_peer.sql 2>&1; }
+  check "robust script: :robust 2 refused" "$(script -cmd ".parameter set :robust 2")" \
+    "Runtime error near line 77: evaluate_peer.sql: :robust '2': expected 1 (search each official pass for a counterexample) or 0"
+  check "robust script: livesql refused" "$(script -cmd ".parameter set :robust 1" -cmd ".parameter set :rules livesql")" \
+    "Runtime error near line 79: evaluate_peer.sql: :robust 1 is for the bird and spider rules (exec_verdict's robust option), not 'livesql'"
+  check "robust script: bird,bag taken" "$(script -cmd ".parameter set :robust 1" -cmd ".parameter set :rules 'bird,bag'" | tr -d '\r' | cut -d, -f6 | tr '\n' ' ')" \
+    "robust 1 0 1 1  1 0  "
+else
+  bad "build/samples/peers_dev/emp/emp.sqlite missing (made by make test)"
+fi
 # CEX_ALL=1 also: the official BIRD EX passes of the query-level cases that
 # exec_verdict's robust option refutes, by family (docs/cex.md)
 if [ "${CEX_ALL:-0}" = 1 ]; then

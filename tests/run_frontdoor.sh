@@ -412,6 +412,10 @@ if [ -d build/samples/peers_dev ]; then
   # Spider's rules: the gold orders (row by row) or not (multisets)
   "$bin" evaluate-peer --gold samples/peers/spider_gold.sql --pred samples/peers/spider_pred.sql \
     --db build/samples/peers_dev --etype exec --html "$work/peer_spider.html" 2>/dev/null
+  # --robust (docs/cex.md): a refuted pass's counterexample in its drill-down
+  "$bin" evaluate-peer tests/fixtures/peers/predict_robust.json --dev samples/peers/dev.json \
+    --databases build/samples/peers_dev --robust --html "$work/peer_robust.html" 2>/dev/null
+  pages+=("robust1=file://$work/peer_robust.html#open=1" "robustf=file://$work/peer_robust.html#robust=refuted")
   pages+=("peer1=file://$work/peer.html#open=1" "peer4=file://$work/peer.html#open=4"
           "peer0=file://$work/peer.html#open=0" "spider=file://$work/peer_spider.html#outcome=fail")
 fi
@@ -430,6 +434,13 @@ extra predicted rows: 0"
   check "peer page: question 4's extra row shown" "$(rows peer4 | grep '^row [0-9]')" "row 1: Di"
   check "peer page: a correct question has no row diff" "$(grep -c 'class="rowdiff"' "$work/dom/peer0.html")" 0
   check "peer page: no console message" "$(cat "$work/dom/peer1.console" "$work/dom/peer4.console" "$work/dom/spider.console")" ""
+  check "robust page: refuted passes counted" "$(grep -o '<p id="robust" data-passes="[0-9]*" data-refuted="[0-9]*"' "$work/dom/robustf.html")" \
+    '<p id="robust" data-passes="6" data-refuted="2"'
+  check "robust page: the refuted filter" "$(grep -o 'data-shown="[0-9]*"' "$work/dom/robustf.html")" 'data-shown="2"'
+  check "robust page: the counterexample in the drill-down" \
+    "$(grep -o '<div class="counterexample".*' "$work/dom/robust1.html" | sed 's#<h4>verdict</h4>.*##' | grep -o '<h4>[^<]*</h4>\|<td>[^<]*</td>' | sed 's/<[^>]*>//g' | tr '\n' '|')" \
+    "counterexample: the official rule passes this prediction, but on this database (sampled rows, mutated; seed 1, 6 databases tried) its rows and the gold's differ|table emp (first 1 row)|4|Di|it|1500.25|3|predicted result on it (first 1 row)|Di|gold result on it (first 0 rows)|"
+  check "robust page: no console message" "$(cat "$work/dom/robust1.console" "$work/dom/robustf.console")" ""
   check "spider page: the failures' diffs, under test-suite's pairing" \
     "$(sqlite3 :memory: "SELECT group_concat(key || ' ' || (value -> '$.rowdiff' ->> 'pairing') || ' ' ||
                                    (value -> '$.rowdiff' ->> 'lone') || ' ' || (value -> '$.rowdiff' ->> 'extra'), char(10))
