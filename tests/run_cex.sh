@@ -173,5 +173,44 @@ SELECT 'robust: ' || sum(v ->> 'official_score' = 1) || ' of ' || count(*)
 SELECT '  ' || family || ': ' || count(*) FROM rp WHERE v ->> 'official_score' = 1
 GROUP BY family ORDER BY family;
 EOF
+  # selection (docs/cex.md, "Selection"): each labelled bird pair as a pool
+  # of two SQL candidates (0 the prediction, 1 the gold) on its database,
+  # picked by mbr.sql's cluster vote without and with :split 'bird'; a pick
+  # is right when it is the gold or the pair is labelled equivalent; the
+  # calibration table: right picks by the pick's cluster size
+  sqlite3 -bail "$work/cases.db" <<EOF
+.mode csv
+.headers on
+.output $work/sel_cands.csv
+SELECT id AS instance_id, 0 AS candidate_id, j ->> 'pred_sql' AS sql, '$work/db/' || id || '.db' AS db
+FROM t WHERE rules = 'bird'
+UNION ALL SELECT id, 1, j ->> 'gold_sql', '$work/db/' || id || '.db' FROM t WHERE rules = 'bird'
+ORDER BY 1, 2;
+EOF
+  for split in none bird; do
+    if [ "$split" = none ]; then set_split=; else set_split=".parameter set :split $split"; fi
+    sqlite3 -bail :memory: -cmd ".load $ext" -cmd ".parameter set :candidates '$work/sel_cands.csv'" \
+      -cmd ".parameter set :results '$work/sel_res_$split'" -cmd "$set_split" <sql/mbr.sql >"$work/sel_$split.csv" ||
+      bad "mbr.sql on the labelled pairs (split $split) failed"
+  done
+  sqlite3 -bail "$work/cases.db" <<EOF
+.mode csv
+.import $work/sel_none.csv sel_none
+.import $work/sel_bird.csv sel_bird
+.mode list
+SELECT 'selection, ' || count(*) || ' pools of two (the labelled bird pairs, every case):' FROM sel_none;
+SELECT printf('  %-8s agreeing %s of 2: right %d of %d picks', s, k, r, n) FROM (
+  SELECT 'before' AS s, x.cluster_size AS k, sum(x.candidate_id = '1' OR t.expect = 'equiv') AS r, count(*) AS n
+  FROM sel_none x JOIN t ON t.id = x.instance_id AND t.rules = 'bird' GROUP BY 2
+  UNION ALL
+  SELECT 'after', x.cluster_size, sum(x.candidate_id = '1' OR t.expect = 'equiv'), count(*)
+  FROM sel_bird x JOIN t ON t.id = x.instance_id AND t.rules = 'bird' GROUP BY 2)
+ORDER BY s DESC, k;
+SELECT '  equivalent pairs split: ' || count(*) FROM t JOIN sel_none b ON b.instance_id = t.id
+  JOIN sel_bird a ON a.instance_id = t.id WHERE t.rules = 'bird' AND t.expect = 'equiv' AND a.cluster_size < b.cluster_size;
+SELECT '  differing pairs agreeing on the database, split: ' || sum(a.cluster_size < b.cluster_size) || ' of ' || count(*)
+  FROM t JOIN sel_none b ON b.instance_id = t.id JOIN sel_bird a ON a.instance_id = t.id
+  WHERE t.rules = 'bird' AND t.expect = 'differ' AND b.cluster_size = '2';
+EOF
 fi
 finish cex
