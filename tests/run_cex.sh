@@ -173,6 +173,42 @@ SELECT 'robust: ' || sum(v ->> 'official_score' = 1) || ' of ' || count(*)
 SELECT '  ' || family || ': ' || count(*) FROM rp WHERE v ->> 'official_score' = 1
 GROUP BY family ORDER BY family;
 EOF
+  # each refutation checked again without the search's code: a copy of the
+  # case's database emptied (its own schema, keys and indexes kept), the
+  # counterexample's rows inserted, then foreign_key_check, integrity_check
+  # and both queries in plain SQL, compared as sets (EXCEPT both ways)
+  mkdir -p "$work/recheck"
+  sqlite3 -bail "$work/cases.db" >"$work/recheck.sql" <<'EOF'
+.mode list
+.headers off
+SELECT '.shell cp ' || 'WORK/pass/' || id || '.db ' || 'WORK/recheck/' || id || '.db' || char(10) ||
+       '.open WORK/recheck/' || id || '.db' || char(10) ||
+       '.output WORK/recheck/' || id || '.del' || char(10) ||
+       'SELECT ''DELETE FROM "'' || name || ''";'' FROM sqlite_master WHERE type = ''table'' AND name NOT LIKE ''sqlite\_%'' ESCAPE ''\'';' || char(10) ||
+       '.output stdout' || char(10) || 'PRAGMA foreign_keys = OFF;' || char(10) ||
+       '.read WORK/recheck/' || id || '.del' || char(10) ||
+       coalesce((SELECT group_concat('INSERT INTO "' || t.key || '"(' ||
+                   (SELECT group_concat('"' || c.value || '"', ', ') FROM json_each(t.value, '$.columns') AS c) ||
+                   ') VALUES (' || (SELECT group_concat(quote(x.value), ', ') FROM json_each(r.value) AS x) || ');', char(10))
+                 FROM json_each(v, '$.counterexample.database') AS t, json_each(t.value, '$.rows') AS r), '') || char(10) ||
+       'SELECT ''' || id || ''', (SELECT count(*) FROM pragma_foreign_key_check), ' ||
+       '(SELECT group_concat(integrity_check) FROM pragma_integrity_check), ' ||
+       '(SELECT count(*) FROM (SELECT * FROM (' || (j ->> 'pred_sql') || ') EXCEPT SELECT * FROM (' || (j ->> 'gold_sql') || '))) + ' ||
+       '(SELECT count(*) FROM (SELECT * FROM (' || (j ->> 'gold_sql') || ') EXCEPT SELECT * FROM (' || (j ->> 'pred_sql') || ')));'
+FROM rp JOIN c USING (id) WHERE v ->> 'official_score' = 1 ORDER BY id;
+EOF
+  sed -i "s#WORK/#$work/#g" "$work/recheck.sql"
+  sqlite3 :memory: <"$work/recheck.sql" >"$work/recheck.txt" 2>&1
+  rechecked=0
+  while IFS='|' read -r id fk integrity differ; do
+    if [ "$fk" = 0 ] && [ "$integrity" = ok ] && [ "${differ:-0}" -gt 0 ] 2>/dev/null; then
+      ok
+      rechecked=$((rechecked + 1))
+    else
+      bad "refutation $id not confirmed: foreign keys $fk, integrity $integrity, rows differing ${differ:-?}"
+    fi
+  done <"$work/recheck.txt"
+  echo "robust: $rechecked refutations confirmed in plain SQL (keys, integrity, results differ as sets)"
   # selection (docs/cex.md, "Selection"): each labelled bird pair as a pool
   # of two SQL candidates (0 the prediction, 1 the gold) on its database,
   # picked by mbr.sql's cluster vote without and with :split 'bird'; a pick
