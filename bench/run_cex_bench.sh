@@ -58,3 +58,24 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2 }
     printf "counterexample, %d labelled pairs of the peers corpus (default budget: 200 databases, 20 s), one process each:\n", n[0] + n[1]
     printf "  found:     %3d pairs, %s\n", n[1], med(1)
     printf "  not found: %3d pairs, %s\n", n[0], med(0) }' "$work/times"
+# what --robust adds to a report (spidereval evaluate-peer --robust,
+# docs/cex.md): exec_verdicts on the official BIRD EX passes of the
+# query-level cases, in one process on the default threads, without and
+# with the robust option (each pass then searched)
+mkdir -p "$work/pass"
+sqlite3 -bail "$work/cases.db" <<EOF
+CREATE TABLE p AS SELECT id, j FROM c
+  WHERE family LIKE 'q\_%' ESCAPE '\' AND family NOT LIKE 'q\_dml%' ESCAPE '\' AND j ->> 'bird_ex' = 1;
+.mode list
+.output $work/pass.sql
+SELECT '.open $work/pass/' || id || '.db' || char(10) || (j ->> 'db_sql') FROM p;
+EOF
+sqlite3 -bail :memory: <"$work/pass.sql" >/dev/null
+for rules in bird 'bird robust'; do
+  t0=$(now)
+  n=$(sqlite3 -bail "$work/cases.db" -cmd ".load $ext" \
+    "SELECT count(*) FROM json_each(exec_verdicts((SELECT json_group_array(json_array('$work/pass/' || id || '.db',
+       j ->> 'pred_sql', j ->> 'gold_sql')) FROM p), '$rules', 30))")
+  awk -v a="$t0" -v b="$(now)" -v n="$n" -v r="$rules" \
+    'BEGIN { printf "  exec_verdicts, rules %-12s %d official passes, one process: %.2f s (%.1f ms a pass)\n", r ":", n, b - a, 1000 * (b - a) / n }'
+done
