@@ -62,7 +62,8 @@ SANDBOX_CORE_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/sandbox.c ex
 # beside the bundle, the command or the program that runs queries
 WORKER_OBJ = $(patsubst %.c,$(BUILD)/obj-core/%.o,ext/sandbox/worker_main.c ext/sandbox/exec.c) \
              $(SANDBOX_CORE_OBJ) \
-             $(patsubst %.c,$(BUILD)/obj/%.o,ext/read/result_csv.c ext/read/pynum.c ext/base/bytebuf.c)
+             $(patsubst %.c,$(BUILD)/obj/%.o,ext/read/result_csv.c ext/read/pynum.c ext/base/bytebuf.c \
+               ext/duckdb/duckdb_lib.c ext/duckdb/dbt_frame.c)
 $(BUILD)/obj/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SE_CFLAGS) $(DEPCFLAGS) -Iext -Icli -MMD -MP -c -o $@ $<
@@ -77,7 +78,7 @@ $(BUILD)/obj-core/%.o: %.c VERSION
 all: $(BUILD)/spidereval.so $(BUILD)/spidereval $(BUILD)/spidereval-worker $(BUILT_SQL)
 
 $(BUILD)/spidereval-worker: $(WORKER_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread -lm -ldl
 
 # -z nodelete: the bundle stays mapped after sqlite3_close/dlclose (its
 # caches and threads outlive any one connection; valgrind then sees them as

@@ -145,6 +145,68 @@ START_TEST(test_frame_typing) {
 }
 END_TEST
 
+/* The packed form a worker sends a read back in: a frame of every array
+** kind comes back the same; an error comes back with its message; every
+** cut or damaged copy is refused (-1), never read past its end. */
+START_TEST(test_frame_pack) {
+  int64_t ints[3] = {1, -2, 3};
+  double fl[3] = {0.5, 1.5, -0.0};
+  uint64_t refs[3] = {2, 2ULL << 32 | 3, 0};
+  uint8_t ok[3] = {1, 1, 0};
+  df_column cs[3];
+  df_frame f;
+  memset(&f, 0, sizeof f);
+  memset(cs, 0, sizeof cs);
+  cs[0] = col(DF_MINT, 32, 0), cs[0].i = ints, cs[0].valid = ok;
+  cs[0].has_null = 1, cs[0].name = (char *)"a";
+  cs[1] = col(DF_F64, 0, 0), cs[1].f = fl, cs[1].valid = ok, cs[1].name = (char *)"b";
+  cs[2] = col(DF_STR, 0, 0), cs[2].s = refs, cs[2].valid = ok, cs[2].name = (char *)"";
+  f.cols = cs;
+  f.ncols = 3;
+  f.nrows = 3;
+  f.arena = (char *)"hiabc";
+  f.arena_len = 5;
+  bb_buf b = {0};
+  df_frame_pack(DF_OK, NULL, &f, &b);
+  ck_assert(!b.nomem);
+  df_frame *g = NULL;
+  char *err = NULL;
+  ck_assert_int_eq(df_frame_unpack(b.s, b.n, &g, &err), DF_OK);
+  ck_assert_ptr_null(err);
+  ck_assert_int_eq(g->ncols, 3);
+  ck_assert_int_eq(g->nrows, 3);
+  ck_assert_str_eq(g->cols[0].name, "a");
+  ck_assert_int_eq(g->cols[0].kind, DF_MINT);
+  ck_assert_int_eq(g->cols[0].has_null, 1);
+  ck_assert(memcmp(g->cols[0].i, ints, sizeof ints) == 0);
+  ck_assert(memcmp(g->cols[1].f, fl, sizeof fl) == 0);
+  ck_assert(memcmp(g->cols[2].valid, ok, sizeof ok) == 0);
+  uint32_t len;
+  const char *t = df_text(g, &g->cols[2], 1, &len);
+  ck_assert(len == 3 && memcmp(t, "abc", 3) == 0);
+  df_frame_free(g);
+  /* every cut copy */
+  for (size_t n = 0; n < b.n; n++) {
+    g = NULL;
+    ck_assert_int_eq(df_frame_unpack(b.s, n, &g, &err), -1);
+    ck_assert_ptr_null(g);
+  }
+  /* a text reference past the arena */
+  refs[1] = 4ULL << 32 | 3;
+  b.n = 0;
+  df_frame_pack(DF_OK, NULL, &f, &b);
+  ck_assert_int_eq(df_frame_unpack(b.s, b.n, &g, &err), -1);
+  /* an error and its message */
+  b.n = 0;
+  df_frame_pack(DF_ERR_QUERY, "Catalog Error: no t", NULL, &b);
+  ck_assert_int_eq(df_frame_unpack(b.s, b.n, &g, &err), DF_ERR_QUERY);
+  ck_assert_ptr_null(g);
+  ck_assert_str_eq(err, "Catalog Error: no t");
+  free(err);
+  free(b.s);
+}
+END_TEST
+
 START_TEST(test_header) {
   char path[] = "/tmp/check_dbt_XXXXXX";
   int fd = mkstemp(path);
@@ -180,6 +242,7 @@ Suite *suite_dbt(void) {
   tcase_add_test(t, test_str_scalars);
   tcase_add_test(t, test_frame_typing);
   tcase_add_test(t, test_header);
+  tcase_add_test(t, test_frame_pack);
   suite_add_tcase(s, t);
   return s;
 }

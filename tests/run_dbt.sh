@@ -164,5 +164,49 @@ dcheck "audit: instances no prediction can pass" "$(grep -E '^(Instances|│ dbt
 dcheck "audit: who wrote the gold databases" "$(grep -E '^│ (\(missing\)|storage)' <<<"$aud" | tr -s ' ')" \
 "│ (missing) │ 1 │
 │ storage 64, v1.5.6 │ 7 │"
+# untrusted predictions: each predicted database is read by a worker
+# process (ext/sandbox/exec.h, SX_DBT), bounded in time and memory; a
+# hostile one scores 0 with the reason and the honest instances around
+# it keep their verdicts (docs/security.md, "Spider2-DBT predictions")
+hl=build/dbt_hostile
+rm -rf "$hl" && mkdir -p "$hl/res" "$hl/gold"
+corpus=$(cd "$dir" && pwd)
+hostile_ok=1
+for h in huge loop explode stuck; do
+  build "hostile_$h" "tests/dbt/hostile_$h.sql" || { hostile_ok=0; echo "dbt: cannot build hostile_$h"; }
+done
+: > "$hl/gold/spider2_eval.jsonl"
+: > "$hl/res/results_metadata.jsonl"
+for i in a0_same h1_huge h2_loop h3_explode h4_stuck h5_not_duckdb h6_link_gold h7_missing z1_same z2_reversed; do
+  mkdir -p "$hl/res/$i" "$hl/gold/$i"
+  ln -s "$corpus/gold.duckdb" "$hl/gold/$i/g.duckdb"
+  printf '{"instance_id": "%s", "evaluation": {"func": "duckdb_match", "parameters": {"gold": "g.duckdb", "condition_tabs": ["t_int", "t_str"], "condition_cols": [[0, 1], [0, 1]], "ignore_orders": [false, false]}}}\n' "$i" >> "$hl/gold/spider2_eval.jsonl"
+  printf '{"instance_id": "%s", "answer_type": "file", "answer_or_path": "out.duckdb"}\n' "$i" >> "$hl/res/results_metadata.jsonl"
+done
+for i in a0_same z1_same; do cp "$dir/pred_same.duckdb" "$hl/res/$i/out.duckdb"; done
+cp "$dir/pred_reversed.duckdb" "$hl/res/z2_reversed/out.duckdb"
+for h in 1_huge 2_loop 3_explode 4_stuck; do cp "$dir/hostile_${h#?_}.duckdb" "$hl/res/h$h/out.duckdb"; done
+printf 'this is not a DuckDB file\n' > "$hl/res/h5_not_duckdb/out.duckdb"
+ln -s "$corpus/gold.duckdb" "$hl/res/h6_link_gold/out.duckdb"
+absext=$(cd "$(dirname "$ext")" && pwd)/$(basename "$ext")
+top=$(pwd)
+# (the first three are interrupted by DuckDB or killed, whichever comes
+# first; the fourth cannot be interrupted: its worker is killed)
+got=$(cd "$hl" && sqlite3 :memory: -cmd ".load $absext" -cmd ".parameter set :submission res" \
+  -cmd ".parameter set :gold gold" -cmd ".parameter set :options 'timeout=1'" \
+  < "$top/sql/evaluate_dbt.sql" 2>&1 | tr -d '\r' | sed '/^h[123]_/s/ (its process was killed)//')
+[ "$hostile_ok" = 1 ] || got="(hostile databases missing) $got"
+dcheck "untrusted predictions: hostile ones score 0 with the reason, honest ones keep their verdicts" "$got" \
+"instance_id,score,error_info
+a0_same,1,\"\"
+h1_huge,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h1_huge/out.duckdb\"\" took more than 1 s\"
+h2_loop,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h2_loop/out.duckdb\"\" took more than 1 s\"
+h3_explode,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h3_explode/out.duckdb\"\" took more than 1 s\"
+h4_stuck,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h4_stuck/out.duckdb\"\" took more than 1 s (its process was killed)\"
+h5_not_duckdb,0,\"Evaluation Error: table t_int of the prediction: IOException: IO Error: The file \"\"res/h5_not_duckdb/out.duckdb\"\" exists, but it is not a valid DuckDB database file!\"
+h6_link_gold,0,\"Evaluation Error: the prediction \"\"res/h6_link_gold/out.duckdb\"\" is the gold database under another name (refused)\"
+h7_missing,0,\"Evaluation Error: table t_int of the prediction: IOException: IO Error: Cannot open file \"\"res/h7_missing/out.duckdb\"\": No such file or directory\"
+z1_same,1,\"\"
+z2_reversed,0,\"Result Error: table t_int: gold column 0 (i, INTEGER) matches no prediction column in row order\""
 echo "dbt: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

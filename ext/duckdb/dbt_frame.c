@@ -27,6 +27,7 @@ void df_limits_default(df_limits *l) {
   l->timeout = 60;
   l->memory_mb = 1024;
   l->max_bytes = (int64_t)2 << 30;
+  l->untrusted = NULL;
 }
 
 static char *msgf(const char *fmt, ...) {
@@ -72,6 +73,12 @@ void df_names_free(char **names, int n) {
 }
 
 #ifndef SE_HAVE_DUCKDB_H
+
+void df_keep_files(int n) { (void)n; }
+static const char *type_name(int t) {
+  (void)t;
+  return "OTHER";
+}
 
 static df_error no_duckdb(char **err) {
   const char *e = NULL;
@@ -133,6 +140,7 @@ typedef struct {
   unsigned long last;
 } kept_db;
 static kept_db kept[KEEP];
+static int keep_n = KEEP; /* slots in use at most */
 static unsigned long kept_clock;
 static pthread_mutex_t kept_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -164,7 +172,7 @@ static int kept_put(const dk_api *a, const char *path, const struct stat *st,
                     int mem, duckdb_database db) {
   pthread_mutex_lock(&kept_mu);
   int slot = -1;
-  for (int i = 0; i < KEEP; i++) {
+  for (int i = 0; i < keep_n; i++) {
     if (!kept[i].path) {
       slot = i;
       break;
@@ -184,6 +192,12 @@ static int kept_put(const dk_api *a, const char *path, const struct stat *st,
                          mem, db, 1, ++kept_clock};
   pthread_mutex_unlock(&kept_mu);
   return 0;
+}
+
+void df_keep_files(int n) {
+  pthread_mutex_lock(&kept_mu);
+  keep_n = n < 0 ? 0 : n > KEEP ? KEEP : n;
+  pthread_mutex_unlock(&kept_mu);
 }
 
 static void kept_release(duckdb_database db) {
@@ -778,3 +792,154 @@ df_error df_list_tables(const char *path, const df_limits *lim,
 }
 
 #endif
+
+/* ------------------------------------------------------ the packed form
+
+** "DFW1", the error (int32), its message (a bb_put_str string; none on
+** DF_OK), then on DF_OK: ncols (int32), nrows (int64), the arena's length
+** (uint64) and bytes, and per column its name, kind, bits, unit, has_null,
+** is_unsigned (a byte each), the DuckDB type (int32), nrows validity bytes
+** and its array (nrows int64, double or text references). The machine's
+** own byte order: a worker and its caller share it. */
+#define DF_WIRE_MAGIC 0x31574644u
+
+static void put_n(bb_buf *out, const void *p, size_t n) {
+  if (n) bb_put(out, p, n);
+}
+
+/* The array a column of this kind fills: 'f', 's' or 'i'. */
+static char array_of(int kind) {
+  if (kind == DF_F32 || kind == DF_F64) return 'f';
+  if (kind == DF_STR || kind == DF_CAT || kind == DF_OBJ) return 's';
+  return 'i';
+}
+
+void df_frame_pack(int e, const char *err, const df_frame *f, bb_buf *out) {
+  uint32_t magic = DF_WIRE_MAGIC;
+  int32_t code = e == DF_OK && !f ? DF_ERR_NOMEM : e;
+  bb_put(out, &magic, sizeof magic);
+  bb_put(out, &code, sizeof code);
+  bb_put_str(out, code == DF_OK ? NULL : err ? err : "out of memory");
+  if (code != DF_OK) return;
+  int32_t nc = f->ncols;
+  int64_t nr = f->nrows;
+  uint64_t al = f->arena_len;
+  bb_put(out, &nc, sizeof nc);
+  bb_put(out, &nr, sizeof nr);
+  bb_put(out, &al, sizeof al);
+  put_n(out, f->arena, al);
+  for (int c = 0; c < f->ncols; c++) {
+    const df_column *col = &f->cols[c];
+    uint8_t meta[5] = {col->kind, col->bits, col->unit, col->has_null,
+                       col->is_unsigned};
+    int32_t t = col->duck_type;
+    bb_put_str(out, col->name);
+    bb_put(out, meta, sizeof meta);
+    bb_put(out, &t, sizeof t);
+    put_n(out, col->valid, (size_t)nr);
+    char a = array_of(col->kind);
+    put_n(out, a == 'f' ? (const void *)col->f : a == 's' ? (const void *)col->s
+                                                          : (const void *)col->i,
+          (size_t)nr * 8);
+  }
+}
+
+void df_serve(const char *path, const char *table, const df_limits *lim,
+              bb_buf *out) {
+  df_frame *f = NULL;
+  char *err = NULL;
+  df_error e = df_read_table(path, table, lim, &f, &err);
+  df_frame_pack(e, err, f, out);
+  df_frame_free(f);
+  free(err);
+}
+
+/* n bytes of r copied into a new block (NULL: damaged or no memory). */
+static void *take_copy(bb_reader *r, size_t n) {
+  const char *p = bb_take(r, n, 1);
+  if (!p) return NULL;
+  void *m = malloc(n ? n : 1);
+  if (m && n) memcpy(m, p, n);
+  return m;
+}
+
+int df_frame_unpack(const char *p, size_t n, df_frame **out, char **err) {
+  *out = NULL;
+  *err = NULL;
+  bb_reader r = bb_reader_of(p, n);
+  uint32_t magic = 0;
+  int32_t code = -1, nc = -1;
+  int64_t nr = -1;
+  uint64_t al = 0;
+  int null = 0;
+  bb_read(&r, &magic, sizeof magic);
+  bb_read(&r, &code, sizeof code);
+  char *msg = bb_read_str(&r, &null);
+  if (r.bad || magic != DF_WIRE_MAGIC || code < DF_OK || code > DF_ERR_NOMEM ||
+      (code != DF_OK) != (msg != NULL)) {
+    free(msg);
+    return -1;
+  }
+  if (code != DF_OK) {
+    *err = msg;
+    return code;
+  }
+  bb_read(&r, &nc, sizeof nc);
+  bb_read(&r, &nr, sizeof nr);
+  bb_read(&r, &al, sizeof al);
+  /* every column holds at least nrows bytes of validity */
+  if (r.bad || nc < 0 || nr < 0 || al > r.left || al >= ((uint64_t)1 << 32) ||
+      (nc > 0 && (uint64_t)nr > r.left / (uint64_t)nc) ||
+      (uint64_t)nc > r.left)
+    return -1;
+  df_frame *f = calloc(1, sizeof *f);
+  if (!f) return -1;
+  f->cols = calloc((size_t)(nc ? nc : 1), sizeof *f->cols);
+  f->arena = take_copy(&r, (size_t)al);
+  if (!f->cols || !f->arena) goto bad;
+  f->ncols = nc;
+  f->nrows = nr;
+  f->arena_len = f->arena_cap = (size_t)al;
+  for (int c = 0; c < nc; c++) {
+    df_column *col = &f->cols[c];
+    uint8_t meta[5] = {0};
+    int32_t t = 0;
+    col->name = bb_read_str(&r, &null);
+    bb_read(&r, meta, sizeof meta);
+    bb_read(&r, &t, sizeof t);
+    if (r.bad || !col->name || meta[0] > DF_OBJ || meta[2] > DF_NS ||
+        meta[3] > 1 || meta[4] > 1)
+      goto bad;
+    col->kind = meta[0];
+    col->bits = meta[1];
+    col->unit = meta[2];
+    col->has_null = meta[3];
+    col->is_unsigned = meta[4];
+    col->duck_type = t;
+    col->type_name = type_name(t);
+    col->valid = take_copy(&r, (size_t)nr);
+    if ((uint64_t)nr > r.left / 8) goto bad;
+    void *a = take_copy(&r, (size_t)nr * 8);
+    if (!col->valid || !a) {
+      free(a);
+      goto bad;
+    }
+    char k = array_of(col->kind);
+    if (k == 'f') {
+      col->f = a;
+    } else if (k == 's') {
+      col->s = a;
+      for (int64_t i = 0; i < nr; i++) /* every text inside the arena */
+        if ((col->s[i] >> 32) + (col->s[i] & 0xffffffffu) > al) goto bad;
+    } else {
+      col->i = a;
+    }
+  }
+  if (r.left) goto bad;
+  f->bytes = f->arena_len + (size_t)f->nrows * (size_t)f->ncols * 9;
+  *out = f;
+  return DF_OK;
+bad:
+  df_frame_free(f);
+  return -1;
+}

@@ -8,14 +8,19 @@
 ** file themselves read-only and bounded (time by duckdb_interrupt from a
 ** watchdog thread, memory by DuckDB's memory_limit and a cap on the
 ** copy, one thread, no extension autoloading or installing, no external
-** access, configuration locked): the one place to move into a worker
-** process (ext/sandbox/) later.
+** access, configuration locked). The predicted database (a model's dbt
+** run made it) is read through df_limits.untrusted: the glue
+** (duckdb_funcs.c) reads it in a worker process of the execution service
+** (ext/sandbox/exec.h, op SX_DBT), which runs df_serve and sends the frame
+** back packed (df_frame_pack / df_frame_unpack); the gold is read here.
 */
 #ifndef SPIDEREVAL_DBT_FRAME_H
 #define SPIDEREVAL_DBT_FRAME_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "base/bytebuf.h"
 
 /* The pandas dtype of a column after fetchdf. */
 typedef enum {
@@ -66,14 +71,6 @@ typedef struct {
   size_t bytes;     /* what the frame holds, for the cap */
 } df_frame;
 
-typedef struct {
-  double timeout;         /* seconds for one open + read; 0: none */
-  int memory_mb;          /* DuckDB's memory_limit; 0: DuckDB's default */
-  int64_t max_bytes;      /* cap on the frame held; 0: none */
-} df_limits;
-
-void df_limits_default(df_limits *l); /* 60 s, 1024 MB, 2 GiB */
-
 /* How a read failed, named like the exception Python's duckdb raises. */
 typedef enum {
   DF_OK = 0,
@@ -86,6 +83,23 @@ typedef enum {
   DF_ERR_NOLIB,     /* libduckdb cannot be loaded */
   DF_ERR_NOMEM      /* out of memory */
 } df_error;
+
+typedef struct df_limits df_limits;
+
+/* A reader of one table (df_read_table's contract). */
+typedef df_error (*df_reader)(const char *path, const char *table,
+                         const df_limits *lim, df_frame **out, char **err);
+
+struct df_limits {
+  double timeout;         /* seconds for one open + read; 0: none */
+  int memory_mb;          /* DuckDB's memory_limit; 0: DuckDB's default */
+  int64_t max_bytes;      /* cap on the frame held; 0: none */
+  df_reader untrusted;    /* how dbt_match reads the predicted database;
+                             NULL: df_read_table in this process */
+};
+
+/* 60 s, 1024 MB, 2 GiB, untrusted NULL */
+void df_limits_default(df_limits *l);
 
 /*
 ** con = duckdb.connect(path, read_only=True);
@@ -103,6 +117,24 @@ df_error df_list_tables(const char *path, const df_limits *lim,
                         char ***names, int *n, char **err);
 
 void df_frame_free(df_frame *f);
+
+/* How many DuckDB files stay open between reads (default 8; a worker
+** process keeps 1). */
+void df_keep_files(int n);
+
+/* The packed form of a read, appended to out (base/bytebuf.h): the error
+** and its message, then on DF_OK the frame's columns as their arrays. */
+void df_frame_pack(int e, const char *err, const df_frame *f,
+                   bb_buf *out);
+
+/* df_read_table(path, table, lim) packed into out: what a worker does. */
+void df_serve(const char *path, const char *table, const df_limits *lim,
+              bb_buf *out);
+
+/* A packed read back: its error (DF_OK with *out, else *err malloc'd), or
+** -1 when the bytes are damaged or memory is short (nothing set). */
+int df_frame_unpack(const char *p, size_t n, df_frame **out, char **err);
+
 void df_names_free(char **names, int n);
 
 /* Text of a string cell (not NUL-terminated) */

@@ -43,18 +43,80 @@
 **
 ** All three read files or load a library: SQLITE_DIRECTONLY, so that a
 ** view or trigger of an untrusted schema cannot call them.
+**
+** The predicted database (a model's dbt run made it) is read in a worker
+** process of the execution service (sandbox/exec.h, op SX_DBT): bounded
+** there in time (killed at the deadline), address space and CPU as SQL
+** is, with DuckDB's own bounds inside (docs/security.md). The gold is
+** trusted and read in this process.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "duckdb/dbt_compare.h"
 #include "duckdb/duckdb_lib.h"
 #include "options.h"
+#include "sandbox/exec.h"
 #include "spidereval.h"
+
+/* df_reader of the predicted database: the table read by a worker. A
+** worker killed at the deadline or dead fails this table only (a limit:
+** the instance scores 0 with the reason); a worker that cannot be started
+** fails the call as a missing library does. */
+static df_error read_in_worker(const char *path, const char *table,
+                               const df_limits *lim, df_frame **out,
+                               char **err) {
+  sx_request q;
+  sx_result r;
+  memset(&q, 0, sizeof q);
+  q.op = SX_DBT;
+  q.db_path = path;
+  q.sql = table;
+  q.sql_len = strlen(table);
+  q.lim.timeout = lim->timeout;
+  q.lim.max_bytes = lim->max_bytes;
+  q.lim.max_memory = (sqlite3_int64)(lim->memory_mb > 0 ? lim->memory_mb : 1024) << 20;
+  q.keep = -1;
+  *out = NULL;
+  *err = NULL;
+  if (sx_run(&q, &r) != 0) return DF_ERR_NOMEM;
+  df_error e;
+  if (r.status == SB_OK) {
+    int k = df_frame_unpack(r.csv, r.csv_len, out, err);
+    if (k < 0) { /* damaged (or no memory for it) */
+      e = DF_ERR_LIMIT;
+      if (asprintf(err, "limit: reading table %s of \"%s\": the worker's "
+                   "answer cannot be read", table, path) < 0)
+        *err = NULL;
+      if (!*err) e = DF_ERR_NOMEM;
+    } else {
+      e = (df_error)k;
+    }
+  } else {
+    const char *m = r.errmsg ? r.errmsg : "failed";
+    if (r.status == SB_OPEN) { /* no worker could be started */
+      e = DF_ERR_NOLIB;
+      if (asprintf(err, "%s", m) < 0) *err = NULL;
+    } else {
+      e = DF_ERR_LIMIT;
+      int k = r.status == SB_TIMEOUT
+                  ? asprintf(err, "limit: reading table %s of \"%s\" took "
+                             "more than %g s (its process was killed)",
+                             table, path, lim->timeout)
+                  : asprintf(err, "limit: reading table %s of \"%s\": %s",
+                             table, path, m);
+      if (k < 0) *err = NULL;
+    }
+    if (!*err) e = DF_ERR_NOMEM;
+  }
+  sx_result_free(&r);
+  return e;
+}
 
 static void append_json_string(sqlite3_str *s, const char *t) {
   sqlite3_str_appendchar(s, 1, '"');
@@ -126,6 +188,7 @@ static void duckdbMatchFunc(sqlite3_context *ctx, int argc,
   if (!pred || !gold) return;
   df_limits lim;
   df_limits_default(&lim);
+  lim.untrusted = read_in_worker;
   double tol = 0.01;
   if (parse_options(ctx, arg_text(argc, argv, 5), &lim, &tol)) return;
   dbt_verdict v;

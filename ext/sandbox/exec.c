@@ -8,7 +8,7 @@
 ** (int32), the message, steps (int64), seconds (double), nrows (int64),
 ** ncols (int32), the column names, then for SX_CSV the CSV text, for
 ** SX_FETCH every cell (a type byte; an int64, a double, or a length and
-** the bytes). A
+** the bytes), for SX_DBT the packed read (duckdb/dbt_frame.h). A
 ** string is its length (int64, -1 for none), its bytes and a 0 byte, so
 ** that a decoded answer points into its buffer without copies.
 */
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "duckdb/dbt_frame.h"
 #include "sandbox/bounded_text.h"
 SQLITE_EXTENSION_INIT3
 
@@ -99,7 +100,7 @@ int sx_decode_request(const char *buf, size_t n, sx_request *q) {
   q->sql = take_bytes(&r, &q->sql_len);
   q->cwd = take_bytes(&r, NULL);
   if (r.bad || magic != SX_REQUEST_MAGIC || !q->db_path || !q->sql ||
-      (q->op != SX_FETCH && q->op != SX_CSV))
+      (q->op != SX_FETCH && q->op != SX_CSV && q->op != SX_DBT))
     return -1;
   return 0;
 }
@@ -359,9 +360,41 @@ done:
   sqlite3_finalize(st);
 }
 
+/* SX_DBT: the table read by DuckDB (libduckdb loaded on the first such
+** request), its packed frame or error as the answer's one string. */
+__attribute__((noinline)) static void run_dbt(const sx_request *q, bb_buf *out) {
+  double t0 = now_seconds();
+  df_limits lim;
+  df_limits_default(&lim);
+  lim.timeout = q->lim.timeout > 0 ? q->lim.timeout : 0;
+  lim.max_bytes = q->lim.max_bytes > 0 ? q->lim.max_bytes : 0;
+  if (q->lim.max_memory > 0)
+    lim.memory_mb = (int)(q->lim.max_memory >> 20) > 16
+                        ? (int)(q->lim.max_memory >> 20) : 16;
+  put_head(out, SX_DBT, SB_OK, NULL, 0, 0, 0, 0);
+  size_t len_at = out->n;
+  put_bytes(out, "", 0); /* the length, patched at the end */
+  out->n--;              /* (and no 0 byte yet) */
+  df_serve(q->db_path, q->sql, &lim, out);
+  if (out->nomem) return;
+  int64_t n = (int64_t)(out->n - len_at - sizeof(int64_t));
+  memcpy(out->s + len_at, &n, sizeof n);
+  bb_put(out, "", 1);
+  patch_head(out, 0, now_seconds() - t0, 0);
+}
+
 void sx_execute(const sx_request *q, bb_buf *out) {
   sb_conn *c = NULL;
   char *err = NULL;
+  if (q->op == SX_DBT) {
+    run_dbt(q, out);
+    if (out->nomem) {
+      free(out->s);
+      memset(out, 0, sizeof *out);
+      put_failure(out, SB_NOMEM, "out of memory while sending the result");
+    }
+    return;
+  }
   if (sb_open(q->db_path, &c, &err) != SQLITE_OK) {
     put_failure(out, SB_OPEN, err ? err : "cannot open the database");
     sqlite3_free(err);
@@ -412,7 +445,7 @@ int sx_decode_result(char *buf, size_t n, sx_result *r) {
     r->nrows = 0;
     return 0;
   }
-  if (op != SX_FETCH && op != SX_CSV) goto bad;
+  if (op != SX_FETCH && op != SX_CSV && op != SX_DBT) goto bad;
   r->errmsg = NULL;
   r->names = malloc(sizeof(char *) * (size_t)(r->ncols + 1));
   if (!r->names) goto bad;
@@ -420,7 +453,7 @@ int sx_decode_result(char *buf, size_t n, sx_result *r) {
     r->names[k] = (char *)take_bytes(&rd, NULL);
     if (!r->names[k]) goto bad;
   }
-  if (op == SX_CSV) {
+  if (op == SX_CSV || op == SX_DBT) {
     r->csv = take_bytes(&rd, &r->csv_len);
     if (!r->csv) goto bad;
     return 0;

@@ -43,8 +43,12 @@
 /* What a request asks for. */
 typedef enum {
   SX_FETCH = 1, /* the rows of one statement, as fetchall() gives them */
-  SX_CSV = 2    /* the CSV pandas writes for the statement's result
+  SX_CSV = 2,   /* the CSV pandas writes for the statement's result
                 ** (read_sql_query in chunks, to_csv): result_csv.h */
+  SX_DBT = 3    /* a table of a DuckDB file (db_path; sql: the table's
+                ** name) as fetchdf types it, packed (duckdb/dbt_frame.h:
+                ** df_serve); lim: timeout, max_bytes (the frame) and
+                ** max_memory (DuckDB's memory_limit) */
 } sx_op;
 
 /* Flags of a request. */
@@ -83,7 +87,8 @@ typedef struct {
   char **names;       /* ncols column names */
   int64_t nrows;      /* SX_FETCH: rows in cells; SX_CSV: data rows */
   rv_value *cells;    /* SX_FETCH: nrows * ncols, row-major */
-  const char *csv;    /* SX_CSV: the CSV text */
+  const char *csv;    /* SX_CSV: the CSV text; SX_DBT: the packed read
+                      ** (df_frame_unpack) */
   size_t csv_len;
   int64_t steps;      /* SQLite VM steps of the statement */
   double seconds;     /* wall time of prepare, steps and writing out */

@@ -12,7 +12,8 @@
 ** SHM_ROOM (RLIMIT_FSIZE; SIGXFSZ ignored: a write fails instead), no core
 ** file, descriptors other than 0-3 closed; its working directory is its
 ** caller's (sent with each request, for relative database paths). Its parent kills it at the deadline; these limits hold even if
-** the parent cannot.
+** the parent cannot. libduckdb is loaded by the first DuckDB read
+** (SX_DBT), never for SQL.
 */
 #include <errno.h>
 #include <poll.h>
@@ -27,6 +28,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "duckdb/dbt_frame.h"
+#include "duckdb/duckdb_lib.h"
 #include "sandbox/exec.h"
 
 #define SOCK_FD 3
@@ -89,11 +92,13 @@ static void set_soft(int resource, rlim_t value) {
 /* The request's bound as process limits. The address-space limit is
 ** recomputed when the caps change, and every 64 requests (what the
 ** process maps grows slowly: SQLite's caches); the CPU limit each time. */
+static int remap; /* libduckdb was just loaded: the limit is recomputed */
+
 static void bound_process(const sx_request *q) {
   static sqlite3_int64 last_memory = -1, last_bytes = -1;
   static unsigned served = 0;
   if (q->lim.max_memory == last_memory && q->lim.max_bytes == last_bytes &&
-      (served++ & 63) != 0) {
+      (served++ & 63) != 0 && !remap) {
     /* the address-space limit stands */
   } else if (q->lim.max_memory > 0) {
     last_memory = q->lim.max_memory;
@@ -165,6 +170,7 @@ int main(int argc, char **argv) {
   pthread_attr_setstacksize(&attr, 64 << 10);
   if (pthread_create(&watcher, &attr, watch_parent, NULL) != 0) return 2;
   pthread_attr_destroy(&attr);
+  int duckdb_loaded = 0;
   for (;;) {
     uint64_t len = 0;
     static char first[65536];
@@ -197,7 +203,15 @@ int main(int argc, char **argv) {
       sx_failure(&out, SB_OPEN, m ? m : "out of memory");
       sqlite3_free(m);
     } else {
+      if (q.op == SX_DBT && !duckdb_loaded) {
+        /* libduckdb only for the DuckDB reads, mapped before the bound
+        ** is set; one file kept open (a prediction's tables in a row) */
+        df_keep_files(1);
+        dk_library_version(NULL);
+        duckdb_loaded = remap = 1;
+      }
       bound_process(&q);
+      remap = 0;
       sx_execute(&q, &out);
     }
     free(buf);
