@@ -47,7 +47,8 @@ typedef enum {
   W_ROWS,
   W_SAMPLE,
   W_SECONDS,
-  W_NOSHRINK
+  W_NOSHRINK,
+  W_PANDAS
 } word_id;
 
 /* Every word, in the order the messages list them. */
@@ -89,6 +90,8 @@ static const struct {
     {W_SECONDS, "seconds=", SE_OPT_CEX, "seconds=X", "budget",
      "seconds=<number above 0, at most 86400>"},
     {W_NOSHRINK, "noshrink", SE_OPT_CEX, "noshrink", 0, 0},
+    {W_PANDAS, "pandas=", SE_OPT_VERDICT, "pandas=<1.5|2|3>",
+     "pandas generation", "pandas=1.5, pandas=2 or pandas=3"},
 };
 #define NWORDS (sizeof words / sizeof words[0])
 
@@ -115,6 +118,11 @@ static int parse_value(word_id id, const char *v, int n, double *out) {
   if (n >= (int)sizeof buf) return 0;
   memcpy(buf, v, (size_t)n);
   buf[n] = '\0';
+  if (id == W_PANDAS) {
+    int g = tt_gen_from_name(buf);
+    *out = g;
+    return g >= 0;
+  }
   long lo = 0, hi = 0;
   switch (id) {
     case W_DECIMALS: hi = 15; break;
@@ -208,6 +216,7 @@ char *se_parse_options(const char *fn, const char *text, unsigned sets,
       case W_SAMPLE: o->cex.sample = (int)v; break;
       case W_SECONDS: o->cex.seconds = v; break;
       case W_NOSHRINK: o->cex.shrink = 0; break;
+      case W_PANDAS: tc->gen = (tt_gen)v; break;
     }
   }
   o->cex.ordered = o->eq.ordered;

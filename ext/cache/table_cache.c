@@ -26,6 +26,7 @@
 
 typedef struct {
   char *path;
+  int gen; /* the pandas generation it was read as (tt_gen) */
   int64_t size, mtime_ns;
   tt_table *table;
   tt_error error;
@@ -129,7 +130,7 @@ static void gold_index_free(gold_index *g) {
   free(g->lazy);
   free(g->dir);
   free(g->eval_path);
-  ts_pack_release(g->pack);
+  for (int k = 0; k < TT_NGEN; k++) ts_pack_release(g->pack[k]);
   free(g);
 }
 
@@ -164,10 +165,15 @@ void se_cache_release(se_cache *c) {
 int64_t se_cache_bytes(const se_cache *c) { return c->bytes; }
 int se_cache_entries(const se_cache *c) { return (int)c->nused; }
 
-static cache_entry *find_slot(se_cache *c, const char *path) {
+/* Tables are keyed by path and generation: one file read under two
+** generations is two tables. */
+static cache_entry *find_slot(se_cache *c, const char *path, int gen) {
   size_t mask = c->nslots - 1;
-  size_t i = (size_t)hash_str(path) & mask;
-  while (c->slots[i].path && strcmp(c->slots[i].path, path)) i = (i + 1) & mask;
+  size_t i = (size_t)(hash_str(path) + (uint64_t)gen * 0x9e3779b97f4a7c15ull) &
+             mask;
+  while (c->slots[i].path &&
+         (c->slots[i].gen != gen || strcmp(c->slots[i].path, path)))
+    i = (i + 1) & mask;
   return &c->slots[i];
 }
 
@@ -182,7 +188,7 @@ static int grow(se_cache *c) {
   }
   c->nslots = n;
   for (size_t i = 0; i < oldn; i++)
-    if (old[i].path) *find_slot(c, old[i].path) = old[i];
+    if (old[i].path) *find_slot(c, old[i].path, old[i].gen) = old[i];
   free(old);
   return 0;
 }
@@ -197,7 +203,7 @@ static void remove_at(se_cache *c, size_t i) {
   while (c->slots[j].path) {
     cache_entry e = c->slots[j];
     memset(&c->slots[j], 0, sizeof e);
-    *find_slot(c, e.path) = e;
+    *find_slot(c, e.path, e.gen) = e;
     j = (j + 1) & mask;
   }
 }
@@ -244,27 +250,51 @@ void se_cache_trim(se_cache *c) {
 }
 
 static tc_read cache_read(se_cache *c, const char *path, int gold,
-                          const struct stat *known);
+                          const struct stat *known, tt_gen gen);
 
 tc_read se_cache_read(se_cache *c, const char *path) {
-  return cache_read(c, path, 0, NULL);
+  return cache_read(c, path, 0, NULL, TT_GEN_DEFAULT);
 }
 
 tc_read se_cache_read_stat(se_cache *c, const char *path,
                            const struct stat *st) {
-  return cache_read(c, path, 0, st);
+  return cache_read(c, path, 0, st, TT_GEN_DEFAULT);
 }
 
 tc_read se_cache_read_gold(se_cache *c, const char *path) {
-  return cache_read(c, path, 1, NULL);
+  return cache_read(c, path, 1, NULL, TT_GEN_DEFAULT);
 }
 
-/* path's table from the pack of a gold index in the cache, when one
-** holds it as the file st describes; else NULL. */
+tc_read se_cache_read_gen(se_cache *c, const char *path, tt_gen gen) {
+  return cache_read(c, path, 0, NULL, gen);
+}
+
+tc_read se_cache_read_stat_gen(se_cache *c, const char *path,
+                               const struct stat *st, tt_gen gen) {
+  return cache_read(c, path, 0, st, gen);
+}
+
+tc_read se_cache_read_gold_gen(se_cache *c, const char *path, tt_gen gen) {
+  return cache_read(c, path, 1, NULL, gen);
+}
+
+static void gold_pack_attach(const char *snapdir, gold_index *g,
+                             tt_gen gen);
+
+/* path's table from generation gen's pack of a gold index in the cache,
+** when one holds it as the file st describes; else NULL. A generation's
+** pack is attached on the first read of one of its index's tables. */
 static tt_table *pack_table_of(se_cache *c, const char *path,
-                               const struct stat *st) {
+                               const struct stat *st, tt_gen gen) {
   for (gold_entry *ge = c->golds; ge; ge = ge->next) {
-    tt_table *t = ts_pack_table(ge->g->pack, path, st);
+    gold_index *g = ge->g;
+    size_t n = strlen(g->dir);
+    if (strncmp(path, g->dir, n)) continue;
+    if (!g->pack_tried[gen]) {
+      g->pack_tried[gen] = 1;
+      gold_pack_attach(c->snapshot_dir, g, gen);
+    }
+    tt_table *t = ts_pack_table(g->pack[gen], path, st);
     if (t) return t;
   }
   return NULL;
@@ -272,10 +302,10 @@ static tt_table *pack_table_of(se_cache *c, const char *path,
 
 /* known: path's stat() taken just now by the caller, or NULL */
 static tc_read cache_read(se_cache *c, const char *path, int gold,
-                          const struct stat *known) {
+                          const struct stat *known, tt_gen gen) {
   tc_read r = {NULL, TT_OK, NULL};
   if (c->nslots) {
-    cache_entry *e = find_slot(c, path);
+    cache_entry *e = find_slot(c, path, gen);
     if (e->path && e->epoch == c->epoch && c->epoch) {
       e->last_use = ++c->clock;
       r.table = e->table;
@@ -295,7 +325,7 @@ static tc_read cache_read(se_cache *c, const char *path, int gold,
     r.message = "out of memory";
     return r;
   }
-  cache_entry *e = find_slot(c, path);
+  cache_entry *e = find_slot(c, path, gen);
   if (e->path) {
     if (e->size == size && e->mtime_ns == mtime) {
       e->last_use = ++c->clock;
@@ -326,26 +356,28 @@ static tc_read cache_read(se_cache *c, const char *path, int gold,
       r.message = "out of memory";
       return r;
     }
+    e->gen = gen;
     c->nused++;
   }
   e->size = size;
   e->mtime_ns = mtime;
   e->epoch = c->epoch;
   e->table = gold && have_stat && c->snapshot_dir
-                 ? pack_table_of(c, path, &st)
+                 ? pack_table_of(c, path, &st, gen)
                  : NULL; /* snapshots turned off: no pack either */
   if (e->table)
     e->error = TT_OK;
   else {
     uint64_t key = cc_hash(CC_SEED, path, strlen(path) + 1);
     key = cc_hash(key, &size, sizeof size);
+    key = cc_hash(key, &gen, sizeof gen);
     cc_note("read_csv", cc_hash(key, &mtime, sizeof mtime));
   }
   if (!e->table)
-    e->error = gold ? ts_read_file_stat(c->snapshot_dir, path,
-                                        have_stat ? &st : NULL, &e->table,
-                                        &e->message)
-                    : tt_read_file(path, &e->table, &e->message);
+    e->error = gold ? ts_read_file_stat_gen(c->snapshot_dir, path,
+                                            have_stat ? &st : NULL, gen,
+                                            &e->table, &e->message)
+                    : tt_read_file_gen(path, gen, &e->table, &e->message);
   e->bytes = e->table ? (int64_t)e->table->mem_bytes : 64;
   c->bytes += e->bytes;
   e->last_use = ++c->clock;
@@ -944,21 +976,25 @@ bad:
 ** again; a table changed in place is served from its own snapshot or
 ** parsed (ts_pack_table checks each file) until then. Made by the first
 ** process that finds none, from every variant of the index. */
-static char *gold_pack_key(const char *dir) {
-  return join3(dir, "\n", "gold tables");
+static char *gold_pack_key(const char *dir, tt_gen gen) {
+  /* each generation its own pack; 1.5's keeps the key it always had */
+  if (gen == TT_GEN_1_5) return join3(dir, "\n", "gold tables");
+  return gen == TT_GEN_2 ? join3(dir, "\n", "gold tables pandas=2")
+                         : join3(dir, "\n", "gold tables pandas=3");
 }
 
-static void gold_pack_attach(const char *snapdir, const char *dir,
-                             gold_index *g) {
+static void gold_pack_attach(const char *snapdir, gold_index *g,
+                             tt_gen gen) {
+  const char *dir = g->dir;
   gold_keep_stamp stamp;
   gold_keep_stamp_of(dir, &stamp);
-  char *key = gold_pack_key(dir);
+  char *key = gold_pack_key(dir, gen);
   if (!key || !stamp.format) {
     free(key);
     return;
   }
-  g->pack = ts_pack_load(snapdir, key, &stamp, sizeof stamp);
-  if (!g->pack) {
+  g->pack[gen] = ts_pack_load(snapdir, key, &stamp, sizeof stamp);
+  if (!g->pack[gen]) {
     size_t n = 0;
     for (int i = 0; i < g->ninstances; i++) n += (size_t)g->inst[i].nvariants;
     const char **paths = malloc((n ? n : 1) * sizeof *paths);
@@ -967,9 +1003,9 @@ static void gold_pack_attach(const char *snapdir, const char *dir,
       for (int i = 0; i < g->ninstances; i++)
         for (int v = 0; v < g->inst[i].nvariants; v++)
           paths[n++] = g->inst[i].variant_paths[v];
-      ts_pack_save(snapdir, key, &stamp, sizeof stamp, paths, n);
+      ts_pack_save_gen(snapdir, key, &stamp, sizeof stamp, paths, n, gen);
       free(paths);
-      g->pack = ts_pack_load(snapdir, key, &stamp, sizeof stamp);
+      g->pack[gen] = ts_pack_load(snapdir, key, &stamp, sizeof stamp);
     }
   }
   free(key);
@@ -1008,7 +1044,6 @@ const gold_index *se_cache_gold(se_cache *c, const char *dir, char **err) {
       gold_keep_save(c->snapshot_dir, dir, g, &before, &eval_id);
   }
   g->stamp = gold_stamp(dir, g->eval_path);
-  if (c->snapshot_dir) gold_pack_attach(c->snapshot_dir, dir, g);
   gold_entry *ne = malloc(sizeof *ne);
   if (!ne) {
     gold_index_free(g);
@@ -1030,8 +1065,12 @@ void se_cache_set_budget(se_cache *c, int64_t bytes) {
 int64_t se_cache_budget(const se_cache *c) { return c->budget; }
 
 void se_cache_pin(se_cache *c, const char *path, int delta) {
+  se_cache_pin_gen(c, path, TT_GEN_DEFAULT, delta);
+}
+
+void se_cache_pin_gen(se_cache *c, const char *path, tt_gen gen, int delta) {
   if (!c->nslots) return;
-  cache_entry *e = find_slot(c, path);
+  cache_entry *e = find_slot(c, path, gen);
   if (e->path) e->pins += delta;
 }
 

@@ -68,7 +68,9 @@ typedef struct {
   gold_instance *inst;  /* sorted by instance_id */
   gold_lazy *lazy;      /* ninstances: each instance's lazy part */
   int64_t stamp;        /* mtimes of the directory parts when read */
-  struct ts_pack *pack; /* the small gold tables' snapshots, or NULL */
+  struct ts_pack *pack[TT_NGEN]; /* the small gold tables' snapshots read
+                                 ** as each generation reads (NULL: none) */
+  char pack_tried[TT_NGEN];      /* 1 once a generation's pack was sought */
 } gold_index;
 
 typedef struct se_cache se_cache;
@@ -92,6 +94,14 @@ tc_read se_cache_read_stat(se_cache *c, const char *path,
 ** parsed and a snapshot written (table_snapshot.h). */
 tc_read se_cache_read_gold(se_cache *c, const char *path);
 
+/* The same, read as pandas generation gen reads (the functions above read
+** as TT_GEN_DEFAULT): tables are cached, snapshotted and packed per
+** generation, since one file read under two generations is two tables. */
+tc_read se_cache_read_gen(se_cache *c, const char *path, tt_gen gen);
+tc_read se_cache_read_stat_gen(se_cache *c, const char *path,
+                               const struct stat *st, tt_gen gen);
+tc_read se_cache_read_gold_gen(se_cache *c, const char *path, tt_gen gen);
+
 /* Where gold snapshots are kept (default ts_default_dir(); NULL or "":
 ** none). Returns -1 on out of memory. */
 int se_cache_set_snapshot_dir(se_cache *c, const char *dir);
@@ -106,6 +116,7 @@ void se_cache_new_epoch(se_cache *c);
 ** it: a pinned table is neither evicted nor re-read. Likewise a gold index:
 ** a stale pinned index is kept until released. */
 void se_cache_pin(se_cache *c, const char *path, int delta);
+void se_cache_pin_gen(se_cache *c, const char *path, tt_gen gen, int delta);
 void se_cache_pin_gold(se_cache *c, const gold_index *g, int delta);
 
 /* Pins held by open cursors (clearing must wait for 0). */

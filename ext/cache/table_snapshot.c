@@ -798,6 +798,12 @@ tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st) {
 
 void ts_pack_save(const char *dir, const char *key, const void *stamp,
                   size_t stamp_len, const char *const *paths, size_t n) {
+  ts_pack_save_gen(dir, key, stamp, stamp_len, paths, n, TT_GEN_1_5);
+}
+
+void ts_pack_save_gen(const char *dir, const char *key, const void *stamp,
+                      size_t stamp_len, const char *const *paths, size_t n,
+                      tt_gen gen) {
   if (!dir || !*dir || make_dirs(dir) || access(dir, W_OK)) return;
   bb_buf o = {0};
   static const char zeros[8] = {0};
@@ -810,7 +816,7 @@ void ts_pack_save(const char *dir, const char *key, const void *stamp,
     tt_table *t = NULL;
     if (stat(paths[i], &st) || !S_ISREG(st.st_mode) ||
         st.st_size > TS_PACK_FILE_BYTES ||
-        tt_read_file(paths[i], &t, NULL) != TT_OK)
+        tt_read_file_gen(paths[i], gen, &t, NULL) != TT_OK)
       continue;
     size_t len = 0, plen = strlen(paths[i]);
     char *payload = pack_table(t, &len);
@@ -843,18 +849,32 @@ tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
 tt_error ts_read_file_stat(const char *dir, const char *path,
                            const struct stat *pst, tt_table **out,
                            char **errmsg) {
+  return ts_read_file_stat_gen(dir, path, pst, TT_GEN_1_5, out, errmsg);
+}
+
+char *ts_snapshot_path_gen(const char *dir, const char *path, tt_gen gen) {
+  if (gen == TT_GEN_1_5) return ts_snapshot_path(dir, path);
+  char *key = tt_msgf("%s\npandas=%s", path, tt_gen_name(gen));
+  char *snap = key ? ts_snapshot_path(dir, key) : NULL;
+  free(key);
+  return snap;
+}
+
+tt_error ts_read_file_stat_gen(const char *dir, const char *path,
+                               const struct stat *pst, tt_gen gen,
+                               tt_table **out, char **errmsg) {
   if (!dir || !*dir || !pst || !S_ISREG(pst->st_mode))
-    return tt_read_file(path, out, errmsg);
+    return tt_read_file_gen(path, gen, out, errmsg);
   struct stat st = *pst;
-  char *snap = ts_snapshot_path(dir, path);
-  if (!snap) return tt_read_file(path, out, errmsg);
+  char *snap = ts_snapshot_path_gen(dir, path, gen);
+  if (!snap) return tt_read_file_gen(path, gen, out, errmsg);
   tt_table *t = load(snap, path, &st);
   if (t) {
     free(snap);
     *out = t;
     return TT_OK;
   }
-  tt_error e = tt_read_file(path, out, errmsg);
+  tt_error e = tt_read_file_gen(path, gen, out, errmsg);
   struct stat after;
   if (e == TT_OK && !stat(path, &after) && unchanged(&st, &after))
     save(dir, snap, path, &st, *out);

@@ -34,6 +34,13 @@ tt_error ts_read_file_stat(const char *dir, const char *path,
                            const struct stat *st, tt_table **out,
                            char **errmsg);
 
+/* The same read as pandas generation gen reads (typed_table.h): each
+** generation has its own snapshot of a file (a gold read under 1.5 is not
+** the table generation 2 reads); generation 1.5's is the one above. */
+tt_error ts_read_file_stat_gen(const char *dir, const char *path,
+                               const struct stat *st, tt_gen gen,
+                               tt_table **out, char **errmsg);
+
 /*
 ** Small snapshots of other parsed things (the gold index), kept in the
 ** same directory under a key: ts_blob_save writes data with the caller's
@@ -70,6 +77,11 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
                       size_t stamp_len);
 void ts_pack_save(const char *dir, const char *key, const void *stamp,
                   size_t stamp_len, const char *const *paths, size_t n);
+/* The same with the tables read as generation gen reads (ts_pack_save:
+** generation 1.5); the caller keys each generation's pack apart. */
+void ts_pack_save_gen(const char *dir, const char *key, const void *stamp,
+                      size_t stamp_len, const char *const *paths, size_t n,
+                      tt_gen gen);
 tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st);
 void ts_pack_release(ts_pack *p);
 /* Tables the pack holds (tests). */
@@ -77,6 +89,9 @@ size_t ts_pack_count(const ts_pack *p);
 
 /* The snapshot file of path in dir (malloc'd), for tests and tools. */
 char *ts_snapshot_path(const char *dir, const char *path);
+/* Generation gen's snapshot file of path (generation 1.5's is
+** ts_snapshot_path's). */
+char *ts_snapshot_path_gen(const char *dir, const char *path, tt_gen gen);
 
 /* The default snapshot directory (malloc'd): $SPIDEREVAL_SNAPSHOT_DIR
 ** when set (empty: none, NULL returned), else $XDG_CACHE_HOME/spidereval

@@ -188,15 +188,17 @@ typedef struct {
   char *owned_msg;  /* the BLOB's read error (malloc'd) */
 } table_arg;
 
-static void table_arg_read(se_cache *cache, sqlite3_value *v, table_arg *a) {
+static void table_arg_read(se_cache *cache, sqlite3_value *v, tt_gen gen,
+                           table_arg *a) {
   memset(a, 0, sizeof *a);
   if (sqlite3_value_type(v) != SQLITE_BLOB) {
-    a->r = se_cache_read(cache, (const char *)sqlite3_value_text(v));
+    a->r = se_cache_read_gen(cache, (const char *)sqlite3_value_text(v), gen);
     return;
   }
   const void *p = sqlite3_value_blob(v);
   size_t n = (size_t)sqlite3_value_bytes(v);
-  a->r.error = tt_parse(p ? (const char *)p : "", n, &a->owned, &a->owned_msg);
+  a->r.error = tt_parse_gen(p ? (const char *)p : "", n, gen, &a->owned,
+                            &a->owned_msg);
   a->r.table = a->owned;
   a->r.message = a->owned_msg;
 }
@@ -287,7 +289,7 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   se_statement_epoch(ctx, cache);
   table_arg pa, ga;
   memset(&ga, 0, sizeof ga);
-  table_arg_read(cache, argv[0], &pa);
+  table_arg_read(cache, argv[0], o.gen, &pa);
   tc_read pr = pa.r;
   if (!pr.table && diagnose) {
     /* a diagnosis, not an error: the prediction cannot be read */
@@ -313,7 +315,7 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     sqlite3_free(name);
     goto done;
   }
-  table_arg_read(cache, argv[1], &ga);
+  table_arg_read(cache, argv[1], o.gen, &ga);
   tc_read gr = ga.r;
   if (!gr.table) {
     char *name = table_arg_name(argv[1]);
@@ -411,7 +413,7 @@ static void variant_label(const gold_instance *gi, int v, char out[4]) {
 /* spider_verdict's JSON, written into one buffer of the largest size it
 ** can need (this runs once per verdict: no growing string) */
 static void verdict_result(sqlite3_context *ctx, int score, const char *info,
-                           const char *variant, int nvariants) {
+                           const char *variant, int nvariants, tt_gen gen) {
   /* valid UTF-8 whatever the files held: bad bytes as \xNN */
   char *clean = info && *info ? bt_utf8_escape(info, strlen(info)) : NULL;
   const char *t = clean ? clean : info ? info : "";
@@ -428,10 +430,11 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
   if (score) {
     w += sprintf(w, "\",\"variant\":\"");
     w = json_escape_into(w, variant ? variant : "");
-    w += sprintf(w, "\",\"variants\":%d}", nvariants);
+    w += sprintf(w, "\",\"variants\":%d", nvariants);
   } else {
-    w += sprintf(w, "\",\"variant\":null,\"variants\":%d}", nvariants);
+    w += sprintf(w, "\",\"variant\":null,\"variants\":%d", nvariants);
   }
+  w += sprintf(w, ",\"pandas\":\"%s\"}", tt_gen_name(gen));
   sqlite3_result_text(ctx, buf, (int)(w - buf), sqlite3_free);
 }
 
@@ -596,7 +599,7 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]),
                                 gold_dir, gi, &pst, &have_pst);
     if (refused) {
-      verdict_result(ctx, 0, refused, NULL, gi->nvariants);
+      verdict_result(ctx, 0, refused, NULL, gi->nvariants, o.gen);
       sqlite3_free(refused);
       return;
     }
@@ -604,10 +607,10 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   table_arg pa;
   if (have_pst) { /* the file checked once, not again by the cache */
     memset(&pa, 0, sizeof pa);
-    pa.r = se_cache_read_stat(cache, (const char *)sqlite3_value_text(argv[0]),
-                              &pst);
+    pa.r = se_cache_read_stat_gen(
+        cache, (const char *)sqlite3_value_text(argv[0]), &pst, o.gen);
   } else {
-    table_arg_read(cache, argv[0], &pa);
+    table_arg_read(cache, argv[0], o.gen, &pa);
   }
   tc_read pr = pa.r;
   if (!pr.table && is_resource_error(pr.error)) {
@@ -615,13 +618,13 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_exception(pr.error, pr.message),
                                  pr.message ? pr.message : "");
-    verdict_result(ctx, 0, info, NULL, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
     sqlite3_free(info);
   } else if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_exception(pr.error, pr.message),
                                  pr.message ? pr.message : "");
-    verdict_result(ctx, 0, info, NULL, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
     sqlite3_free(info);
   } else {
     verdict_on_table(ctx, cache, pr.table, gi, &o, redact);
@@ -637,16 +640,17 @@ typedef struct {
 } first_fail;
 
 static void first_release(se_cache *cache, const gold_instance *gi,
-                          first_fail *f) {
+                          tt_gen gen, first_fail *f) {
   if (f->v >= 0 && f->v + 1 < gi->nvariants)
-    se_cache_pin(cache, gi->variant_paths[f->v], -1);
+    se_cache_pin_gen(cache, gi->variant_paths[f->v], gen, -1);
   f->v = -1;
 }
 
 /* The result for gold variant v of gi that could not be read (gr): an SQL
 ** error for a resource error, else the official Python Script Error. */
 static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
-                            int v, const tc_read *gr, int redact) {
+                            int v, const tc_read *gr, int redact,
+                            tt_gen gen) {
   if (is_resource_error(gr->error)) {
     fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: %s",
                               gi->variant_paths[v],
@@ -663,7 +667,7 @@ static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
                                tt_exception(gr->error, gr->message),
                                gi->variant_paths[v],
                                gr->message ? gr->message : "");
-  verdict_result(ctx, 0, info, NULL, gi->nvariants);
+  verdict_result(ctx, 0, info, NULL, gi->nvariants, gen);
   sqlite3_free(info);
 }
 
@@ -676,7 +680,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   tc_options o = *opts;
   tc_read pr = {pred, TT_OK, NULL};
   if (gi->nvariants == 0) {
-    verdict_result(ctx, 0, "No matching gold file found", NULL, 0);
+    verdict_result(ctx, 0, "No matching gold file found", NULL, 0, o.gen);
     return;
   }
   /* 2. the variants, in order; the first match wins, an exception ends */
@@ -687,32 +691,32 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   ** load_gold_csv per file, then compare_multi_pandas_table): one that
   ** cannot be read fails the instance even when an earlier one matches */
   for (int v = 0; gi->nvariants > 1 && v < gi->nvariants; v++) {
-    tc_read gr = se_cache_read_gold(cache, gi->variant_paths[v]);
+    tc_read gr = se_cache_read_gold_gen(cache, gi->variant_paths[v], o.gen);
     if (!gr.table) {
-      gold_unreadable(ctx, gi, v, &gr, redact);
+      gold_unreadable(ctx, gi, v, &gr, redact, o.gen);
       return;
     }
   }
   /* snow reads eval_standard_dict.get(id)['condition_cols'] and
   ** ['ignore_order'] after loading the gold (lite uses .get) */
   if (gi->missing_key && o.flavor != TC_LITE) {
-    tc_read gr = se_cache_read_gold(cache, gi->variant_paths[0]);
+    tc_read gr = se_cache_read_gold_gen(cache, gi->variant_paths[0], o.gen);
     if (!gr.table) {
-      gold_unreadable(ctx, gi, 0, &gr, redact);
+      gold_unreadable(ctx, gi, 0, &gr, redact, o.gen);
       return;
     }
     char *info = sqlite3_mprintf("Python Script Error:KeyError: '%s' (the "
                                  "eval jsonl entry has no such key)",
                                  gi->missing_key);
-    verdict_result(ctx, 0, info, NULL, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
     sqlite3_free(info);
     return;
   }
   for (int v = 0; v < gi->nvariants; v++) {
-    tc_read gr = se_cache_read_gold(cache, gi->variant_paths[v]);
+    tc_read gr = se_cache_read_gold_gen(cache, gi->variant_paths[v], o.gen);
     if (!gr.table) {
-      gold_unreadable(ctx, gi, v, &gr, redact);
-      first_release(cache, gi, &first);
+      gold_unreadable(ctx, gi, v, &gr, redact, o.gen);
+      first_release(cache, gi, o.gen, &first);
       return;
     }
     char *jerr = NULL;
@@ -723,7 +727,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       else
         sqlite3_result_error_nomem(ctx);
       free(jerr);
-      first_release(cache, gi, &first);
+      first_release(cache, gi, o.gen, &first);
       return;
     }
     if (tc_check_spec(spec, gr.table, &jerr) && o.skip_bad_variants) {
@@ -742,31 +746,32 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
           colon ? colon + 1 : "", v + 1, gi->nvariants,
           *label ? ", '" : "", label, *label ? "'" : "");
       free(jerr);
-      verdict_result(ctx, 0, info, NULL, gi->nvariants);
+      verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
       sqlite3_free(info);
-      first_release(cache, gi, &first);
+      first_release(cache, gi, o.gen, &first);
       return;
     }
     tc_detail d;
     int score = tc_compare(pr.table, gr.table, spec, gi->ignore_order, &o,
                            first.v < 0 ? &d : NULL);
     if (score < 0) {
-      first_release(cache, gi, &first);
+      first_release(cache, gi, o.gen, &first);
       sqlite3_result_error_nomem(ctx);
       return;
     }
     if (score == 1) {
-      first_release(cache, gi, &first);
+      first_release(cache, gi, o.gen, &first);
       char name[3];
       verdict_result(ctx, 1, "", gold_variant_name(gi, v, name),
-                     gi->nvariants);
+                     gi->nvariants, o.gen);
       return;
     }
     if (first.v < 0) {
       first.v = v;
       first.d = d;
       first.gold = gr.table;
-      if (v + 1 < gi->nvariants) se_cache_pin(cache, gi->variant_paths[v], 1);
+      if (v + 1 < gi->nvariants)
+        se_cache_pin_gen(cache, gi->variant_paths[v], o.gen, 1);
     }
   }
   char *reason = NULL;
@@ -782,9 +787,9 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       reason = sqlite3_mprintf("Result Error: %s", why ? why : "");
     free(why);
   }
-  first_release(cache, gi, &first);
+  first_release(cache, gi, o.gen, &first);
   verdict_result(ctx, 0, reason ? reason : "Result Error", NULL,
-                 gi->nvariants);
+                 gi->nvariants, o.gen);
   sqlite3_free(reason);
 }
 
@@ -931,12 +936,14 @@ static int parse_exec_options(sqlite3_context *ctx, const char *fn,
 /* The prediction of sql_verdict and sql_match: sm_run_prediction on the
 ** answer argument. */
 static int run_prediction(const char *db_path, sqlite3_value *answer,
-                          const sb_limits *lim, int empty_ok, tt_table **pred,
-                          int *executed, sqlite3_int64 *nrows, char **info) {
+                          const sb_limits *lim, int empty_ok, tt_gen gen,
+                          tt_table **pred, int *executed,
+                          sqlite3_int64 *nrows, char **info) {
   int64_t n = 0;
-  int r = sm_run_prediction(db_path, (const char *)sqlite3_value_text(answer),
-                            (size_t)sqlite3_value_bytes(answer), lim,
-                            empty_ok, pred, executed, &n, info);
+  int r = sm_run_prediction_gen(
+      db_path, (const char *)sqlite3_value_text(answer),
+      (size_t)sqlite3_value_bytes(answer), lim, empty_ok, gen, pred, executed,
+      &n, info);
   *nrows = n;
   return r;
 }
@@ -982,14 +989,14 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
   sqlite3_int64 nrows = 0;
   int executed = 0;
   char *info = NULL;
-  int r = run_prediction(db_path, argv[1], &lim, empty_ok, &pred, &executed,
-                         &nrows, &info);
+  int r = run_prediction(db_path, argv[1], &lim, empty_ok, o.gen, &pred,
+                         &executed, &nrows, &info);
   if (r < 0) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
   if (r > 0) {
-    verdict_result(ctx, 0, info, NULL, gi->nvariants);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
     sqlite3_free(info);
     return;
   }
@@ -1030,7 +1037,7 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   se_statement_epoch(ctx, cache);
   /* the gold first: a gold that cannot be read is the caller's error */
   table_arg ga;
-  table_arg_read(cache, argv[2], &ga);
+  table_arg_read(cache, argv[2], o.gen, &ga);
   tt_table *pred = NULL;
   char *info = NULL;
   int score = 0, executed = 0;
@@ -1051,8 +1058,8 @@ static void sqlMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     free(jerr);
     goto verdict;
   }
-  int r = run_prediction(db_path, argv[1], &lim, empty_ok, &pred, &executed,
-                         &nrows, &info);
+  int r = run_prediction(db_path, argv[1], &lim, empty_ok, o.gen, &pred,
+                         &executed, &nrows, &info);
   if (r < 0) goto nomem;
   if (r > 0) goto verdict;
   sm_outcome out;
@@ -1071,11 +1078,12 @@ verdict: {
                       executed, executed ? (long long)nrows : 0LL);
   if (sim >= 0)
     sqlite3_str_appendf(js, "%.17g,\"cell_recall\":%.17g,\"cell_precision\":"
-                            "%.17g}",
+                            "%.17g",
                         sim, recall, precision);
   else
     sqlite3_str_appendf(js, "null,\"cell_recall\":null,\"cell_precision\":"
-                            "null}");
+                            "null");
+  sqlite3_str_appendf(js, ",\"pandas\":\"%s\"}", tt_gen_name(o.gen));
   char *txt = sqlite3_str_finish(js);
   if (!txt) goto nomem;
   sqlite3_result_text(ctx, txt, -1, sqlite3_free);

@@ -70,6 +70,14 @@ double sm_now(void) {
 int sm_run_prediction(const char *db_path, const char *answer, size_t len,
                       const sb_limits *lim, int empty_ok, tt_table **pred,
                       int *executed, int64_t *nrows, char **info) {
+  return sm_run_prediction_gen(db_path, answer, len, lim, empty_ok,
+                               TT_GEN_DEFAULT, pred, executed, nrows, info);
+}
+
+int sm_run_prediction_gen(const char *db_path, const char *answer,
+                          size_t len, const sb_limits *lim, int empty_ok,
+                          tt_gen gen, tt_table **pred, int *executed,
+                          int64_t *nrows, char **info) {
   *pred = NULL;
   *executed = 0;
   *nrows = 0;
@@ -92,7 +100,7 @@ int sm_run_prediction(const char *db_path, const char *answer, size_t len,
       *info = sqlite3_mprintf("No data found for the specified query.");
     } else {
       char *perr = NULL;
-      tt_error te = tt_parse(res.csv, res.csv_len, pred, &perr);
+      tt_error te = tt_parse_gen(res.csv, res.csv_len, gen, pred, &perr);
       if (lim->timeout > 0 && sm_now() - t0 > lim->timeout) {
         /* reading the result back counts against the time limit */
         *info = sqlite3_mprintf("Execution Error: timeout after %g s",

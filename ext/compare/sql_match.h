@@ -48,6 +48,12 @@ double sm_now(void);
 int sm_run_prediction(const char *db_path, const char *answer, size_t len,
                       const sb_limits *lim, int empty_ok, tt_table **pred,
                       int *executed, int64_t *nrows, char **info);
+/* The same with the result read back as pandas generation gen reads it
+** (sm_run_prediction: TT_GEN_DEFAULT). */
+int sm_run_prediction_gen(const char *db_path, const char *answer,
+                          size_t len, const sb_limits *lim, int empty_ok,
+                          tt_gen gen, tt_table **pred, int *executed,
+                          int64_t *nrows, char **info);
 
 /* A judged prediction. */
 typedef struct {

@@ -57,6 +57,7 @@ void tc_options_default(tc_options *o) {
   o->numeric_sort = 0;
   o->skip_bad_variants = 0;
   o->tol = 1e-2;
+  o->gen = TT_GEN_DEFAULT;
 }
 
 int tc_flavor_parse(const char *s) {

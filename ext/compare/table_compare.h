@@ -20,6 +20,9 @@ typedef struct {
   int skip_bad_variants; /* correction: a variant whose condition_cols
                             raise is skipped instead of zeroing */
   double tol;       /* absolute tolerance, 1e-2 officially */
+  tt_gen gen;       /* the pandas generation the tables are read as (the
+                       comparison itself does not depend on it; the glue
+                       reads by it): TT_GEN_DEFAULT */
 } tc_options;
 
 void tc_options_default(tc_options *o);

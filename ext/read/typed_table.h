@@ -203,6 +203,9 @@ const char *tt_exception(tt_error e, const char *message);
 ** The functions without _gen read as TT_GEN_1_5.
 */
 typedef enum { TT_GEN_1_5 = 0, TT_GEN_2 = 1, TT_GEN_3 = 2 } tt_gen;
+#define TT_NGEN 3
+/* The generation a verdict reads by when its options name none. */
+#define TT_GEN_DEFAULT TT_GEN_1_5
 /* "1.5", "2", "3". */
 const char *tt_gen_name(tt_gen g);
 /* The generation named "1.5", "2" or "3", or -1. */
