@@ -48,21 +48,26 @@ def thread_connection():
 _OPTIONS = {}
 
 
-def options_text(flavor="snow", options=None):
+PANDAS = ("1.5", "2", "3")
+
+
+def options_text(flavor="snow", options=None, pandas=None):
     """The options argument of the SQL functions: flavor first, then the
-    option words (a string or an iterable of words)."""
+    option words (a string or an iterable of words), then pandas=G when
+    pandas names a generation ("1.5", "2" or "3"; None: the default)."""
     if options is None or isinstance(options, str):
-        key = (flavor, options)
+        key = (flavor, options, pandas)
         text = _OPTIONS.get(key)
         if text is None:
-            text = _OPTIONS.setdefault(key, _options_text(flavor, options))
+            text = _OPTIONS.setdefault(key, _options_text(flavor, options,
+                                                          pandas))
             if len(_OPTIONS) > 1000:
                 _OPTIONS.clear()
         return text
-    return _options_text(flavor, options)
+    return _options_text(flavor, options, pandas)
 
 
-def _options_text(flavor, options):
+def _options_text(flavor, options, pandas=None):
     if flavor not in FLAVORS:
         raise SpiderevalError("spidereval: unknown flavor %r (expected snow, "
                               "lite or dbt)" % (flavor,))
@@ -72,6 +77,11 @@ def _options_text(flavor, options):
         words = options
     else:
         words = " ".join(options)
+    if pandas is not None:
+        if str(pandas) not in PANDAS:
+            raise SpiderevalError("spidereval: unknown pandas generation %r "
+                                  "(expected '1.5', '2' or '3')" % (pandas,))
+        words += " pandas=" + str(pandas)
     return (flavor + " " + words).strip()
 
 
@@ -100,18 +110,19 @@ def _decoded(js):
 
 
 def verdict(pred, gold_dir, instance_id, flavor="snow", options=None,
-            conn=None):
+            conn=None, pandas=None):
     """The official verdict of one prediction against a Spider 2.0 gold
     directory. pred is a path, CSV text or bytes, a pandas DataFrame,
     Rows(columns, rows), a (columns, rows) pair or a list of dicts (see
     spidereval.tables). Bad predictions give score 0 with the official
     error_info; a bad gold directory, instance or option raises
-    SpiderevalError."""
+    SpiderevalError. pandas: the generation whose read_csv reads the
+    tables ("1.5", "2" or "3"; None: the default)."""
     conn = conn or thread_connection()
     arg = table_argument(pred)
     js = _call(conn, "SELECT spider_verdict(?, ?, ?, ?)",
                (arg, os.fspath(gold_dir), instance_id,
-                options_text(flavor, options)))
+                options_text(flavor, options, pandas)))
     score, info, variant, variants = _decoded(js)
     return Verdict(score, info, variant, variants, instance_id)
 
@@ -136,7 +147,8 @@ _BATCH_BYTES = 64 << 20      # prediction bytes per statement
 _NO_SPAN = b" " * 24
 
 
-def verdicts(items, gold_dir, flavor="snow", options=None, conn=None):
+def verdicts(items, gold_dir, flavor="snow", options=None, conn=None,
+             pandas=None):
     """The official verdicts of many predictions against one gold
     directory, in input order: items are (pred, instance_id) pairs, each
     pred in any form verdict() takes. The same verdicts as verdict() one by
@@ -144,7 +156,7 @@ def verdicts(items, gold_dir, flavor="snow", options=None, conn=None):
     checked once per statement, not once per item): the fast way for many
     small predictions."""
     conn = conn or thread_connection()
-    opts = options_text(flavor, options)
+    opts = options_text(flavor, options, pandas)
     gold = os.fspath(gold_dir)
     out = []
     keys, parts, spans, ids = [], [], [], []
@@ -222,7 +234,8 @@ ORDER BY s.instance_id
 """
 
 
-def _judge(conn, result_dir, gold_dir, flavor, options, instances):
+def _judge(conn, result_dir, gold_dir, flavor, options, instances,
+           pandas=None):
     if instances not in ("all", "spider2e"):
         raise SpiderevalError("spidereval: instances must be 'all' or "
                               "'spider2e', not %r" % (instances,))
@@ -230,7 +243,7 @@ def _judge(conn, result_dir, gold_dir, flavor, options, instances):
         conn.executescript(_spider2e_sql())
         rows = conn.execute(_JUDGED, {
             "gold": os.fspath(gold_dir), "submission": os.fspath(result_dir),
-            "options": options_text(flavor, options),
+            "options": options_text(flavor, options, pandas),
             "instances": instances}).fetchall()
     except DB_ERRORS as e:
         raise SpiderevalError(str(e)) from e
@@ -243,12 +256,12 @@ def _judge(conn, result_dir, gold_dir, flavor, options, instances):
 
 
 def evaluate(result_dir, gold_dir, flavor="snow", options=None,
-             instances="all", conn=None):
+             instances="all", conn=None, pandas=None):
     """The verdict of every instance present in both the submission folder
     and the gold's eval jsonl, ordered by instance_id (sql/evaluate.sql)."""
     conn = conn or thread_connection()
     return [v for v, _ in _judge(conn, result_dir, gold_dir, flavor, options,
-                                 instances)]
+                                 instances, pandas)]
 
 
 def _category(v):
@@ -266,13 +279,14 @@ def _category(v):
 
 
 def report(result_dir, gold_dir, flavor="snow", options=None, instances="all",
-           conn=None):
+           conn=None, pandas=None):
     """The numbers of sql/report.sql as a dict: correct, evaluated,
     score (over evaluated), total (instances of the eval jsonl in scope),
     real_score (over total), not_submitted (total - evaluated), by_difficulty {name: (evaluated, correct)},
     by_outcome {category: count}, verdicts (list of Verdict)."""
     conn = conn or thread_connection()
-    judged = _judge(conn, result_dir, gold_dir, flavor, options, instances)
+    judged = _judge(conn, result_dir, gold_dir, flavor, options, instances,
+                    pandas)
     try:
         total = conn.execute(
             "SELECT count(*) FROM gold_instances(:gold) WHERE (in_eval OR NOT "
