@@ -61,6 +61,14 @@ void cli_error(const char *cmd, const char *fmt, ...)
 int cli_run_script(const char *cmd, const char *name, const cli_param *params,
                    size_t nparams, int out_fd, char **captured);
 
+/* --pandas G folded into the spider_verdict options: a malloc'd
+** "<options> pandas=G" (options alone when pandas is NULL; NULL for
+** neither), or NULL with *rc = CLI_USAGE after printing
+** "spidereval CMD: --pandas 'G': expected 1.5, 2 or 3" (*rc = CLI_OK
+** otherwise; out of memory is CLI_FAILED). */
+char *cli_pandas_options(const char *cmd, const char *options,
+                         const char *pandas, int *rc);
+
 /* The flavor the gold directory's eval jsonl implies ("snow" for
 ** spider2snow_eval.jsonl, "lite", "dbt" for spider2_eval.jsonl), "snow"
 ** when it cannot tell, NULL when the folder has no *_eval.jsonl. */

@@ -41,6 +41,7 @@
 
 #include "cli.h"
 #include "official.h"
+#include "read/typed_table.h"
 
 int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
                             const sqlite3_api_routines *pApi);
@@ -645,6 +646,24 @@ static void free_items(ev_item *it, size_t n) {
   free(it);
 }
 
+/* The pandas generation the verdicts under options read by: the last
+** pandas=G word naming one, else the default (as pandas_generation()). */
+static const char *options_pandas(const char *options) {
+  int gen = TT_GEN_DEFAULT;
+  for (const char *p = options; p && (p = strstr(p, "pandas=")); p += 7) {
+    if (p != options && p[-1] != ' ' && p[-1] != ',' && p[-1] != '\t')
+      continue;
+    size_t n = strcspn(p + 7, " ,\t");
+    char buf[8];
+    if (n >= sizeof buf) continue;
+    memcpy(buf, p + 7, n);
+    buf[n] = '\0';
+    int g = tt_gen_from_name(buf);
+    if (g >= 0) gen = g;
+  }
+  return tt_gen_name((tt_gen)gen);
+}
+
 int cmd_evaluate(int argc, char **argv) {
   const char *mode = "sql", *result_dir = "spider2sql_example_submit_result",
              *gold = "gold", *timeout = "60", *max_workers = NULL,
@@ -652,13 +671,14 @@ int cmd_evaluate(int argc, char **argv) {
              *instances = "all", *databases = NULL, *tasks = NULL,
              *format = "official", *verbose = NULL, *sql_debug = NULL,
              *no_log = NULL, /* main() reads it: log.c */
-             *allow_hardcoded = NULL;
+             *allow_hardcoded = NULL, *pandas = NULL;
   cli_option opts[] = {
       {"mode", 1, &mode, "exec_result (result CSVs) or sql (default, as the official script)"},
       {"result_dir", 1, &result_dir, "the submission folder"},
       {"gold_dir", 1, &gold, "the gold directory (default: gold)"},
       {"flavor", 1, &flavor, "snow, lite or dbt (default: from the eval jsonl's name)"},
       {"options", 1, &options, "spider_verdict options, e.g. 'strict pad'"},
+      {"pandas", 1, &pandas, "the pandas generation that reads the tables: 1.5, 2 or 3"},
       {"instances", 1, &instances, "all (default) or spider2e"},
       {"max_workers", 1, &max_workers, "threads (default: the number of cores)"},
       {"format", 1, &format, "official (default), csv, json or jsonl"},
@@ -696,6 +716,10 @@ int cmd_evaluate(int argc, char **argv) {
               format);
     return CLI_USAGE;
   }
+  /* lives as long as the command */
+  char *with_pandas = cli_pandas_options("evaluate", options, pandas, &rc);
+  if (rc) return rc;
+  if (with_pandas) options = with_pandas;
   if (strcmp(instances, "all") && strcmp(instances, "spider2e")) {
     cli_error("evaluate", "--instances '%s': expected all or spider2e",
               instances);
@@ -732,6 +756,11 @@ int cmd_evaluate(int argc, char **argv) {
     }
     free(r);
     free(g);
+    if (dbt && pandas) {
+      cli_error("evaluate", "--pandas is for CSV results (Spider2-DBT's "
+                            "duckdb_match reads no CSV)");
+      return CLI_USAGE;
+    }
     if (dbt) return cmd_evaluate_dbt(result_dir, gold, format, options);
   }
   if (allow_hardcoded && !sql_mode) {
@@ -971,6 +1000,12 @@ done:
     cli_error("evaluate", "cannot write the output: %s", strerror(errno));
     rc = CLI_FAILED;
   }
+  /* the summary states the reader's generation, last (stderr: stdout is
+  ** the official script's own output) */
+  if (rc == CLI_OK)
+    fprintf(stderr, "spidereval evaluate: note: tables read as pandas %s "
+                    "reads them (--pandas 1.5, 2 or 3)\n",
+            options_pandas(options));
   free_items(items, n);
   free(results_dir);
   sl_free(&gold_ids);

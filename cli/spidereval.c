@@ -115,6 +115,26 @@ int cli_is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+char *cli_pandas_options(const char *cmd, const char *options,
+                         const char *pandas, int *rc) {
+  *rc = CLI_OK;
+  if (!pandas) return NULL; /* the caller keeps its options */
+  if (strcmp(pandas, "1.5") && strcmp(pandas, "2") && strcmp(pandas, "3")) {
+    cli_error(cmd, "--pandas '%s': expected 1.5, 2 or 3", pandas);
+    *rc = CLI_USAGE;
+    return NULL;
+  }
+  char *o = malloc((options ? strlen(options) : 0) + 16);
+  if (!o) {
+    cli_error(cmd, "out of memory");
+    *rc = CLI_FAILED;
+    return NULL;
+  }
+  sprintf(o, "%s%spandas=%s", options ? options : "", options ? " " : "",
+          pandas);
+  return o;
+}
+
 const char *cli_gold_flavor(const char *gold_dir) {
   DIR *d = opendir(gold_dir);
   if (!d) return NULL;
@@ -750,7 +770,8 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
              *options = NULL, *instances = NULL, *html = NULL,
              *pred_sql = NULL, *gold_tables = NULL, *progress = NULL,
              *limit = NULL, *tasks = NULL, *lite_tasks = NULL,
-             *lite_gold = NULL, *rows = NULL, *compare_with = NULL;
+             *lite_gold = NULL, *rows = NULL, *compare_with = NULL,
+             *pandas = NULL;
   int is_report = !strcmp(cmd, "report"), is_errors = !strcmp(cmd, "errors");
   cli_option opts[20] = {
       {"result_dir", 1, &result_dir, "the submission folder (or give it as RUN)"},
@@ -761,6 +782,7 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
   if (strcmp(cmd, "diff")) {
     opts[k++] = (cli_option){"options", 1, &options, "spider_verdict options, e.g. 'strict pad'"};
     opts[k++] = (cli_option){"progress", 1, &progress, "a line on stderr every N instances"};
+    opts[k++] = (cli_option){"pandas", 1, &pandas, "the pandas generation that reads the tables: 1.5, 2 or 3"};
   }
   if (is_report) {
     opts[k++] = (cli_option){"instances", 1, &instances, "all (default) or spider2e"};
@@ -799,6 +821,10 @@ static int cmd_run_script(int argc, char **argv, const char *cmd,
     return CLI_USAGE;
   }
   if ((rc = check_flavor(cmd, flavor))) return rc;
+  /* lives as long as the command */
+  char *with_pandas = cli_pandas_options(cmd, options, pandas, &rc);
+  if (rc) return rc;
+  if (with_pandas) options = with_pandas;
   if (need_dir(cmd, "--result_dir", result_dir) || gold_flavor(cmd, gold, &flavor) ||
       cli_run_outside_gold(cmd, result_dir, gold))
     return CLI_FAILED;
@@ -952,11 +978,13 @@ static int cmd_compare(int argc, char **argv) {
       "comparison as one page (sql/report_html.sql: RUN_A's report, every run\n"
       "beside it, by name).\n";
   const char *gold = "gold", *flavor = NULL, *options = NULL,
-             *instances = NULL, *limit = NULL, *html = NULL, *rows = NULL;
+             *instances = NULL, *limit = NULL, *html = NULL, *rows = NULL,
+             *pandas = NULL;
   cli_option opts[] = {
       {"gold_dir", 1, &gold, "the gold directory (default: gold)"},
       {"flavor", 1, &flavor, "snow, lite or dbt (default: from the eval jsonl's name)"},
       {"options", 1, &options, "spider_verdict options, e.g. 'strict pad'"},
+      {"pandas", 1, &pandas, "the pandas generation that reads the tables: 1.5, 2 or 3"},
       {"instances", 1, &instances, "all (default) or spider2e"},
       {"limit", 1, &limit, "instances listed per table (default 50, 0: all)"},
       {"html", 1, &html, "write the comparison as an HTML page to this file"},
@@ -972,6 +1000,10 @@ static int cmd_compare(int argc, char **argv) {
     return CLI_USAGE;
   }
   if ((rc = check_flavor("compare", flavor))) return rc;
+  /* lives as long as the command */
+  char *with_pandas = cli_pandas_options("compare", options, pandas, &rc);
+  if (rc) return rc;
+  if (with_pandas) options = with_pandas;
   if (rows && !html) {
     cli_error("compare", "--rows is for the HTML page: add --html FILE");
     return CLI_USAGE;

@@ -57,6 +57,12 @@
 **       'evaluate.sql', ':instances', :instances, 'all spider2e') AS p)
 **     WHERE p IS NOT NULL;
 **
+** pandas_generation(options)
+**   The pandas generation ("1.5", "2" or "3") a verdict function reads by
+**   under the options text options: its last pandas=G word naming one,
+**   else the default (options NULL: the default). For report headers:
+**     SELECT printf('... (pandas %s)', pandas_generation(:options));
+**
 ** listing_note(limit, n) and listing_limit(limit)
 **   The scripts' listings (report.sql's failures, compare_stats.sql's
 **   gained and lost instances, ...) show at most :limit rows: 50 when
@@ -111,6 +117,8 @@
 #include <string.h>
 
 #include "base/safe_file.h"
+#include "options.h"
+#include "read/typed_table.h"
 
 #include "spidereval.h"
 SQLITE_EXTENSION_INIT3
@@ -473,6 +481,25 @@ static void listingNoteFunc(sqlite3_context *ctx, int argc,
 }
 
 /* visible_text(text): see the header. */
+/* pandas_generation(options): see the header. */
+static void pandasGenerationFunc(sqlite3_context *ctx, int argc,
+                                 sqlite3_value **argv) {
+  (void)argc;
+  const char *o = (const char *)sqlite3_value_text(argv[0]);
+  int gen = TT_GEN_DEFAULT, len;
+  for (const char *w = se_next_word(o, &len); w;
+       w = se_next_word(w + len, &len)) {
+    char buf[8];
+    if (len <= 7 || len - 7 >= (int)sizeof buf || strncmp(w, "pandas=", 7))
+      continue;
+    memcpy(buf, w + 7, (size_t)(len - 7));
+    buf[len - 7] = '\0';
+    int g = tt_gen_from_name(buf);
+    if (g >= 0) gen = g;
+  }
+  sqlite3_result_text(ctx, tt_gen_name((tt_gen)gen), -1, SQLITE_STATIC);
+}
+
 static void visibleTextFunc(sqlite3_context *ctx, int argc,
                             sqlite3_value **argv) {
   (void)argc;
@@ -544,7 +571,8 @@ int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
       {"listing_note", 2, PURE, listingNoteFunc},
       {"listing_note", 3, PURE, listingNoteFunc},
       {"instance_family", 1, PURE, instanceFamilyFunc},
-      {"visible_text", 1, PURE, visibleTextFunc}};
+      {"visible_text", 1, PURE, visibleTextFunc},
+      {"pandas_generation", 1, PURE, pandasGenerationFunc}};
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++)
     rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,

@@ -12,7 +12,7 @@
 --               are given
 --   :names      optional JSON array of labels, one per run (default: the
 --               folder's last path component)
---   :flavor, :options, :instances   as in evaluate.sql
+--   :flavor, :options, :pandas, :instances   as in evaluate.sql
 --   :limit      how many gained, lost and disagreeing instances to list
 --               (default 50, 0 for all); titles say "showing N of M"
 -- Runs are keyed A, B, C, ... in the order given. Every instance of the
@@ -37,9 +37,10 @@
 SELECT spidereval_error('compare.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 SELECT spidereval_error('compare.sql: missing parameters :run_a and :run_b (two submission folders) or :runs (a JSON array of them)')
 WHERE :runs IS NULL AND (:run_a IS NULL OR :run_b IS NULL);
--- a misspelt :flavor or :instances stops the script (not the default)
+-- a misspelt :flavor, :pandas or :instances stops the script (not the default)
 SELECT spidereval_error(p) FROM (SELECT coalesce(
   spidereval_choice_problem('compare.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('compare.sql', ':pandas', :pandas, '1.5 2 3'),
   spidereval_choice_problem('compare.sql', ':instances', :instances, 'all spider2e')) AS p)
 WHERE p IS NOT NULL;
 SELECT spidereval_error('compare.sql: cannot read sql/compare_stats.sql from the working directory: run it from the repository root, or run build/sql/compare.sql (its parts inlined) from anywhere') WHERE readfile('sql/compare_stats.sql') IS NULL; -- repository only
@@ -75,7 +76,7 @@ CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
 DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
 INSERT OR IGNORE INTO temp.spider_verdict_memo
 SELECT s.path, :gold, s.instance_id, o.o, spider_verdict(s.path, :gold, s.instance_id, o.o)
-FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') AS o) AS o, compare_runs AS r, submission_files(r.path) AS s
+FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '') AS o) AS o, compare_runs AS r, submission_files(r.path) AS s
 WHERE s.instance_id IN (SELECT instance_id FROM temp.compare_gold)
   AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
                   WHERE m.path = s.path AND m.gold = :gold
@@ -84,7 +85,7 @@ DROP TABLE IF EXISTS temp.compare_verdicts;
 CREATE TEMP TABLE compare_verdicts AS
 WITH judged AS MATERIALIZED (
   SELECT r.run, s.instance_id,
-         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
+         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) AS v
   FROM compare_runs AS r, submission_files(r.path) AS s
   WHERE s.instance_id IN (SELECT instance_id FROM temp.compare_gold)
 )
@@ -97,7 +98,8 @@ LEFT JOIN judged AS j ON j.run = r.run AND j.instance_id = g.instance_id;
 
 .mode list
 .headers off
-SELECT printf('Run comparison (%s rules%s), gold: %s', coalesce(:flavor, 'snow'),
+SELECT printf('Run comparison (%s rules, pandas %s%s), gold: %s', coalesce(:flavor, 'snow'),
+              pandas_generation(coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')),
               CASE WHEN coalesce(:options, '') <> '' THEN ', options: ' || :options ELSE '' END, :gold);
 SELECT printf('%d instances in eval; an instance a run did not submit counts as a failure', count(*))
 FROM temp.compare_gold;

@@ -26,7 +26,7 @@ CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
 DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
 INSERT OR IGNORE INTO temp.spider_verdict_memo
 SELECT s.path, :gold, s.instance_id, o.o, progress(spider_verdict(s.path, :gold, s.instance_id, o.o), 'errors', coalesce(:progress, 0))
-FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') AS o) AS o, submission_files(:submission) AS s
+FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '') AS o) AS o, submission_files(:submission) AS s
 WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
   AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
                   WHERE m.path = s.path AND m.gold = :gold
@@ -35,7 +35,7 @@ DROP TABLE IF EXISTS temp.error_evidence;
 CREATE TEMP TABLE error_evidence AS
 WITH judged AS MATERIALIZED (
   SELECT s.instance_id, s.path,
-         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
+         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) AS v
   FROM submission_files(:submission) AS s
   WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
 ), first_variant AS (
@@ -57,7 +57,7 @@ SELECT j.instance_id, j.v ->> 'error_info' AS error_info,
        CASE WHEN f.path IS NOT NULL AND f.columns_error IS NULL
                  AND instr(j.v ->> 'error_info', 'gold variant ''' || f.path || ''' cannot be read') = 0
             THEN result_diff(j.path, f.path, coalesce(f.columns, '[]'), f.ignore_order,
-                             coalesce(:flavor, 'snow') || ' ' || coalesce(:options, ''))
+                             coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, ''))
        END AS diff
 FROM judged AS j LEFT JOIN first_variant AS f USING (instance_id)
 WHERE j.v ->> 'score' = 0;

@@ -7,8 +7,10 @@
 -- Parameters: :submission (folder of <instance_id>.csv), :gold (gold
 -- directory: exec_result/, *_eval.jsonl, sql/), optional :flavor ('snow',
 -- the default, 'lite' or 'dbt') and :options (extra spider_verdict
--- options, e.g. 'strict' or 'pad') and :instances ('all', the default, or
--- 'spider2e': Spider2-E's 524 instances, see sql/spider2e.sql).
+-- options, e.g. 'strict' or 'pad'), :pandas (the pandas generation whose
+-- read_csv reads the tables: '1.5', '2' or '3'; docs/typed_table.md) and
+-- :instances ('all', the default, or 'spider2e': Spider2-E's 524
+-- instances, see sql/spider2e.sql).
 -- Prints CSV instance_id,score,error_info
 -- for every instance present in both the submission and the gold's eval
 -- jsonl, ordered by instance_id. :progress N prints "evaluate: <n> done"
@@ -20,9 +22,10 @@
 -- a folder without .csv files or with none named after a gold instance
 SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
   'evaluate.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
--- a misspelt :flavor or :instances stops the script (not the default)
+-- a misspelt :flavor, :pandas or :instances stops the script (not the default)
 SELECT spidereval_error(p) FROM (SELECT coalesce(
   spidereval_choice_problem('evaluate.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('evaluate.sql', ':pandas', :pandas, '1.5 2 3'),
   spidereval_choice_problem('evaluate.sql', ':instances', :instances, 'all spider2e')) AS p)
 WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
@@ -34,7 +37,7 @@ FROM json_each(spider2e_excluded());
 WITH judged AS MATERIALIZED (
   SELECT s.instance_id,
          progress(spider_verdict(s.path, :gold, s.instance_id,
-                                 coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')),
+                                 coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')),
                   'evaluate', coalesce(:progress, 0)) AS v
   -- each instance once (sf001.csv and sf001.old.csv both name sf001); lite
   -- takes the name before .csv (Path.stem: bq001.old.csv is 'bq001.old')

@@ -38,9 +38,10 @@
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :submission (the submission folder): -cmd ".parameter set :submission ''...''"') WHERE :submission IS NULL;
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 SELECT spidereval_error('evaluate_sql.sql: missing parameter :databases (the folder of SQLite databases): -cmd ".parameter set :databases ''...''"') WHERE :databases IS NULL;
--- a misspelt :flavor or :instances stops the script (not the default)
+-- a misspelt :flavor, :pandas or :instances stops the script (not the default)
 SELECT spidereval_error(p) FROM (SELECT coalesce(
   spidereval_choice_problem('evaluate_sql.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('evaluate_sql.sql', ':pandas', :pandas, '1.5 2 3'),
   spidereval_choice_problem('evaluate_sql.sql', ':instances', :instances, 'all spider2e')) AS p)
 WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
@@ -123,7 +124,7 @@ WITH
             (SELECT group_concat(value ->> 'flag', ', ') FROM json_each(flags)
              WHERE value ->> 'action' = 'reject') || ')')
         ELSE progress(sql_verdict(db_path, sql, :gold, instance_id,
-                         coalesce(:flavor, 'lite') || ' ' || coalesce(:options, ''),
+                         coalesce(:flavor, 'lite') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, ''),
                          coalesce(:timeout, 60)), 'evaluate_sql', coalesce(:progress, 0))
       END AS v
     FROM work)

@@ -5,7 +5,7 @@
 --     -cmd ".parameter set :gold 'path/to/gold'" < sql/report.sql
 --
 -- Same parameters as evaluate.sql (:submission, :gold, optional :flavor,
--- :options, :instances, :progress), and optional:
+-- :options, :pandas, :instances, :progress), and optional:
 --   :tasks       the task jsonl of the run (spider2-snow.jsonl or
 --                spider2-lite.jsonl): each instance's question
 --   :lite_tasks  spider2-lite.jsonl and
@@ -33,9 +33,10 @@
 -- a folder without .csv files or with none named after a gold instance
 SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
   'report.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
--- a misspelt :flavor or :instances stops the script (not the default)
+-- a misspelt :flavor, :pandas or :instances stops the script (not the default)
 SELECT spidereval_error(p) FROM (SELECT coalesce(
   spidereval_choice_problem('report.sql', ':flavor', :flavor, 'snow lite dbt'),
+  spidereval_choice_problem('report.sql', ':pandas', :pandas, '1.5 2 3'),
   spidereval_choice_problem('report.sql', ':instances', :instances, 'all spider2e')) AS p)
 WHERE p IS NOT NULL;
 DROP TABLE IF EXISTS temp.spider2e_excluded;
@@ -94,7 +95,7 @@ CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
 DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
 INSERT OR IGNORE INTO temp.spider_verdict_memo
 SELECT s.path, :gold, s.instance_id, o.o, progress(spider_verdict(s.path, :gold, s.instance_id, o.o), 'report', coalesce(:progress, 0))
-FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') AS o) AS o, submission_files(:submission) AS s
+FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '') AS o) AS o, submission_files(:submission) AS s
 WHERE s.instance_id IN (SELECT instance_id FROM temp.report_difficulty)
   AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
                   WHERE m.path = s.path AND m.gold = :gold
@@ -103,7 +104,7 @@ DROP TABLE IF EXISTS temp.report_verdicts;
 CREATE TEMP TABLE report_verdicts AS
 WITH judged AS MATERIALIZED (
   SELECT s.instance_id, d.difficulty, d.source, d.question,
-         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) AS v
+         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) AS v
   FROM submission_files(:submission) AS s
   JOIN temp.report_difficulty AS d ON d.instance_id = s.instance_id
 )
@@ -130,7 +131,8 @@ WHERE instance_id NOT IN (SELECT instance_id FROM temp.report_verdicts);
 
 .mode list
 .headers off
-SELECT printf('Spider 2.0 evaluation (%s rules%s)', coalesce(:flavor, 'snow'),
+SELECT printf('Spider 2.0 evaluation (%s rules, pandas %s%s)', coalesce(:flavor, 'snow'),
+              pandas_generation(coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')),
               CASE WHEN coalesce(:options, '') <> '' THEN ', options: ' || :options ELSE '' END);
 SELECT printf('submission: %s', :submission);
 SELECT printf('gold:       %s', :gold);

@@ -79,7 +79,7 @@ WITH v AS (
               WHEN gold_path IS NOT NULL AND columns_error IS NULL
                    AND instr(v.error_info, 'gold variant ''' || gold_path || ''' cannot be read') = 0
               THEN result_diff(pred_path, gold_path, coalesce(cond_cols, '[]'), ignore_order,
-                               coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '')) END AS diff
+                               coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) END AS diff
   FROM v LEFT JOIN temp.error_evidence AS e USING (instance_id)
 )
 SELECT d.*,
@@ -375,7 +375,7 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
 </style></head><body>
 <h1>spidereval ' || CASE WHEN :page = 'compare' THEN 'comparison of ' || (SELECT count(*) FROM compare_runs) || ' runs' ELSE 'report' END || '</h1>
 <p>submission: <code>' || replace(replace(:submission, '&', '&amp;'), '<', '&lt;') || '</code>, gold: <code>' ||
-  replace(replace(:gold, '&', '&amp;'), '<', '&lt;') || '</code>, rules: ' || coalesce(:flavor, 'snow') || '</p>
+  replace(replace(:gold, '&', '&amp;'), '<', '&lt;') || '</code>, rules: ' || coalesce(:flavor, 'snow') || ', pandas ' || pandas_generation(coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) || '</p>
 <p class="score" id="score" data-correct="' || t.ok || '" data-evaluated="' || t.n || '" data-total="' || g.total ||
   '" data-spider2e-correct="' || te.ok || '" data-spider2e-total="' || e.total || '" data-missing="' || (SELECT n FROM missing) || '">' ||
   t.ok || ' / ' || t.n || '</p>
@@ -412,7 +412,7 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
 <tbody>
 ' || coalesce((SELECT s FROM rows), '') || '
 </tbody></table>
-<footer id="footer">spidereval ' || spidereval_version() || ', ' || coalesce(:flavor, 'snow') || ' rules, options: ' ||
+<footer id="footer">spidereval ' || spidereval_version() || ', ' || coalesce(:flavor, 'snow') || ' rules, pandas ' || pandas_generation(coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) || ', options: ' ||
   coalesce(nullif(:options, ''), 'none') || ', ' || strftime('%Y-%m-%d %H:%M UTC', 'now') || '</footer>
 <script type="application/json" id="data">' || replace((SELECT s FROM data), '<', '\u003c') || '</script>
 <script>

@@ -159,8 +159,21 @@ expect "audit missing gold" 1 "spidereval audit: --gold_dir 'nogold': no such fo
 expect "ignored files" 0 "spidereval evaluate: note: ignored 'DEMO001.csv': not an instance of this gold (looks like 'demo001' with different case)
 spidereval evaluate: note: ignored 'demo002_a.csv': not an instance of this gold (looks like 'demo002' with a gold variant's suffix (submit one <id>.csv))
 spidereval evaluate: note: ignored 'demo003 .csv': not an instance of this gold (looks like 'demo003' with an extra suffix)
-spidereval evaluate: note: 5 of the gold's 6 instances were not submitted: demo001 demo002 demo003 demo005 demo006" \
+spidereval evaluate: note: 5 of the gold's 6 instances were not submitted: demo001 demo002 demo003 demo005 demo006
+spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)" \
   $E --result_dir named --gold_dir "$G" --verbose
+# --pandas: the generation that reads the tables, stated last on stderr
+# (tests/fixtures/gold_pgen: n1 'None' is NA from pandas 2 on)
+cp -r "$root/tests/fixtures/gold_pgen" "$work/pgen_gold"
+cp -r "$root/tests/fixtures/sub_pgen" "$work/pgen_run"
+check "--pandas 2" "$($E --result_dir "$work/pgen_run" --gold_dir "$work/pgen_gold" --format csv --pandas 2 2>&1 | tr -d '\r')" "instance_id,score,error_info
+m1,0,\"Result Error: gold column 0 ('a') has no match; nearest prediction column 0 ('a') first differs at position 1: gold -9.223372036854776e+18, prediction 0\"
+n1,1,\"\"
+spidereval evaluate: note: tables read as pandas 2 reads them (--pandas 1.5, 2 or 3)"
+expect "--pandas 2.2" 2 "spidereval evaluate: --pandas '2.2': expected 1.5, 2 or 3" \
+  $E --result_dir "$work/pgen_run" --gold_dir "$work/pgen_gold" --pandas 2.2
+check "report --pandas 3" "$("$bin" report "$work/pgen_run" --gold_dir "$work/pgen_gold" --pandas 3 2>/dev/null | head -1)" \
+  "Spider 2.0 evaluation (snow rules, pandas 3, options: pandas=3)"
 # lite lists Path(file).stem: 'demo003.old.csv' is not demo003 (snow's
 # split('.') makes it demo003, read as demo003.csv: FileNotFoundError)
 mkdir -p "$work/bad/dotted"
@@ -183,7 +196,8 @@ if command -v script >/dev/null; then
   check "no progress bar for a run shorter than the threshold" "$(tty_run SPIDEREVAL_BAR_AFTER=30)" ""
 fi
 check "no progress bar off a terminal" "$(cd "$work/snow" && "$bin" evaluate --mode exec_result --result_dir $big --gold_dir gold 2>&1 >/dev/null)" \
-  "spidereval evaluate: note: 10 of the gold's 547 instances were not submitted (--verbose lists them)"
+  "spidereval evaluate: note: 10 of the gold's 547 instances were not submitted (--verbose lists them)
+spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
 
 # ---- every script from another directory; missing parameters ----
 mkdir -p "$work/elsewhere"
@@ -257,9 +271,9 @@ for s in evaluate.sql report.sql errors.sql verdict_diff.sql report_html.sql; do
   check "$s without :gold: message" "$(grep -c "missing parameter :gold" <<<"$out")" 1
 done
 out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/empty'" -cmd ".parameter set :gold '$S/gold'")
-check "evaluate.sql on an empty folder" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/empty'"
+check "evaluate.sql on an empty folder" "$?:$out" "1:Runtime error near line 23: evaluate.sql: no .csv file in :submission '$work/bad/empty'"
 out=$(runsql evaluate.sql -cmd ".parameter set :submission '$work/bad/sqlonly'" -cmd ".parameter set :gold '$S/gold'")
-check "evaluate.sql on a folder of .sql" "$?:$out" "1:Runtime error near line 21: evaluate.sql: no .csv file in :submission '$work/bad/sqlonly' (it holds .sql files: use sql/evaluate_sql.sql)"
+check "evaluate.sql on a folder of .sql" "$?:$out" "1:Runtime error near line 23: evaluate.sql: no .csv file in :submission '$work/bad/sqlonly' (it holds .sql files: use sql/evaluate_sql.sql)"
 # the shared preamble (spidereval_input_problem): one message per problem
 for s in evaluate.sql report.sql report_html.sql; do
   out=$(runsql $s -cmd ".parameter set :gold '$S/gold'")
@@ -339,7 +353,8 @@ check "--mode sql: output" "$out" "{'shop001': 1, 'shop002': 1, 'shop003': 0}
 Final score: 0.6666666666666666, Correct examples: 2, Total examples: 3
 Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
 Execution results saved to: run_csv
-Correct IDs saved to: run.csv"
+Correct IDs saved to: run.csv
+spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
 check "--mode sql: ids file" "$(cat "$work/sqlmode/run.csv")" "output
 shop001
 shop002"
@@ -423,7 +438,8 @@ Final score: 0.4, Correct examples: 2, Total examples: 5
 Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
 Execution results saved to: run_csv
 Correct IDs saved to: run-ids.csv
-TOTAL_GB_PROCESSED: 0.00000 GB"
+TOTAL_GB_PROCESSED: 0.00000 GB
+spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
     check "--mode sql, lite: results folder" "$(cd "$d/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv shop005.csv shop006.csv "
     check "--mode sql, lite: an empty result saved" "$(cat "$d/run_csv/shop005.csv")" "city"
   else
@@ -433,7 +449,8 @@ TOTAL_GB_PROCESSED: 0.00000 GB"
 Final score: 0.4, Correct examples: 2, Total examples: 5
 Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
 Execution results saved to: run_csv
-Correct IDs saved to: run.csv"
+Correct IDs saved to: run.csv
+spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
     check "--mode sql, snow: results folder" "$(cd "$d/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv shop006.csv "
   fi
   check "--mode sql, $fl: a saved result = sql_result_csv" "$(cat "$d/run_csv/shop006.csv")" \
