@@ -413,12 +413,13 @@ static void variant_label(const gold_instance *gi, int v, char out[4]) {
 /* spider_verdict's JSON, written into one buffer of the largest size it
 ** can need (this runs once per verdict: no growing string) */
 static void verdict_result(sqlite3_context *ctx, int score, const char *info,
-                           const char *variant, int nvariants, tt_gen gen) {
+                           const char *variant, int nvariants, tt_gen gen,
+                           const char *sqlv) {
   /* valid UTF-8 whatever the files held: bad bytes as \xNN */
   char *clean = info && *info ? bt_utf8_escape(info, strlen(info)) : NULL;
   const char *t = clean ? clean : info ? info : "";
   size_t n = strlen(t);
-  char *buf = sqlite3_malloc64(n * 6 + 96);
+  char *buf = sqlite3_malloc64(n * 6 + 192);
   if (!buf) {
     free(clean);
     sqlite3_result_error_nomem(ctx);
@@ -434,13 +435,18 @@ static void verdict_result(sqlite3_context *ctx, int score, const char *info,
   } else {
     w += sprintf(w, "\",\"variant\":null,\"variants\":%d", nvariants);
   }
-  w += sprintf(w, ",\"pandas\":\"%s\"}", tt_gen_name(gen));
+  w += sprintf(w, ",\"pandas\":\"%s\"", tt_gen_name(gen));
+  /* the SQL mode: the SQLite its predictions ran on (at most 31 bytes) */
+  if (sqlv) w += sprintf(w, ",\"sqlite\":\"%.31s\"", sqlv);
+  *w++ = '}';
+  *w = '\0';
   sqlite3_result_text(ctx, buf, (int)(w - buf), sqlite3_free);
 }
 
 static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                              tt_table *pred, const gold_instance *gi,
-                             const tc_options *opts, int redact);
+                             const tc_options *opts, int redact,
+                             const char *sqlv);
 
 /* The condition_cols specs of a gold instance, parsed once (the JSON of the
 ** eval jsonl costs more than a small comparison) and kept with the cached
@@ -592,6 +598,7 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
                               id, gold_dir));
     return;
   }
+  const char *sqlv = NULL; /* no SQL runs */
   /* 1. the prediction (never a link to another file: docs/security.md) */
   struct stat pst;
   int have_pst = 0;
@@ -599,7 +606,7 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]),
                                 gold_dir, gi, &pst, &have_pst);
     if (refused) {
-      verdict_result(ctx, 0, refused, NULL, gi->nvariants, o.gen);
+      verdict_result(ctx, 0, refused, NULL, gi->nvariants, o.gen, sqlv);
       sqlite3_free(refused);
       return;
     }
@@ -618,16 +625,16 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_exception(pr.error, pr.message),
                                  pr.message ? pr.message : "");
-    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen, sqlv);
     sqlite3_free(info);
   } else if (!pr.table) {
     char *info = sqlite3_mprintf("Evaluation Error:%s: %s",
                                  tt_exception(pr.error, pr.message),
                                  pr.message ? pr.message : "");
-    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen, sqlv);
     sqlite3_free(info);
   } else {
-    verdict_on_table(ctx, cache, pr.table, gi, &o, redact);
+    verdict_on_table(ctx, cache, pr.table, gi, &o, redact, NULL);
   }
   table_arg_clear(&pa);
 }
@@ -650,7 +657,7 @@ static void first_release(se_cache *cache, const gold_instance *gi,
 ** error for a resource error, else the official Python Script Error. */
 static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
                             int v, const tc_read *gr, int redact,
-                            tt_gen gen) {
+                            tt_gen gen, const char *sqlv) {
   if (is_resource_error(gr->error)) {
     fail(ctx, sqlite3_mprintf("spider_verdict: cannot read gold '%s': %s: %s",
                               gi->variant_paths[v],
@@ -667,7 +674,7 @@ static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
                                tt_exception(gr->error, gr->message),
                                gi->variant_paths[v],
                                gr->message ? gr->message : "");
-  verdict_result(ctx, 0, info, NULL, gi->nvariants, gen);
+  verdict_result(ctx, 0, info, NULL, gi->nvariants, gen, sqlv);
   sqlite3_free(info);
 }
 
@@ -676,11 +683,12 @@ static void gold_unreadable(sqlite3_context *ctx, const gold_instance *gi,
 ** without gold values, gold column names and gold paths. */
 static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
                              tt_table *pred, const gold_instance *gi,
-                             const tc_options *opts, int redact) {
+                             const tc_options *opts, int redact,
+                             const char *sqlv) {
   tc_options o = *opts;
   tc_read pr = {pred, TT_OK, NULL};
   if (gi->nvariants == 0) {
-    verdict_result(ctx, 0, "No matching gold file found", NULL, 0, o.gen);
+    verdict_result(ctx, 0, "No matching gold file found", NULL, 0, o.gen, sqlv);
     return;
   }
   /* 2. the variants, in order; the first match wins, an exception ends */
@@ -693,7 +701,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   for (int v = 0; gi->nvariants > 1 && v < gi->nvariants; v++) {
     tc_read gr = se_cache_read_gold_gen(cache, gi->variant_paths[v], o.gen);
     if (!gr.table) {
-      gold_unreadable(ctx, gi, v, &gr, redact, o.gen);
+      gold_unreadable(ctx, gi, v, &gr, redact, o.gen, sqlv);
       return;
     }
   }
@@ -702,20 +710,20 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   if (gi->missing_key && o.flavor != TC_LITE) {
     tc_read gr = se_cache_read_gold_gen(cache, gi->variant_paths[0], o.gen);
     if (!gr.table) {
-      gold_unreadable(ctx, gi, 0, &gr, redact, o.gen);
+      gold_unreadable(ctx, gi, 0, &gr, redact, o.gen, sqlv);
       return;
     }
     char *info = sqlite3_mprintf("Python Script Error:KeyError: '%s' (the "
                                  "eval jsonl entry has no such key)",
                                  gi->missing_key);
-    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen, sqlv);
     sqlite3_free(info);
     return;
   }
   for (int v = 0; v < gi->nvariants; v++) {
     tc_read gr = se_cache_read_gold_gen(cache, gi->variant_paths[v], o.gen);
     if (!gr.table) {
-      gold_unreadable(ctx, gi, v, &gr, redact, o.gen);
+      gold_unreadable(ctx, gi, v, &gr, redact, o.gen, sqlv);
       first_release(cache, gi, o.gen, &first);
       return;
     }
@@ -746,7 +754,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
           colon ? colon + 1 : "", v + 1, gi->nvariants,
           *label ? ", '" : "", label, *label ? "'" : "");
       free(jerr);
-      verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
+      verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen, sqlv);
       sqlite3_free(info);
       first_release(cache, gi, o.gen, &first);
       return;
@@ -763,7 +771,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
       first_release(cache, gi, o.gen, &first);
       char name[3];
       verdict_result(ctx, 1, "", gold_variant_name(gi, v, name),
-                     gi->nvariants, o.gen);
+                     gi->nvariants, o.gen, sqlv);
       return;
     }
     if (first.v < 0) {
@@ -789,7 +797,7 @@ static void verdict_on_table(sqlite3_context *ctx, se_cache *cache,
   }
   first_release(cache, gi, o.gen, &first);
   verdict_result(ctx, 0, reason ? reason : "Result Error", NULL,
-                 gi->nvariants, o.gen);
+                 gi->nvariants, o.gen, sqlv);
   sqlite3_free(reason);
 }
 
@@ -995,12 +1003,13 @@ static void sqlVerdictFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_error_nomem(ctx);
     return;
   }
+  const char *sqlv = sm_sqlite_version(db_path);
   if (r > 0) {
-    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen);
+    verdict_result(ctx, 0, info, NULL, gi->nvariants, o.gen, sqlv);
     sqlite3_free(info);
     return;
   }
-  verdict_on_table(ctx, cache, pred, gi, &o, redact);
+  verdict_on_table(ctx, cache, pred, gi, &o, redact, sqlv);
   tt_free(pred);
 }
 

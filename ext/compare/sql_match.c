@@ -4,6 +4,8 @@
 ** (match_funcs.c) and the Python module (ext/python/) share.
 */
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -65,6 +67,33 @@ double sm_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The version, asked once per process of the first worker that runs a
+** prediction (every worker is the same program; in process: this
+** process's SQLite). */
+static pthread_mutex_t version_mu = PTHREAD_MUTEX_INITIALIZER;
+static char version_text[32];
+
+const char *sm_sqlite_version(const char *db_path) {
+  pthread_mutex_lock(&version_mu);
+  if (!version_text[0]) {
+    static const char q_sql[] = "SELECT sqlite_version()";
+    sb_limits lim;
+    sb_limits_init(&lim, 10);
+    sx_request q = {SX_FETCH, db_path, q_sql, sizeof q_sql - 1, lim, 0, -1,
+                    NULL};
+    sx_result r;
+    if (sx_run(&q, &r) == 0) {
+      if (r.status == SB_OK && r.nrows == 1 && r.ncols == 1 &&
+          r.cells[0].type == RV_TEXT && r.cells[0].n < sizeof version_text)
+        snprintf(version_text, sizeof version_text, "%s", r.cells[0].s);
+      sx_result_free(&r);
+    }
+  }
+  const char *v = version_text[0] ? version_text : NULL;
+  pthread_mutex_unlock(&version_mu);
+  return v;
 }
 
 int sm_run_prediction(const char *db_path, const char *answer, size_t len,

@@ -55,6 +55,13 @@ int sm_run_prediction_gen(const char *db_path, const char *answer,
                           tt_gen gen, tt_table **pred, int *executed,
                           int64_t *nrows, char **info);
 
+/* The SQLite version the predictions run on: the execution service's
+** (the worker program's sqlite_version(), asked once per process through
+** a query on db_path; in process, this process's), or NULL when it
+** cannot be asked (db_path unreadable: asked again next time). The
+** official SQL mode's results depend on it (docs/match_funcs.md). */
+const char *sm_sqlite_version(const char *db_path);
+
 /* A judged prediction. */
 typedef struct {
   int score;        /* 1 on a match */
