@@ -34,7 +34,7 @@ static void setup(void) {
 }
 
 static void teardown(void) {
-  char *snap = ts_snapshot_path(dir, csv);
+  char *snap = ts_snapshot_path_gen(dir, csv, TT_GEN_DEFAULT);
   unlink(snap);
   free(snap);
   unlink(csv);
@@ -60,7 +60,7 @@ START_TEST(test_snapshot_round_trip) {
   tt_table *plain = NULL, *cold = NULL, *warm = NULL;
   ck_assert_int_eq(tt_read_file(csv, &plain, NULL), TT_OK);
   ck_assert_int_eq(ts_read_file(dir, csv, &cold, NULL), TT_OK);
-  char *snap = ts_snapshot_path(dir, csv);
+  char *snap = ts_snapshot_path_gen(dir, csv, TT_GEN_DEFAULT);
   struct stat before, after;
   ck_assert_int_eq(stat(snap, &before), 0); /* written by the cold read */
   ck_assert_int_eq(ts_read_file(dir, csv, &warm, NULL), TT_OK);
@@ -82,7 +82,7 @@ START_TEST(test_snapshot_never_trusted_blindly) {
   tt_table *t = NULL;
   ck_assert_int_eq(ts_read_file(dir, csv, &t, NULL), TT_OK);
   tt_free(t);
-  char *snap = ts_snapshot_path(dir, csv);
+  char *snap = ts_snapshot_path_gen(dir, csv, TT_GEN_DEFAULT);
   struct stat st;
   ck_assert_int_eq(stat(snap, &st), 0);
   /* bytes flipped and the file cut, across header, path and payload */
@@ -147,7 +147,7 @@ START_TEST(test_snapshot_mapped) {
   tt_table *plain = NULL, *cold = NULL, *warm = NULL;
   ck_assert_int_eq(tt_read_file(csv, &plain, NULL), TT_OK);
   ck_assert_int_eq(ts_read_file(dir, csv, &cold, NULL), TT_OK);
-  char *snap = ts_snapshot_path(dir, csv);
+  char *snap = ts_snapshot_path_gen(dir, csv, TT_GEN_DEFAULT);
   struct stat st, again;
   ck_assert_int_eq(stat(snap, &st), 0);
   ck_assert_int_ge(st.st_size, 16 << 10); /* mapped, not read */
@@ -214,7 +214,7 @@ START_TEST(test_snapshot_off_and_errors) {
   ck_assert_int_eq(ts_read_file(dir, empty, &t, &err), TT_ERR_EMPTY);
   ck_assert_ptr_null(t);
   free(err);
-  char *snap = ts_snapshot_path(dir, empty);
+  char *snap = ts_snapshot_path_gen(dir, empty, TT_GEN_DEFAULT);
   ck_assert_int_ne(access(snap, F_OK), 0);
   free(snap);
   unlink(empty);

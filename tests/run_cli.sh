@@ -161,7 +161,7 @@ expect "ignored files" 0 "spidereval evaluate: note: ignored 'DEMO001.csv': not 
 spidereval evaluate: note: ignored 'demo002_a.csv': not an instance of this gold (looks like 'demo002' with a gold variant's suffix (submit one <id>.csv))
 spidereval evaluate: note: ignored 'demo003 .csv': not an instance of this gold (looks like 'demo003' with an extra suffix)
 spidereval evaluate: note: 5 of the gold's 6 instances were not submitted: demo001 demo002 demo003 demo005 demo006
-spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)" \
+spidereval evaluate: note: tables read as pandas 2 reads them (--pandas 1.5, 2 or 3)" \
   $E --result_dir named --gold_dir "$G" --verbose
 # --pandas: the generation that reads the tables, stated last on stderr
 # (tests/fixtures/gold_pgen: n1 'None' is NA from pandas 2 on)
@@ -198,7 +198,7 @@ if command -v script >/dev/null; then
 fi
 check "no progress bar off a terminal" "$(cd "$work/snow" && "$bin" evaluate --mode exec_result --result_dir $big --gold_dir gold 2>&1 >/dev/null)" \
   "spidereval evaluate: note: 10 of the gold's 547 instances were not submitted (--verbose lists them)
-spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
+spidereval evaluate: note: tables read as pandas 2 reads them (--pandas 1.5, 2 or 3)"
 
 # ---- every script from another directory; missing parameters ----
 mkdir -p "$work/elsewhere"
@@ -355,7 +355,7 @@ Final score: 0.6666666666666666, Correct examples: 2, Total examples: 3
 Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
 Execution results saved to: run_csv
 Correct IDs saved to: run.csv
-spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
+spidereval evaluate: note: tables read as pandas 2 reads them (--pandas 1.5, 2 or 3)"
 check "--mode sql: ids file" "$(cat "$work/sqlmode/run.csv")" "output
 shop001
 shop002"
@@ -440,7 +440,7 @@ Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
 Execution results saved to: run_csv
 Correct IDs saved to: run-ids.csv
 TOTAL_GB_PROCESSED: 0.00000 GB
-spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
+spidereval evaluate: note: tables read as pandas 2 reads them (--pandas 1.5, 2 or 3)"
     check "--mode sql, lite: results folder" "$(cd "$d/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv shop005.csv shop006.csv "
     check "--mode sql, lite: an empty result saved" "$(cat "$d/run_csv/shop005.csv")" "city"
   else
@@ -451,7 +451,7 @@ Final score: 0.4, Correct examples: 2, Total examples: 5
 Real score: 0.003656307129798903, Correct examples: 2, Total examples: 547
 Execution results saved to: run_csv
 Correct IDs saved to: run.csv
-spidereval evaluate: note: tables read as pandas 1.5 reads them (--pandas 1.5, 2 or 3)"
+spidereval evaluate: note: tables read as pandas 2 reads them (--pandas 1.5, 2 or 3)"
     check "--mode sql, snow: results folder" "$(cd "$d/run_csv" && ls | tr '\n' ' ')" "shop001.csv shop002.csv shop006.csv "
   fi
   check "--mode sql, $fl: a saved result = sql_result_csv" "$(cat "$d/run_csv/shop006.csv")" \

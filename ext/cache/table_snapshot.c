@@ -798,7 +798,7 @@ tt_table *ts_pack_table(ts_pack *p, const char *path, const struct stat *st) {
 
 void ts_pack_save(const char *dir, const char *key, const void *stamp,
                   size_t stamp_len, const char *const *paths, size_t n) {
-  ts_pack_save_gen(dir, key, stamp, stamp_len, paths, n, TT_GEN_1_5);
+  ts_pack_save_gen(dir, key, stamp, stamp_len, paths, n, TT_GEN_DEFAULT);
 }
 
 void ts_pack_save_gen(const char *dir, const char *key, const void *stamp,
@@ -849,7 +849,7 @@ tt_error ts_read_file(const char *dir, const char *path, tt_table **out,
 tt_error ts_read_file_stat(const char *dir, const char *path,
                            const struct stat *pst, tt_table **out,
                            char **errmsg) {
-  return ts_read_file_stat_gen(dir, path, pst, TT_GEN_1_5, out, errmsg);
+  return ts_read_file_stat_gen(dir, path, pst, TT_GEN_DEFAULT, out, errmsg);
 }
 
 char *ts_snapshot_path_gen(const char *dir, const char *path, tt_gen gen) {

@@ -34,9 +34,10 @@ tt_error ts_read_file_stat(const char *dir, const char *path,
                            const struct stat *st, tt_table **out,
                            char **errmsg);
 
-/* The same read as pandas generation gen reads (typed_table.h): each
-** generation has its own snapshot of a file (a gold read under 1.5 is not
-** the table generation 2 reads); generation 1.5's is the one above. */
+/* The same read as pandas generation gen reads (typed_table.h; the
+** functions above read as TT_GEN_DEFAULT): each generation has its own
+** snapshot of a file (a gold read under 1.5 is not the table generation 2
+** reads). */
 tt_error ts_read_file_stat_gen(const char *dir, const char *path,
                                const struct stat *st, tt_gen gen,
                                tt_table **out, char **errmsg);
@@ -78,7 +79,7 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
 void ts_pack_save(const char *dir, const char *key, const void *stamp,
                   size_t stamp_len, const char *const *paths, size_t n);
 /* The same with the tables read as generation gen reads (ts_pack_save:
-** generation 1.5); the caller keys each generation's pack apart. */
+** TT_GEN_DEFAULT); the caller keys each generation's pack apart. */
 void ts_pack_save_gen(const char *dir, const char *key, const void *stamp,
                       size_t stamp_len, const char *const *paths, size_t n,
                       tt_gen gen);

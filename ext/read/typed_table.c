@@ -2122,7 +2122,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
 
 tt_error tt_parse(const char *data, size_t len, tt_table **out,
                   char **errmsg) {
-  return parse_impl(data, len, NULL, TT_GEN_1_5, out, errmsg);
+  return parse_impl(data, len, NULL, TT_GEN_DEFAULT, out, errmsg);
 }
 
 tt_error tt_parse_gen(const char *data, size_t len, tt_gen gen,
@@ -2382,7 +2382,7 @@ static int64_t memory_available(void) {
 }
 
 tt_error tt_read_file(const char *path, tt_table **out, char **errmsg) {
-  return tt_read_file_gen(path, TT_GEN_1_5, out, errmsg);
+  return tt_read_file_gen(path, TT_GEN_DEFAULT, out, errmsg);
 }
 
 tt_error tt_read_file_gen(const char *path, tt_gen gen, tt_table **out,
@@ -2745,7 +2745,7 @@ static tt_error stream_start(tt_stream *s, tt_stream **out, char **errmsg) {
 
 tt_error tt_stream_open_mem(const char *data, size_t len, tt_stream **out,
                             char **errmsg) {
-  return tt_stream_open_mem_gen(data, len, TT_GEN_1_5, out, errmsg);
+  return tt_stream_open_mem_gen(data, len, TT_GEN_DEFAULT, out, errmsg);
 }
 
 tt_error tt_stream_open_mem_gen(const char *data, size_t len, tt_gen gen,
@@ -2760,7 +2760,7 @@ tt_error tt_stream_open_mem_gen(const char *data, size_t len, tt_gen gen,
 }
 
 tt_error tt_stream_open(const char *path, tt_stream **out, char **errmsg) {
-  return tt_stream_open_gen(path, TT_GEN_1_5, out, errmsg);
+  return tt_stream_open_gen(path, TT_GEN_DEFAULT, out, errmsg);
 }
 
 tt_error tt_stream_open_gen(const char *path, tt_gen gen, tt_stream **out,
