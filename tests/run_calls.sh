@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 . tests/lib.sh
 work_dir
+# no gold rows kept by an earlier run: every case executes what it counts
+export SPIDEREVAL_SNAPSHOT_DIR="$work/snapshots"
 L=$root/build/spidereval
 S=$root/samples
 F=$root/tests/fixtures

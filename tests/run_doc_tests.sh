@@ -9,6 +9,8 @@ set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
 work_dir
+# each run starts with no kept gold tables or rows (examples count executions)
+export SPIDEREVAL_SNAPSHOT_DIR="$work/snapshots"
 for doc in docs/*.md; do
   # split into numbered example files: N.sql and N.out
   awk -v dir="$work" -v base="$(basename "$doc" .md)" '
