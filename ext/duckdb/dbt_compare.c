@@ -26,6 +26,7 @@
 */
 #include "duckdb/dbt_compare.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -336,6 +337,7 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx) {
 }
 
 static int elem_num(const py_cell *a, double *x);
+static int dict_text_eq(const char *a, uint32_t na, const char *b, uint32_t nb);
 
 /* str(np.array([x])) of a one-element array, as numpy prints it: "[1]",
 ** "[1.5]", "[1.]", "[1.e+20]", "[ True]", "['p']" (the element's repr).
@@ -369,6 +371,13 @@ static char *array1_str(const py_cell *c, uint32_t *len) {
       memcpy(o + n, r, (size_t)k);
       n += (size_t)k;
     }
+  } else if (c->cls == 'g') { /* float32: numpy prints its shortest text */
+    uint32_t k = c->len;
+    if (k > 2 && c->v.s[k - 1] == '0' && c->v.s[k - 2] == '.') k--;
+    memcpy(o + n, c->v.s, k);
+    n += k;
+  } else if (c->cls == 'm' || c->cls == 'n') {
+    n += (size_t)snprintf(o + n, cap - n, "%s", c->cls == 'm' ? "--" : "None");
   } else if (c->cls == 's') {
     /* Python's repr of a str */
     int sq = memchr(c->v.s, '\'', c->len) != NULL, dq = memchr(c->v.s, '"', c->len) != NULL;
@@ -458,6 +467,8 @@ static int same(const py_cell *a, const py_cell *b) {
     case PY_PDTD:
       return (b->kind == PY_TD || b->kind == PY_PDTD) && a->v.i == b->v.i;
     case PY_OBJ:
+      if (b->kind == PY_OBJ && a->cls == 25 /* STRUCT */ && b->cls == 25)
+        return dict_text_eq(a->v.s, a->len, b->v.s, b->len);
       return b->kind == PY_OBJ && a->cls == b->cls && a->len == b->len &&
              memcmp(a->v.s, b->v.s, a->len) == 0;
     default: return 0;
@@ -467,7 +478,7 @@ static int same(const py_cell *a, const py_cell *b) {
 /* The element of a numpy array of one element as a number; 0 when it is a
 ** str (kind s). */
 static int elem_num(const py_cell *a, double *x) {
-  if (a->cls == 's' || a->cls == 't') return 0;
+  if (a->cls != 'i' && a->cls != 'f' && a->cls != 'g' && a->cls != 'b') return 0;
   if (a->cls == 'b') {
     *x = a->len == 4 && !memcmp(a->v.s, "true", 4);
     return 1;
@@ -476,14 +487,118 @@ static int elem_num(const py_cell *a, double *x) {
   size_t n = a->len < sizeof buf - 1 ? a->len : sizeof buf - 1;
   memcpy(buf, a->v.s, n);
   buf[n] = 0;
-  *x = strtod(buf, NULL);
+  *x = a->cls == 'g' ? (double)strtof(buf, NULL) : strtod(buf, NULL);
   return 1;
 }
 
 /* pd.isna(a) of a one-element array is truthy: a NaN element */
 static int elem_nan(const py_cell *a) {
   double x;
-  return a->cls == 'f' && elem_num(a, &x) && x != x;
+  if (a->cls == 'n') return 1; /* array([None], dtype=object) */
+  return (a->cls == 'f' || a->cls == 'g') && elem_num(a, &x) && x != x;
+}
+
+/* A scalar token of DuckDB's text of a STRUCT outside quotes at s[i]: a
+** number ("-1.5", "1e+20") or true/false/nan/inf; its length (0: none). */
+static uint32_t dict_token(const char *s, uint32_t n, uint32_t i) {
+  if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) return 0;
+  uint32_t k = i;
+  if (k < n && s[k] == '-') k++;
+  if (k < n && isalpha((unsigned char)s[k])) {
+    uint32_t e = k;
+    while (e < n && isalpha((unsigned char)s[e])) e++;
+    if ((e - k == 4 && !memcmp(s + k, "true", 4)) || (e - k == 5 && !memcmp(s + k, "false", 5)) ||
+        (e - k == 3 && !memcmp(s + k, "nan", 3)) || (e - k == 3 && !memcmp(s + k, "inf", 3)) ||
+        (e - k == 8 && !memcmp(s + k, "infinity", 8)))
+      return e - i;
+    return 0;
+  }
+  if (k >= n || !isdigit((unsigned char)s[k])) return 0;
+  while (k < n && (isdigit((unsigned char)s[k]) || s[k] == '.' || s[k] == 'e' || s[k] == 'E' ||
+                   ((s[k] == '+' || s[k] == '-') && (s[k - 1] == 'e' || s[k - 1] == 'E'))))
+    k++;
+  return k - i;
+}
+
+/* Python's == of two scalars of dict values as DuckDB prints them: bools
+** are 1 and 0, an int and a float compare exactly, NaN equals nothing. */
+static int dict_scalar_eq(const char *a, uint32_t la, const char *b, uint32_t lb) {
+  char x[64], y[64];
+  if (la > 63 || lb > 63) return la == lb && !memcmp(a, b, la);
+  memcpy(x, a, la);
+  x[la] = 0;
+  memcpy(y, b, lb);
+  y[lb] = 0;
+  if (strstr(x, "nan") || strstr(y, "nan")) return 0;
+  int xi = !strpbrk(x, ".eEin") || !strcmp(x, "true") || !strcmp(x, "false");
+  int yi = !strpbrk(y, ".eEin") || !strcmp(y, "true") || !strcmp(y, "false");
+  long long p = !strcmp(x, "true") ? 1 : !strcmp(x, "false") ? 0 : strtoll(x, NULL, 10);
+  long long q = !strcmp(y, "true") ? 1 : !strcmp(y, "false") ? 0 : strtoll(y, NULL, 10);
+  if (xi && yi) /* ints (beyond 18 digits: by their digits) */
+    return la < 19 && lb < 19 ? p == q : la == lb && !memcmp(x, y, la);
+  double f = xi ? strtod(y, NULL) : strtod(x, NULL);
+  if (xi || yi) { /* int == float: exactly */
+    long long i = xi ? p : q;
+    return f >= -9.2e18 && f <= 9.2e18 && (double)(long long)f == f && (long long)f == i;
+  }
+  return strtod(x, NULL) == strtod(y, NULL);
+}
+
+/* Python's == of two dicts (STRUCTs) by DuckDB's texts: the same text but
+** for the scalars outside quotes, compared as Python compares them
+** ({'a': 1} == {'a': 1.0}, {'a': True} == {'a': 1}). */
+static int dict_text_eq(const char *a, uint32_t na, const char *b, uint32_t nb) {
+  uint32_t i = 0, j = 0;
+  int quoted = 0;
+  while (i < na && j < nb) {
+    uint32_t ka = quoted ? 0 : dict_token(a, na, i);
+    uint32_t kb = quoted ? 0 : dict_token(b, nb, j);
+    if (ka && kb) {
+      if (!dict_scalar_eq(a + i, ka, b + j, kb)) return 0;
+      i += ka;
+      j += kb;
+      continue;
+    }
+    if (a[i] != b[j]) return 0;
+    if (a[i] == '\\' && i + 1 < na && j + 1 < nb) {
+      if (a[i + 1] != b[j + 1]) return 0;
+      i += 2;
+      j += 2;
+      continue;
+    }
+    if (a[i] == '\'') quoted = !quoted;
+    i++;
+    j++;
+  }
+  return i == na && j == nb;
+}
+
+/* The microseconds since 1970 of a 't' element's text ("2024-01-02
+** 03:04:05.5"); 0 when it does not read as one. */
+static int elem_time(const py_cell *a, int64_t *us) {
+  char buf[64];
+  size_t n = a->len < sizeof buf - 1 ? a->len : sizeof buf - 1;
+  memcpy(buf, a->v.s, n);
+  buf[n] = 0;
+  int y, m, d, hh = 0, mm = 0, ss = 0, used = 0;
+  if (sscanf(buf, "%d-%d-%d %d:%d:%d%n", &y, &m, &d, &hh, &mm, &ss, &used) < 3)
+    return 0;
+  int64_t frac = 0;
+  if (used > 0 && buf[used] == '.') {
+    int digits = 0;
+    for (const char *p = buf + used + 1; *p >= '0' && *p <= '9' && digits < 6; p++, digits++)
+      frac = frac * 10 + (*p - '0');
+    for (; digits < 6; digits++) frac *= 10;
+  }
+  /* days from the civil date (proleptic Gregorian) */
+  int64_t yy = y - (m <= 2);
+  int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+  int64_t yoe = yy - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  int64_t days = era * 146097 + doe - 719468;
+  *us = ((days * 24 + hh) * 60 + mm) * 60000000LL + (int64_t)ss * 1000000 + frac;
+  return 1;
 }
 
 /* bool(a != b) with a numpy array of one element on one side (or both):
@@ -498,19 +613,30 @@ static int array1_ne(const py_cell *a, const py_cell *b) {
   double x, y;
   int an = elem_num(a, &x);
   if (b->kind == PY_ARRAY1) {
+    /* a masked NULL element equals only another (the masked result is
+    ** falsy); object arrays of None equal each other */
+    if (a->cls == 'm' || b->cls == 'm') return !(a->cls == 'm' && b->cls == 'm');
+    if (a->cls == 'n' || b->cls == 'n') return !(a->cls == 'n' && b->cls == 'n');
     int bn = elem_num(b, &y);
     if (an && bn) return !(x == y);
+    if (!an && !bn && a->cls == 'd' && b->cls == 'd')
+      return !dict_text_eq(a->v.s, a->len, b->v.s, b->len);
     if (!an && !bn && a->cls == b->cls)
       return !(a->len == b->len && !memcmp(a->v.s, b->v.s, a->len));
     return 1;
   }
+  if (a->cls == 'm' || a->cls == 'n') return b->kind == PY_NA ? -1 : 1;
   switch (b->kind) {
     case PY_NA: return -1; /* bool(pd.NA) raises */
     case PY_INT: case PY_UINT: case PY_FLOAT: case PY_NAN: case PY_BOOL:
       return an ? !(x == num(b)) : 1;
     case PY_STR:
       return a->cls != 's' ? 1 : !(a->len == b->len && !memcmp(a->v.s, b->v.s, a->len));
-    default: return 1; /* None, timestamps, ...: unequal */
+    case PY_TS: { /* a naive datetime64 against a naive Timestamp */
+      int64_t t;
+      return !(a->cls == 't' && elem_time(a, &t) && t == b->v.i && b->ns == 0);
+    }
+    default: return 1; /* None, aware timestamps, ...: unequal */
   }
 }
 

@@ -32,8 +32,10 @@ typedef enum {
   PY_OBJ,   /* another object, held by DuckDB's text of it */
   PY_ARRAY, /* a numpy array (LIST, ARRAY) of 0 or 2+ elements (or of an
                element spidereval does not hold): comparing it raises */
-  PY_ARRAY1 /* a numpy array of one non-NULL number, str or bool: compared
-               element-wise (cls: 'i', 'f', 's' or 'b'; the element's text) */
+  PY_ARRAY1 /* a numpy array of one element: compared element-wise (cls:
+               'i' int, 'f' float64, 'g' float32, 's' str, 'b' bool, 't'
+               datetime64[us], 'd' dict, 'm' a masked NULL, 'n' None; the
+               element's text: dbt_frame.c) */
 } py_kind;
 
 typedef struct {

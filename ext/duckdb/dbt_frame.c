@@ -456,7 +456,8 @@ static int grow(df_frame *f, int64_t cap) {
 
 /* The frame's column for a DuckDB type, and the expression that reads it
 ** ("c<k>" or a cast of it). */
-static void column_kind(df_column *col, int t, char *expr, size_t cap, int k) {
+static void column_kind(df_column *col, int t, int child, char *expr,
+                        size_t cap, int k) {
   col->duck_type = t;
   col->type_name = type_name(t);
   snprintf(expr, cap, "c%d", k);
@@ -491,30 +492,58 @@ static void column_kind(df_column *col, int t, char *expr, size_t cap, int k) {
       snprintf(expr, cap, "CAST(c%d AS VARCHAR)", k);
       break;
     case DUCKDB_TYPE_LIST:
-    case DUCKDB_TYPE_ARRAY:
-      /* a list of one non-NULL number, str or bool (a numpy array of one
-      ** element, which pandas compares element-wise): the element and its
-      ** kind before the list's text, "\x1f<kind><n>\x1f<element><text>"
-      ** (kind i: int, f: float64, s: str, b: bool, t: datetime64[us] of a
-      ** DATE or TIMESTAMP, as the TIMESTAMP's text; n: the element's
-      ** bytes) */
+    case DUCKDB_TYPE_ARRAY: {
+      /* a list of one element (a numpy array of one element, which
+      ** pandas compares element-wise): the element and its kind before
+      ** the list's text, "\x1f<kind><n>\x1f<element><text>" (n: the
+      ** element's bytes). Kinds by the element type (child): i int, f
+      ** float64 (DOUBLE, DECIMAL, HUGEINT), g float32, s str, b bool, t
+      ** datetime64[us] (DATE, TIMESTAMP, TIMESTAMPTZ in UTC: the
+      ** TIMESTAMP's text), d dict (STRUCT: DuckDB's text); a NULL
+      ** element: m (a masked array: numbers, bools, times) or n (an
+      ** object array of None: str and the rest) */
+      const char *kind = NULL, *elem = "CAST(c%d[1] AS VARCHAR)";
+      switch (child) {
+        case DUCKDB_TYPE_TINYINT: case DUCKDB_TYPE_SMALLINT:
+        case DUCKDB_TYPE_INTEGER: case DUCKDB_TYPE_BIGINT:
+        case DUCKDB_TYPE_UTINYINT: case DUCKDB_TYPE_USMALLINT:
+        case DUCKDB_TYPE_UINTEGER: case DUCKDB_TYPE_UBIGINT: kind = "i"; break;
+        case DUCKDB_TYPE_DOUBLE: case DUCKDB_TYPE_DECIMAL: kind = "f"; break;
+        case DUCKDB_TYPE_HUGEINT: case DUCKDB_TYPE_UHUGEINT:
+          kind = "f";
+          elem = "CAST(CAST(c%d[1] AS DOUBLE) AS VARCHAR)";
+          break;
+        case DUCKDB_TYPE_FLOAT: kind = "g"; break;
+        case DUCKDB_TYPE_VARCHAR: kind = "s"; break;
+        case DUCKDB_TYPE_BOOLEAN: kind = "b"; break;
+        case DUCKDB_TYPE_DATE: case DUCKDB_TYPE_TIMESTAMP:
+          kind = "t";
+          elem = "CAST(CAST(c%d[1] AS TIMESTAMP) AS VARCHAR)";
+          break;
+        case DUCKDB_TYPE_TIMESTAMP_TZ:
+          kind = "t";
+          elem = "CAST(make_timestamp(epoch_us(c%d[1])) AS VARCHAR)";
+          break;
+        case DUCKDB_TYPE_STRUCT: kind = "d"; break;
+        default: break;
+      }
+      int masked = kind && child != DUCKDB_TYPE_VARCHAR && child != DUCKDB_TYPE_STRUCT;
+      char e[128];
+      snprintf(e, sizeof e, elem, k);
       col->kind = DF_OBJ;
-      snprintf(expr, cap,
-               "coalesce(CASE WHEN len(c%d) = 1 AND c%d[1] IS NOT NULL THEN "
-               "chr(31) || CASE WHEN typeof(c%d[1]) IN ('TINYINT', "
-               "'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', "
-               "'UINTEGER', 'UBIGINT') THEN 'i' WHEN typeof(c%d[1]) = 'DOUBLE' "
-               "OR typeof(c%d[1]) LIKE 'DECIMAL%%' THEN 'f' WHEN typeof(c%d[1]) "
-               "= 'VARCHAR' THEN 's' WHEN typeof(c%d[1]) = 'BOOLEAN' THEN 'b' "
-               "WHEN typeof(c%d[1]) IN ('DATE', 'TIMESTAMP') THEN 't' "
-               "END || strlen(CASE WHEN typeof(c%d[1]) IN ('DATE', 'TIMESTAMP') "
-               "THEN CAST(CAST(c%d[1] AS TIMESTAMP) AS VARCHAR) ELSE CAST(c%d[1] "
-               "AS VARCHAR) END) || chr(31) || CASE WHEN typeof(c%d[1]) IN "
-               "('DATE', 'TIMESTAMP') THEN CAST(CAST(c%d[1] AS TIMESTAMP) AS "
-               "VARCHAR) ELSE CAST(c%d[1] AS VARCHAR) END END, '') || "
-               "CAST(c%d AS VARCHAR)",
-               k, k, k, k, k, k, k, k, k, k, k, k, k, k, k);
+      if (kind)
+        snprintf(expr, cap,
+                 "coalesce(CASE WHEN len(c%d) = 1 THEN chr(31) || CASE WHEN "
+                 "c%d[1] IS NULL THEN '%s0' || chr(31) ELSE '%s' || strlen(%s) "
+                 "|| chr(31) || %s END END, '') || CAST(c%d AS VARCHAR)",
+                 k, k, masked ? "m" : "n", kind, e, e, k);
+      else
+        snprintf(expr, cap,
+                 "CASE WHEN len(c%d) = 1 AND c%d[1] IS NULL THEN chr(31) || "
+                 "'n0' || chr(31) ELSE '' END || CAST(c%d AS VARCHAR)",
+                 k, k, k);
       break;
+    }
     default:
       col->kind = DF_OBJ;
       snprintf(expr, cap, "CAST(c%d AS VARCHAR)", k);
@@ -660,10 +689,17 @@ df_error df_read_table(const char *path, const char *table,
     const char *nm = s.a->duckdb_column_name(&res, (idx_t)c);
     f->cols[c].name = strdup(nm ? nm : "");
     duckdb_logical_type lt = s.a->duckdb_column_logical_type(&res, (idx_t)c);
-    int t = (int)s.a->duckdb_get_type_id(lt);
+    int t = (int)s.a->duckdb_get_type_id(lt), child = 0;
+    if (t == DUCKDB_TYPE_LIST || t == DUCKDB_TYPE_ARRAY) {
+      duckdb_logical_type ct = t == DUCKDB_TYPE_LIST
+                                   ? s.a->duckdb_list_type_child_type(lt)
+                                   : s.a->duckdb_array_type_child_type(lt);
+      child = (int)s.a->duckdb_get_type_id(ct);
+      s.a->duckdb_destroy_logical_type(&ct);
+    }
     s.a->duckdb_destroy_logical_type(&lt);
     char expr[1024];
-    column_kind(&f->cols[c], t, expr, sizeof expr, c);
+    column_kind(&f->cols[c], t, child, expr, sizeof expr, c);
     fprintf(ps, "%s%s", c ? ", " : "", expr);
   }
   s.a->duckdb_destroy_result(&res);

@@ -38,7 +38,8 @@
   X(duckdb_vector_get_data) X(duckdb_vector_get_validity)              \
   X(duckdb_destroy_data_chunk) X(duckdb_get_type_id)                   \
   X(duckdb_decimal_scale) X(duckdb_destroy_logical_type) X(duckdb_free) \
-  X(duckdb_query)
+  X(duckdb_query) X(duckdb_list_type_child_type)                       \
+  X(duckdb_array_type_child_type)
 
 typedef struct {
 #define DK_MEMBER(f) __typeof__(&f) f;

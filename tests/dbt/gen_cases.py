@@ -50,6 +50,23 @@ for pred in ("pred_lists", "pred_lists_other"):
                     {"condition_tabs": [t], "condition_cols": [[k]], "ignore_orders": [ig]},
                     gold="pred_lists")
 
+# more lists of one element (pred_lists2.sql): FLOAT, HUGEINT, TIMESTAMPTZ,
+# nested and NULL elements, DATE/TIMESTAMP lists against plain values,
+# STRUCTs; the gold is pred_lists2 itself
+for pred in ("pred_lists2", "pred_lists2_other"):
+    for k in range(12):
+        for ig in (False, True):
+            add(f"{pred}:lists2:t_l2:{k}:{ig}", pred,
+                {"condition_tabs": ["t_l2"], "condition_cols": [[k]], "ignore_orders": [ig]},
+                gold="pred_lists2")
+
+for t in ("p_mnull_none", "p_mnull_vnull", "p_mnull_one", "p_vnull_none", "p_vnull_nan",
+          "p_vnull_str", "p_flt_dbl", "p_st_nan", "p_st_str", "p_st_bool", "p_st_big",
+          "p_st_neg", "p_st_null", "p_lts_ts", "p_ldate_d", "p_ltz_tz", "p_lts_str"):
+    for pred in ("pred_lists2", "pred_lists2_other"):
+        add(f"{pred}:lists2:{t}", pred, {"condition_tabs": [t], "condition_cols": [[0]],
+            "ignore_orders": [False]}, gold="pred_lists2")
+
 # several tables at once, parameters absent or null
 add("same:all_tables_null", "pred_same", {"condition_tabs": None})
 add("same:all_tables_absent", "pred_same", {})

@@ -1,0 +1,29 @@
+-- pred_lists2.sql's values under other types: DOUBLE for FLOAT, BIGINT or
+-- DOUBLE for HUGEINT, TIMESTAMP for TIMESTAMPTZ, DOUBLE elements in the
+-- nested lists, a DOUBLE NULL; the plain DATE and TIMESTAMP values as lists
+-- and the lists as plain values; a STRUCT of a DOUBLE.
+CREATE TABLE t_l2 AS SELECT * FROM (VALUES
+  (1, [1.5::DOUBLE], [5::BIGINT], [TIMESTAMP '2024-01-02 03:04:05'], [[1.0::DOUBLE]], [NULL::DOUBLE],
+   TIMESTAMP '2024-01-02 03:04:05', DATE '2024-01-02', [TIMESTAMP '2024-01-02 03:04:05'], [DATE '2024-01-02'], {'a': 1.0::DOUBLE}, [{'a': 1.0::DOUBLE}]),
+  (2, [0.1::DOUBLE], [1.7014118346046923e38::DOUBLE], [TIMESTAMP '2020-06-01 00:00:00.5'], [[2.0::DOUBLE, 3.0]], [NULL::DOUBLE],
+   TIMESTAMP '1999-12-31 00:00:00', DATE '1999-12-31', [TIMESTAMP '1999-12-31 00:00:00'], [DATE '1999-12-31'], {'a': 2.0}, [{'a': 2.0}]),
+  (3, [2.0::DOUBLE], [-7::BIGINT], [TIMESTAMP '2024-03-10 12:00:00'], [[]::DOUBLE[]], [NULL::DOUBLE],
+   TIMESTAMP '2024-03-10 12:00:00.123456', DATE '2024-03-10', [TIMESTAMP '2024-03-10 12:00:00.123456'], [DATE '2024-03-10'], {'a': 3.0}, [{'a': 3.0}])
+) v(i, lflt, lhuge, ltz, lnest, lnullel, lts, ldate, ts, d, st, lst);
+CREATE TABLE p_mnull_none AS SELECT NULL::INTEGER AS c;
+CREATE TABLE p_mnull_vnull AS SELECT [NULL::VARCHAR] AS c;
+CREATE TABLE p_mnull_one AS SELECT 1 AS c;
+CREATE TABLE p_vnull_none AS SELECT NULL::VARCHAR AS c;
+CREATE TABLE p_vnull_nan AS SELECT 'nan'::DOUBLE AS c;
+CREATE TABLE p_vnull_str AS SELECT 'None' AS c;
+CREATE TABLE p_flt_dbl AS SELECT [0.5::DOUBLE] AS c;
+CREATE TABLE p_st_nan AS SELECT {'a': 'nan'::DOUBLE} AS c;
+CREATE TABLE p_st_str AS SELECT {'a': 'x y', 'b': 2.0} AS c;
+CREATE TABLE p_st_bool AS SELECT {'a': 1} AS c;
+CREATE TABLE p_st_big AS SELECT {'a': 9007199254740992.0::DOUBLE} AS c;
+CREATE TABLE p_st_neg AS SELECT {'a': -1.5::DOUBLE, 'b': 'q'} AS c;
+CREATE TABLE p_st_null AS SELECT {'a': NULL::DOUBLE} AS c;
+CREATE TABLE p_lts_ts AS SELECT TIMESTAMP '2024-01-02 03:04:05' AS c;
+CREATE TABLE p_ldate_d AS SELECT DATE '2024-01-02' AS c;
+CREATE TABLE p_ltz_tz AS SELECT TIMESTAMPTZ '2024-01-02 03:04:05+00' AS c;
+CREATE TABLE p_lts_str AS SELECT '2024-01-02 03:04:05' AS c;
