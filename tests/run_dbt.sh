@@ -127,8 +127,17 @@ dcheck "errors: the same failures" "$(cd "$lay" && "$bin" errors res --gold_dir 
 dcheck "diff: refused on a dbt run" "$(cd "$lay" && "$bin" diff res --gold_dir gold 2>&1; echo "rc $?")" \
 "spidereval diff: 'res' is a Spider2-DBT run: spidereval report and errors read it (diff compares CSV results)
 rc 2"
-dcheck "report --html: refused on a dbt run" "$(cd "$lay" && "$bin" report res --gold_dir gold --html p.html 2>&1 | tail -1)" \
-  "spidereval report: --html: the report page is for Spider 2.0 runs; a Spider2-DBT run has the text report"
+# report --html: the page of sql/report_dbt_html.sql (the same figures)
+rm -f "$lay/p.html"
+(cd "$lay" && "$bin" report res --gold_dir gold --html p.html 2>/dev/null)
+dcheck "report --html: the dbt page's score and denominators" \
+  "$(grep -o 'data-correct="[0-9]*" data-judged="[0-9]*">[^<]*\|<td>[0-9]* / [0-9]* = [0-9.]*</td>' "$lay/p.html" 2>&1)" \
+'data-correct="2" data-judged="5">2 / 5 = 0.4000
+<td>2 / 5 = 0.4000</td>
+<td>2 / 6 = 0.3333</td>
+<td>2 / 5 = 0.4000</td>'
+dcheck "report --html: the dbt page's failures, audit and missing, escaped" \
+  "$(grep -c '<tr><td>dbt00[345]</td>\|&quot;gold/dbt004/g.duckdb&quot;\|<p id="missing">dbt006</p>' "$lay/p.html" 2>&1)" 5
 # a second run that passes dbt003 (the reversed rows replaced by the same)
 rm -rf "$lay/res2" && cp -r "$lay/res" "$lay/res2" && rm "$lay/res2/dbt003/out.duckdb" &&
   ln -s "$(cd "$dir" && pwd)/pred_same.duckdb" "$lay/res2/dbt003/out.duckdb"
