@@ -138,6 +138,14 @@ dcheck "report --html: the dbt page's score and denominators" \
 <td>2 / 5 = 0.4000</td>'
 dcheck "report --html: the dbt page's failures, audit and missing, escaped" \
   "$(grep -c '<tr><td>dbt00[345]</td>\|&quot;gold/dbt004/g.duckdb&quot;\|<p id="missing">dbt006</p>' "$lay/p.html" 2>&1)" 5
+# an instance id that is markup: escaped on the page, never a tag
+xl=build/dbt_layout_xss
+rm -rf "$xl" && cp -rL "$lay" "$xl" &&
+  echo '{"instance_id": "<script>alert(1)</script>", "evaluation": {"func": "duckdb_match", "parameters": {"gold": "g.duckdb", "condition_tabs": ["t_int"]}}}' >> "$xl/gold/spider2_eval.jsonl"
+(cd "$xl" && "$bin" report res --gold_dir gold --html x.html 2>/dev/null)
+dcheck "report --html: a dbt instance id that is markup is escaped" \
+  "$(grep -c '<script' "$xl/x.html" 2>&1) $(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' "$xl/x.html" 2>&1)" "0 2"
+rm -rf "$xl"
 # a second run that passes dbt003 (the reversed rows replaced by the same)
 rm -rf "$lay/res2" && cp -r "$lay/res" "$lay/res2" && rm "$lay/res2/dbt003/out.duckdb" &&
   ln -s "$(cd "$dir" && pwd)/pred_same.duckdb" "$lay/res2/dbt003/out.duckdb"
@@ -199,19 +207,21 @@ printf 'this is not a DuckDB file\n' > "$hl/res/h5_not_duckdb/out.duckdb"
 ln -s "$corpus/gold.duckdb" "$hl/res/h6_link_gold/out.duckdb"
 absext=$(cd "$(dirname "$ext")" && pwd)/$(basename "$ext")
 top=$(pwd)
-# (the first three are interrupted by DuckDB or killed, whichever comes
-# first; the fourth cannot be interrupted: its worker is killed)
+# (3 s: honest reads keep well inside it on a loaded machine; the first
+# three hostile ones stop at DuckDB's interrupt, its memory limit or the
+# kill, whichever comes first; the fourth cannot be interrupted: its worker is killed)
 got=$(cd "$hl" && sqlite3 :memory: -cmd ".load $absext" -cmd ".parameter set :submission res" \
-  -cmd ".parameter set :gold gold" -cmd ".parameter set :options 'timeout=1'" \
-  < "$top/sql/evaluate_dbt.sql" 2>&1 | tr -d '\r' | sed '/^h[123]_/s/ (its process was killed)//')
+  -cmd ".parameter set :gold gold" -cmd ".parameter set :options 'timeout=3'" \
+  < "$top/sql/evaluate_dbt.sql" 2>&1 | tr -d '\r' |
+  sed -E '/^h[123]_/s/of the prediction: (limit: reading table t_str of ""[^"]*"" took more than 3 s( \(its process was killed\))?|Out of Memory Error: .*)"$/of the prediction: (a bound)"/')
 [ "$hostile_ok" = 1 ] || got="(hostile databases missing) $got"
 dcheck "untrusted predictions: hostile ones score 0 with the reason, honest ones keep their verdicts" "$got" \
 "instance_id,score,error_info
 a0_same,1,\"\"
-h1_huge,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h1_huge/out.duckdb\"\" took more than 1 s\"
-h2_loop,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h2_loop/out.duckdb\"\" took more than 1 s\"
-h3_explode,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h3_explode/out.duckdb\"\" took more than 1 s\"
-h4_stuck,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h4_stuck/out.duckdb\"\" took more than 1 s (its process was killed)\"
+h1_huge,0,\"Evaluation Error: table t_str of the prediction: (a bound)\"
+h2_loop,0,\"Evaluation Error: table t_str of the prediction: (a bound)\"
+h3_explode,0,\"Evaluation Error: table t_str of the prediction: (a bound)\"
+h4_stuck,0,\"Evaluation Error: table t_str of the prediction: limit: reading table t_str of \"\"res/h4_stuck/out.duckdb\"\" took more than 3 s (its process was killed)\"
 h5_not_duckdb,0,\"Evaluation Error: table t_int of the prediction: IOException: IO Error: The file \"\"res/h5_not_duckdb/out.duckdb\"\" exists, but it is not a valid DuckDB database file!\"
 h6_link_gold,0,\"Evaluation Error: the prediction \"\"res/h6_link_gold/out.duckdb\"\" is the gold database under another name (refused)\"
 h7_missing,0,\"Evaluation Error: table t_int of the prediction: IOException: IO Error: Cannot open file \"\"res/h7_missing/out.duckdb\"\": No such file or directory\"
