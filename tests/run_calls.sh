@@ -85,8 +85,10 @@ run_case mbr.sql counterexample -cmd ".parameter set :candidates '$work/split.cs
 "$root/tests/dbt/layout.sh" "$work/dbt" "$root/build/dbt_corpus"
 run_case evaluate_dbt.sql none -cmd ".parameter set :submission '$work/dbt/res'" \
   -cmd ".parameter set :gold '$work/dbt/gold'"
-run_case report_dbt.sql none -cmd ".parameter set :submission '$work/dbt/res'" \
-  -cmd ".parameter set :gold '$work/dbt/gold'"
+for s in report_dbt.sql report_dbt_html.sql; do
+  run_case $s none -cmd ".parameter set :submission '$work/dbt/res'" \
+    -cmd ".parameter set :gold '$work/dbt/gold'"
+done
 cp -r "$work/dbt/res" "$work/dbt/res2"
 run_case compare_dbt.sql none -cmd ".parameter set :runs '[\"$work/dbt/res\", \"$work/dbt/res2\"]'" \
   -cmd ".parameter set :gold '$work/dbt/gold'"
