@@ -456,8 +456,10 @@ if [ -n "$run" ]; then
   echo "spidereval evaluate, 30 files of a real run: ${best} ms wall (best of 5); target < 20 ms"
 fi
 
-# 14. evaluate-peer against mini_dev's own evaluator on a BIRD-style
-#     workload, first run and re-run (bench/run_peers_bench.sh)
+# 14. evaluate-peer against the upstream evaluators (mini_dev EX and
+#     Soft-F1, test-suite exec, LiveSQLBench) on a BIRD-style workload,
+#     first run and re-run, the time split into executing SQL and the rest
+#     (bench/run_peers_bench.sh; MINI_DEV and TEST_SUITE: their git checkouts)
 "$here/bench/run_peers_bench.sh"
 
 # 15. rewards the way trainers call them (issue 29): in process on 1, 2 and
