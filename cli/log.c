@@ -79,10 +79,11 @@ void cli_log_start(const char *cmd) {
   }
   fflush(stdout);
   fflush(stderr);
-  /* stdout: buffered as it was (a line at a time on a terminal); stderr
-  ** unbuffered, as stderr is */
+  /* stdout: buffered as it was (a line at a time on a terminal); stderr a
+  ** line at a time, as Python's is (an unbuffered cookie stream would
+  ** reach tee_write, and the log, one byte per call) */
   setvbuf(o, NULL, isatty(1) ? _IOLBF : _IOFBF, 0);
-  setvbuf(e, NULL, _IONBF, 0);
+  setvbuf(e, NULL, _IOLBF, 0);
   real_out = stdout;
   real_err = stderr;
   stdout = o;
