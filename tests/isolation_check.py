@@ -3,8 +3,10 @@ while a query runs (tests/run_isolation.sh runs it with Debian's python3).
 
 Each attack is model-written SQL that once broke a promise of the
 in-process sandbox (docs/security.md, "Isolation"): it must end within its
-bound (1.5 x the timeout + 0.5 s), as a verdict with a reason, never as an
-exception; honest verdicts run at the same time must keep their scores.
+bound (1.5 x the timeout + 0.5 s, the issue's bound on a quiet machine;
+on a machine whose run queue is longer than its cores, wall time stretches
+for every process alike, so the bound is stretched by load / cores and the
+message says so), as a verdict with a reason, never as an exception; honest verdicts run at the same time must keep their scores.
 Prints one line per check ("ok NAME" / "FAIL NAME: why") and last
 "isolation: N passed, N failed".
 
@@ -90,6 +92,14 @@ ATTACKS = [
 ]
 
 
+def load_stretch():
+    """1 on a quiet machine; the one-minute load average per core above 1"""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except OSError:
+        return 1.0
+
+
 def run_attack(conn, name, sql, timeout, options, results):
     t0 = time.monotonic()
     try:
@@ -98,11 +108,13 @@ def run_attack(conn, name, sql, timeout, options, results):
         results.append((name, False, f"raised {type(e).__name__}: {e}"))
         return
     took = time.monotonic() - t0
-    bound = 1.5 * timeout + 0.5
+    stretch = load_stretch()
+    bound = (1.5 * timeout + 0.5) * stretch
+    loaded = f", stretched {stretch:.1f}x by the load" if stretch > 1 else ""
     results.append((name, v["score"] == 0 and v["error_info"] != ""
                     and took <= bound,
                     f"score {v['score']}, error_info {v['error_info']!r}, "
-                    f"took {took:.2f} s (bound {bound:.2f} s)"))
+                    f"took {took:.2f} s (bound {bound:.2f} s{loaded})"))
 
 
 def honest_loop(stop, results):
