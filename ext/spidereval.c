@@ -271,6 +271,57 @@ void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...) {
   va_end(ap);
 }
 
+int se_vtab_new(sqlite3 *db, const char *schema, size_t size, int config,
+                sqlite3_vtab **ppVtab) {
+  int rc = sqlite3_declare_vtab(db, schema);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_vtab *v = sqlite3_malloc64(size);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, size);
+  sqlite3_vtab_config(db, config);
+  *ppVtab = v;
+  return SQLITE_OK;
+}
+
+int se_vtab_free(sqlite3_vtab *vtab) {
+  sqlite3_free(vtab);
+  return SQLITE_OK;
+}
+
+int se_cursor_new(size_t size, sqlite3_vtab_cursor **ppCursor) {
+  sqlite3_vtab_cursor *c = sqlite3_malloc64(size);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, size);
+  *ppCursor = c;
+  return SQLITE_OK;
+}
+
+int se_vtab_args(sqlite3_vtab *tab, sqlite3_index_info *info, const int *cols,
+                 int ncols, const char *fn, const char *what) {
+  int at[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  if (ncols > 8) ncols = 8; /* no function here has more */
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    for (int j = 0; j < ncols; j++) {
+      if (k->iColumn != cols[j]) continue;
+      if (!k->usable) return SQLITE_CONSTRAINT;
+      if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) at[j] = i;
+    }
+  }
+  if (at[0] < 0) {
+    se_vtab_error(tab, "%s: %s argument is required", fn, what);
+    return SQLITE_ERROR;
+  }
+  int n = 0;
+  for (int j = 0; j < ncols; j++) {
+    if (at[j] < 0) continue;
+    info->aConstraintUsage[at[j]].argvIndex = ++n;
+    info->aConstraintUsage[at[j]].omit = 1;
+    info->idxNum |= 1 << j;
+  }
+  return SQLITE_OK;
+}
+
 void se_statement_epoch(sqlite3_context *ctx, se_cache *cache) {
   static char marker;
   if (sqlite3_get_auxdata(ctx, STATEMENT_EPOCH_AUXDATA) == &marker) return;

@@ -51,4 +51,24 @@ void se_note_call(const char *name, int argc, sqlite3_value **argv);
 /* Replace a vtab's error message (frees the old one). */
 void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...);
 
+/* What the glue's eponymous table-valued functions share. */
+/* xConnect's common part: declares `schema`, allocates a zeroed vtab of
+** `size` bytes (its sqlite3_vtab first) into *ppVtab and marks the table
+** with `config` (SQLITE_VTAB_INNOCUOUS, or SQLITE_VTAB_DIRECTONLY for what
+** reads files). SQLITE_OK, or the error of the declaration or SQLITE_NOMEM. */
+int se_vtab_new(sqlite3 *db, const char *schema, size_t size, int config,
+                sqlite3_vtab **ppVtab);
+/* xDisconnect of a vtab that holds nothing to release. */
+int se_vtab_free(sqlite3_vtab *vtab);
+/* xOpen's common part: a zeroed cursor of `size` bytes into *ppCursor. */
+int se_cursor_new(size_t size, sqlite3_vtab_cursor **ppCursor);
+/* xBestIndex of the arguments: the HIDDEN columns cols[0..ncols-1], of
+** which cols[0] is required. An equality on each given one is passed to
+** xFilter in that order and omitted, and idxNum gets bit j for cols[j]. A
+** constraint on an argument that is not usable in this plan gives
+** SQLITE_CONSTRAINT (the planner tries another); no equality on cols[0],
+** SQLITE_ERROR with "<fn>: <what> argument is required". */
+int se_vtab_args(sqlite3_vtab *tab, sqlite3_index_info *info, const int *cols,
+                 int ncols, const char *fn, const char *what);
+
 #endif

@@ -518,31 +518,19 @@ static int toolConnect(sqlite3 *db, void *pAux, int argc,
   (void)argv;
   (void)pzErr;
   module_aux *aux = pAux;
-  int rc = sqlite3_declare_vtab(db, aux->tool->schema);
+  int rc = se_vtab_new(db, aux->tool->schema, sizeof(tool_vtab),
+                       SQLITE_VTAB_DIRECTONLY, ppVtab);
   if (rc != SQLITE_OK) return rc;
-  tool_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
+  tool_vtab *v = (tool_vtab *)*ppVtab;
   v->tool = aux->tool;
   v->ctx = aux->ctx;
   v->db = db;
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  *ppVtab = &v->base;
-  return SQLITE_OK;
-}
-
-static int toolDisconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
   return SQLITE_OK;
 }
 
 static int toolOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **pp) {
   (void)p;
-  tool_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *pp = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(tool_cursor), pp);
 }
 
 static int toolClose(sqlite3_vtab_cursor *cur) {
@@ -649,7 +637,7 @@ static sqlite3_module toolModule = {
     /* xCreate     */ 0,
     /* xConnect    */ toolConnect,
     /* xBestIndex  */ toolBestIndex,
-    /* xDisconnect */ toolDisconnect,
+    /* xDisconnect */ se_vtab_free,
     /* xDestroy    */ 0,
     /* xOpen       */ toolOpen,
     /* xClose      */ toolClose,

@@ -156,30 +156,17 @@ static int scanConnect(sqlite3 *db, void *pAux, int argc,
                                                         ? "\"table\""
                                                         : "function");
   if (!schema) return SQLITE_NOMEM;
-  int rc = sqlite3_declare_vtab(db, schema);
+  /* pure text processing: innocuous */
+  int rc = se_vtab_new(db, schema, sizeof(scan_vtab), SQLITE_VTAB_INNOCUOUS,
+                       ppVtab);
   sqlite3_free(schema);
-  if (rc != SQLITE_OK) return rc;
-  scan_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  v->what = what;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  *ppVtab = &v->base;
-  return SQLITE_OK;
-}
-
-static int scanDisconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
+  if (rc == SQLITE_OK) ((scan_vtab *)*ppVtab)->what = what;
+  return rc;
 }
 
 static int scanOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
   (void)p;
-  scan_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCursor = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(scan_cursor), ppCursor);
 }
 
 /* Shared by xClose and xFilter. */
@@ -281,27 +268,13 @@ static int scanRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
 }
 
 static int scanBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
+  static const char *const names[] = {"sql_tokens", "sql_tables",
+                                      "sql_functions"};
   scan_vtab *v = (scan_vtab *)tab;
   int col = v->what == SCAN_TOKENS ? TOKENS_COLUMN_SQL : REFS_COLUMN_SQL;
-  int found = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn != col) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) found = i;
-  }
-  if (found < 0) {
-    static const char *const names[] = {"sql_tokens", "sql_tables",
-                                        "sql_functions"};
-    sqlite3_free(tab->zErrMsg);
-    tab->zErrMsg = sqlite3_mprintf("%s: an SQL text argument is required",
-                                   names[v->what]);
-    return SQLITE_ERROR;
-  }
-  info->aConstraintUsage[found].argvIndex = 1;
-  info->aConstraintUsage[found].omit = 1;
-  info->estimatedCost = 10;
-  return SQLITE_OK;
+  int rc = se_vtab_args(tab, info, &col, 1, names[v->what], "an SQL text");
+  if (rc == SQLITE_OK) info->estimatedCost = 10;
+  return rc;
 }
 
 static sqlite3_module scanModule = {
@@ -309,7 +282,7 @@ static sqlite3_module scanModule = {
     /* xCreate     */ 0,
     /* xConnect    */ scanConnect,
     /* xBestIndex  */ scanBestIndex,
-    /* xDisconnect */ scanDisconnect,
+    /* xDisconnect */ se_vtab_free,
     /* xDestroy    */ 0,
     /* xOpen       */ scanOpen,
     /* xClose      */ scanClose,
@@ -356,28 +329,14 @@ static int cteConnect(sqlite3 *db, void *pAux, int argc,
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(db, CTE_SCHEMA);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  *ppVtab = v;
-  return SQLITE_OK;
-}
-
-static int cteDisconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
+  /* pure text processing: innocuous */
+  return se_vtab_new(db, CTE_SCHEMA, sizeof(sqlite3_vtab),
+                     SQLITE_VTAB_INNOCUOUS, ppVtab);
 }
 
 static int cteOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
   (void)p;
-  cte_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCursor = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(cte_cursor), ppCursor);
 }
 
 /* Shared by xClose and xFilter. */
@@ -460,23 +419,10 @@ static int cteRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
 }
 
 static int cteBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
-  int found = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn != CTE_COLUMN_SQL) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) found = i;
-  }
-  if (found < 0) {
-    sqlite3_free(tab->zErrMsg);
-    tab->zErrMsg =
-        sqlite3_mprintf("sql_cte_prefixes: an SQL text argument is required");
-    return SQLITE_ERROR;
-  }
-  info->aConstraintUsage[found].argvIndex = 1;
-  info->aConstraintUsage[found].omit = 1;
-  info->estimatedCost = 10;
-  return SQLITE_OK;
+  static const int col = CTE_COLUMN_SQL;
+  int rc = se_vtab_args(tab, info, &col, 1, "sql_cte_prefixes", "an SQL text");
+  if (rc == SQLITE_OK) info->estimatedCost = 10;
+  return rc;
 }
 
 static sqlite3_module cteModule = {
@@ -484,7 +430,7 @@ static sqlite3_module cteModule = {
     /* xCreate     */ 0,
     /* xConnect    */ cteConnect,
     /* xBestIndex  */ cteBestIndex,
-    /* xDisconnect */ cteDisconnect,
+    /* xDisconnect */ se_vtab_free,
     /* xDestroy    */ 0,
     /* xOpen       */ cteOpen,
     /* xClose      */ cteClose,

@@ -95,16 +95,14 @@ static int goldConnect(sqlite3 *db, void *pAux, int argc,
   (void)argc;
   (void)pzErr;
   int variants = !strcmp(argv[0], "gold_variants");
-  int rc = sqlite3_declare_vtab(db, variants ? VAR_SCHEMA : INST_SCHEMA);
+  /* reads files: not from views or triggers of a hostile schema */
+  int rc = se_vtab_new(db, variants ? VAR_SCHEMA : INST_SCHEMA,
+                       sizeof(gold_vtab), SQLITE_VTAB_DIRECTONLY, ppVtab);
   if (rc != SQLITE_OK) return rc;
-  gold_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
+  gold_vtab *v = (gold_vtab *)*ppVtab;
   v->cache = pAux;
   v->variants = variants;
   se_cache_retain(v->cache);
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  *ppVtab = &v->base;
   return SQLITE_OK;
 }
 
@@ -117,11 +115,7 @@ static int goldDisconnect(sqlite3_vtab *pVtab) {
 
 static int goldOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
   (void)p;
-  gold_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCursor = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(gold_cursor), ppCursor);
 }
 
 /* Shared by xClose and xFilter. */
@@ -314,32 +308,14 @@ static int goldFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
 
 static int goldBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   gold_vtab *v = (gold_vtab *)tab;
-  int dir_col = v->variants ? VAR_COLUMN_DIR : INST_COLUMN_DIR;
-  int dir_i = -1, fl_i = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    int is_fl = v->variants && k->iColumn == VAR_COLUMN_FLAVOR;
-    if (k->iColumn != dir_col && !is_fl) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-    if (is_fl) fl_i = i;
-    else dir_i = i;
-  }
-  if (dir_i < 0) {
-    se_vtab_error(tab, "%s: a gold directory argument is required",
-                  v->variants ? "gold_variants" : "gold_instances");
-    return SQLITE_ERROR;
-  }
-  info->aConstraintUsage[dir_i].argvIndex = 1;
-  info->aConstraintUsage[dir_i].omit = 1;
-  info->idxNum = 1;
-  if (fl_i >= 0) {
-    info->aConstraintUsage[fl_i].argvIndex = 2;
-    info->aConstraintUsage[fl_i].omit = 1;
-    info->idxNum |= 2;
-  }
-  info->estimatedCost = 1000;
-  return SQLITE_OK;
+  static const int inst_cols[] = {INST_COLUMN_DIR};
+  static const int var_cols[] = {VAR_COLUMN_DIR, VAR_COLUMN_FLAVOR};
+  int rc = se_vtab_args(tab, info, v->variants ? var_cols : inst_cols,
+                        v->variants ? 2 : 1,
+                        v->variants ? "gold_variants" : "gold_instances",
+                        "a gold directory");
+  if (rc == SQLITE_OK) info->estimatedCost = 1000;
+  return rc;
 }
 
 static sqlite3_module goldModule = {

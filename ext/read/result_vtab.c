@@ -107,16 +107,14 @@ static int cellsConnect(sqlite3 *db, void *pAux, int argc,
   (void)argc;
   (void)pzErr;
   int per_column = !strcmp(argv[0], "result_columns");
-  int rc = sqlite3_declare_vtab(db, per_column ? COLUMNS_SCHEMA : CELLS_SCHEMA);
+  /* reads files: not from views or triggers of a hostile schema */
+  int rc = se_vtab_new(db, per_column ? COLUMNS_SCHEMA : CELLS_SCHEMA,
+                       sizeof(cells_vtab), SQLITE_VTAB_DIRECTONLY, ppVtab);
   if (rc != SQLITE_OK) return rc;
-  cells_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
+  cells_vtab *v = (cells_vtab *)*ppVtab;
   v->cache = pAux;
   v->per_column = per_column;
   se_cache_retain(v->cache);
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  *ppVtab = &v->base;
   return SQLITE_OK;
 }
 
@@ -129,11 +127,7 @@ static int cellsDisconnect(sqlite3_vtab *pVtab) {
 
 static int cellsOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
   (void)p;
-  cells_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCursor = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(cells_cursor), ppCursor);
 }
 
 /* Shared by xClose and xFilter. */
@@ -310,9 +304,9 @@ static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   c->only_col = -1;
   if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
     return SQLITE_OK; /* NULL path: no rows */
-  /* col = k (idxNum 1): visit that column only; SQLite still checks the
+  /* col = k (idxNum bit 2): visit that column only; SQLite still checks the
   ** constraint, so any other value just scans every cell */
-  if (idxNum == 1 && argc >= 2 &&
+  if ((idxNum & 2) && argc >= 2 &&
       sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
     sqlite3_int64 k = sqlite3_value_int64(argv[1]);
     /* a negative or huge k names no column: no rows */
@@ -360,20 +354,10 @@ static int cellsFilter(sqlite3_vtab_cursor *cur, int idxNum,
 static int cellsBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   cells_vtab *v = (cells_vtab *)tab;
   int path_col = v->per_column ? COLUMNS_COLUMN_PATH : CELLS_COLUMN_PATH;
-  int found = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn != path_col) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) found = i;
-  }
-  if (found < 0) {
-    se_vtab_error(tab, "%s: a file path argument is required",
-                  v->per_column ? "result_columns" : "result_cells");
-    return SQLITE_ERROR;
-  }
-  info->aConstraintUsage[found].argvIndex = 1;
-  info->aConstraintUsage[found].omit = 1;
+  int rc = se_vtab_args(tab, info, &path_col, 1,
+                        v->per_column ? "result_columns" : "result_cells",
+                        "a file path");
+  if (rc != SQLITE_OK) return rc;
   info->estimatedCost = 1000;
   info->estimatedRows = 1000;
   /* result_cells: a usable col = ? visits one column */
@@ -382,7 +366,7 @@ static int cellsBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
     if (k->iColumn == CELLS_COLUMN_COL && k->usable &&
         k->op == SQLITE_INDEX_CONSTRAINT_EQ) {
       info->aConstraintUsage[i].argvIndex = 2;
-      info->idxNum = 1;
+      info->idxNum |= 2;
       info->estimatedCost = 100;
       info->estimatedRows = 100;
       break;
@@ -459,28 +443,14 @@ static int filesConnect(sqlite3 *db, void *pAux, int argc,
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(db, FILES_SCHEMA);
-  if (rc != SQLITE_OK) return rc;
-  files_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  *ppVtab = &v->base;
-  return SQLITE_OK;
-}
-
-static int filesDisconnect(sqlite3_vtab *pVtab) {
-  sqlite3_free(pVtab);
-  return SQLITE_OK;
+  /* lists folders: not from views or triggers of a hostile schema */
+  return se_vtab_new(db, FILES_SCHEMA, sizeof(files_vtab),
+                     SQLITE_VTAB_DIRECTONLY, ppVtab);
 }
 
 static int filesOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
   (void)p;
-  files_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCursor = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(files_cursor), ppCursor);
 }
 
 /* Shared by xClose and xFilter. */
@@ -634,30 +604,10 @@ static int filesFilter(sqlite3_vtab_cursor *cur, int idxNum,
 }
 
 static int filesBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
-  int dir_i = -1, ext_i = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn != FILES_COLUMN_DIR && k->iColumn != FILES_COLUMN_EXT)
-      continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-    if (k->iColumn == FILES_COLUMN_DIR) dir_i = i;
-    else ext_i = i;
-  }
-  if (dir_i < 0) {
-    se_vtab_error(tab, "submission_files: a folder argument is required");
-    return SQLITE_ERROR;
-  }
-  info->aConstraintUsage[dir_i].argvIndex = 1;
-  info->aConstraintUsage[dir_i].omit = 1;
-  info->idxNum = 1;
-  if (ext_i >= 0) {
-    info->aConstraintUsage[ext_i].argvIndex = 2;
-    info->aConstraintUsage[ext_i].omit = 1;
-    info->idxNum |= 2;
-  }
-  info->estimatedCost = 1000;
-  return SQLITE_OK;
+  static const int cols[] = {FILES_COLUMN_DIR, FILES_COLUMN_EXT};
+  int rc = se_vtab_args(tab, info, cols, 2, "submission_files", "a folder");
+  if (rc == SQLITE_OK) info->estimatedCost = 1000;
+  return rc;
 }
 
 static sqlite3_module filesModule = {
@@ -665,7 +615,7 @@ static sqlite3_module filesModule = {
     /* xCreate     */ 0,
     /* xConnect    */ filesConnect,
     /* xBestIndex  */ filesBestIndex,
-    /* xDisconnect */ filesDisconnect,
+    /* xDisconnect */ se_vtab_free,
     /* xDestroy    */ 0,
     /* xOpen       */ filesOpen,
     /* xClose      */ filesClose,

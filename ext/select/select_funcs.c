@@ -501,30 +501,16 @@ static int mbrConnect(sqlite3 *db, void *pAux, int argc,
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(db, MBR_SCHEMA);
-  if (rc != SQLITE_OK) return rc;
-  mbr_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  v->cache = pAux;
   /* reads files: not from views or triggers of a hostile schema */
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  *ppVtab = &v->base;
-  return SQLITE_OK;
-}
-
-static int mbrDisconnect(sqlite3_vtab *pVtab) {
-  sqlite3_free(pVtab);
-  return SQLITE_OK;
+  int rc = se_vtab_new(db, MBR_SCHEMA, sizeof(mbr_vtab), SQLITE_VTAB_DIRECTONLY,
+                       ppVtab);
+  if (rc == SQLITE_OK) ((mbr_vtab *)*ppVtab)->cache = pAux;
+  return rc;
 }
 
 static int mbrOpen(sqlite3_vtab *p, sqlite3_vtab_cursor **ppCursor) {
   (void)p;
-  mbr_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCursor = &c->base;
-  return SQLITE_OK;
+  return se_cursor_new(sizeof(mbr_cursor), ppCursor);
 }
 
 /* Shared by xClose and xFilter. */
@@ -817,27 +803,11 @@ static int mbrFilter(sqlite3_vtab_cursor *cur, int idxNum,
 /* candidates must be given (an equality on the HIDDEN column); the
 ** options may be. */
 static int mbrBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
-  int at[3] = {-1, -1, -1};
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn < MBR_COLUMN_CANDIDATES) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ)
-      at[k->iColumn - MBR_COLUMN_CANDIDATES] = i;
-  }
-  if (at[0] < 0) {
-    se_vtab_error(tab, "mbr_scores: a candidates argument is required");
-    return SQLITE_ERROR;
-  }
-  int argv_index = 1;
-  for (int k = 0; k < 3; k++) {
-    if (at[k] < 0) continue;
-    info->aConstraintUsage[at[k]].argvIndex = argv_index++;
-    info->aConstraintUsage[at[k]].omit = 1;
-    info->idxNum |= 1 << k;
-  }
-  info->estimatedCost = 1000;
-  return SQLITE_OK;
+  static const int cols[] = {MBR_COLUMN_CANDIDATES, MBR_COLUMN_SIMILARITY,
+                             MBR_COLUMN_EQUIVALENCE};
+  int rc = se_vtab_args(tab, info, cols, 3, "mbr_scores", "a candidates");
+  if (rc == SQLITE_OK) info->estimatedCost = 1000;
+  return rc;
 }
 
 static sqlite3_module mbrModule = {
@@ -845,7 +815,7 @@ static sqlite3_module mbrModule = {
     /* xCreate     */ 0,
     /* xConnect    */ mbrConnect,
     /* xBestIndex  */ mbrBestIndex,
-    /* xDisconnect */ mbrDisconnect,
+    /* xDisconnect */ se_vtab_free,
     /* xDestroy    */ 0,
     /* xOpen       */ mbrOpen,
     /* xClose      */ mbrClose,
