@@ -1710,24 +1710,53 @@ done:
   return msg;
 }
 
+/* What rows_verdict and rows_diff (fn) share: the rules of argv[2], which
+** cannot be toplevel_order (that reads the gold SQL). 0 with *r set, or 1
+** when the result is decided (NULL for a NULL argument, or an error). */
+static int rows_rules(sqlite3_context *ctx, const char *fn,
+                      sqlite3_value **argv, pm_rules *r) {
+  for (int i = 0; i < 3; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return 1;
+  const char *rules_text = (const char *)sqlite3_value_text(argv[2]);
+  char *msg = parse_rules(fn, rules_text ? rules_text : "", r);
+  if (msg) {
+    fail(ctx, msg);
+    return 1;
+  }
+  if (r->toplevel_order) {
+    sqlite3_free(r->canon);
+    fail(ctx, sqlite3_mprintf("%s: toplevel_order reads the gold SQL: "
+                              "use order or noorder", fn));
+    return 1;
+  }
+  return 0;
+}
+
+/* The rows of argv[0] (pred_rows) and argv[1] (gold_rows) as JSON arrays
+** read into *p and *g. 0, or 1 with both freed and the error set. */
+static int rows_read(sqlite3_context *ctx, const char *fn,
+                     sqlite3_value **argv, fetched *p, fetched *g) {
+  const char *names[2] = {"pred_rows", "gold_rows"};
+  fetched *f[2] = {p, g};
+  for (int i = 0; i < 2; i++) {
+    const char *t = (const char *)sqlite3_value_text(argv[i]);
+    char *e = t ? json_rows(t, f[i]) : sqlite3_mprintf("out of memory");
+    if (e) {
+      fetched_free(p);
+      fetched_free(g);
+      fail(ctx, sqlite3_mprintf("%s: %s: %s", fn, names[i], e));
+      sqlite3_free(e);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
                             sqlite3_value **argv) {
   (void)argc;
-  for (int i = 0; i < 3; i++)
-    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
-  const char *rules_text = (const char *)sqlite3_value_text(argv[2]);
   pm_rules r;
-  char *msg = parse_rules("rows_verdict", rules_text ? rules_text : "", &r);
-  if (msg) {
-    fail(ctx, msg);
-    return;
-  }
-  if (r.toplevel_order) {
-    sqlite3_free(r.canon);
-    fail(ctx, sqlite3_mprintf("rows_verdict: toplevel_order reads the gold SQL: "
-                              "use order or noorder"));
-    return;
-  }
+  if (rows_rules(ctx, "rows_verdict", argv, &r)) return;
   if (r.robust) {
     sqlite3_free(r.canon);
     fail(ctx, sqlite3_mprintf("rows_verdict: robust searches for databases: use "
@@ -1742,19 +1771,10 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
     return;
   }
   fetched p = {0}, g = {0};
-  const char *names[2] = {"pred_rows", "gold_rows"};
   fetched *f[2] = {&p, &g};
-  for (int i = 0; i < 2; i++) {
-    const char *t = (const char *)sqlite3_value_text(argv[i]);
-    char *e = t ? json_rows(t, f[i]) : sqlite3_mprintf("out of memory");
-    if (e) {
-      fetched_free(&p);
-      fetched_free(&g);
-      sqlite3_free(r.canon);
-      fail(ctx, sqlite3_mprintf("rows_verdict: %s: %s", names[i], e));
-      sqlite3_free(e);
-      return;
-    }
+  if (rows_read(ctx, "rows_verdict", argv, &p, &g)) {
+    sqlite3_free(r.canon);
+    return;
   }
   verdict v = {0};
   int rc = 0;
@@ -1800,21 +1820,9 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
 
 static void rowsDiffFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  for (int i = 0; i < 3; i++)
-    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
-  const char *rules_text = (const char *)sqlite3_value_text(argv[2]);
   pm_rules r;
-  char *msg = parse_rules("rows_diff", rules_text ? rules_text : "", &r);
-  if (msg) {
-    fail(ctx, msg);
-    return;
-  }
+  if (rows_rules(ctx, "rows_diff", argv, &r)) return;
   sqlite3_free(r.canon);
-  if (r.toplevel_order) {
-    fail(ctx, sqlite3_mprintf("rows_diff: toplevel_order reads the gold SQL: "
-                              "use order or noorder"));
-    return;
-  }
   int mode, round2 = r.kind == PM_LIVESQL;
   const char *name;
   switch (r.kind) {
@@ -1832,19 +1840,7 @@ static void rowsDiffFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   name = mode == PR_DIFF_POSITION ? "position" : mode == PR_DIFF_BAG ? "multiset" : "set";
   fetched p = {0}, g = {0};
-  const char *names[2] = {"pred_rows", "gold_rows"};
-  fetched *f[2] = {&p, &g};
-  for (int i = 0; i < 2; i++) {
-    const char *t = (const char *)sqlite3_value_text(argv[i]);
-    char *e = t ? json_rows(t, f[i]) : sqlite3_mprintf("out of memory");
-    if (e) {
-      fetched_free(&p);
-      fetched_free(&g);
-      fail(ctx, sqlite3_mprintf("rows_diff: %s: %s", names[i], e));
-      sqlite3_free(e);
-      return;
-    }
-  }
+  if (rows_read(ctx, "rows_diff", argv, &p, &g)) return;
   /* an empty result has no width: it pairs with nothing */
   if (p.t.nrows == 0) p.t.ncols = g.t.ncols;
   if (g.t.nrows == 0) g.t.ncols = p.t.ncols;
