@@ -20,16 +20,19 @@
 ** Functions and types (errors raise _native.Error, lowercase, naming the
 ** function and the bad value):
 **
-** Table(csv: bytes)
-**   A result held in memory, read as pandas reads the CSV file of those
-**   bytes. .ncols, .nrows. Shared by threads: a comparison holds it alone
-**   (its sorted views are built lazily).
+** Table(csv: bytes, pandas: str|None = None)
+**   A result held in memory, read as pandas of generation pandas ('1.5',
+**   '2' or '3'; None: the default, 2) reads the CSV file of those bytes.
+**   .ncols, .nrows, .pandas. Shared by threads: a comparison holds it
+**   alone (its sorted views are built lazily).
 ** match(pred, gold, condition_cols, ignore_order, options)
 **   The verdict of a result held in memory (pred: Table or CSV bytes)
 **   against gold (a Table): the tuple (score, error_info, executed, rows,
 **   similarity, cell_recall, cell_precision) as sql_match gives them,
 **   executed 1. condition_cols: None or JSON text; options: sql_match's
-**   words (snow/lite/dbt, strict, emptyok, tol=X, ...).
+**   words (snow/lite/dbt, strict, emptyok, tol=X, pandas=G, ...). The
+**   prediction is read as the gold was: options whose pandas generation
+**   is not the gold Table's raise.
 ** reward(db_path, answer, gold, condition_cols, ignore_order, options,
 **        timeout)
 **   sql_match: the answer's SQL (its ```sql fence, else the whole text)
@@ -103,6 +106,7 @@ static const char *utf8_of(PyObject *s, PyObject **keep, Py_ssize_t *len,
 typedef struct {
   PyObject_HEAD
   tt_table *t;
+  tt_gen gen;         /* the pandas generation it was read as */
   pthread_mutex_t mu; /* one comparison at a time (lazy views) */
 } TableObject;
 
@@ -110,11 +114,11 @@ static PyTypeObject *TableType;
 
 /* Parse n bytes into *out; on failure a Python exception is set. */
 static int parse_csv(const char *fn, const char *p, Py_ssize_t n,
-                     tt_table **out) {
+                     tt_gen gen, tt_table **out) {
   char *perr = NULL;
   tt_error te;
   Py_BEGIN_ALLOW_THREADS
-  te = tt_parse(p, (size_t)n, out, &perr);
+  te = tt_parse_gen(p, (size_t)n, gen, out, &perr);
   Py_END_ALLOW_THREADS
   if (te != TT_OK) {
     raise_msg(sqlite3_mprintf("%s: cannot read (a CSV of %lld bytes): %s: %s",
@@ -129,13 +133,21 @@ static int parse_csv(const char *fn, const char *p, Py_ssize_t n,
 
 static PyObject *Table_new(PyTypeObject *type, PyObject *args,
                            PyObject *kw) {
-  static char *kwlist[] = {"csv", NULL};
-  const char *p;
+  static char *kwlist[] = {"csv", "pandas", NULL};
+  const char *p, *pandas = NULL;
   Py_ssize_t n;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "y#:Table", kwlist, &p, &n))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "y#|z:Table", kwlist, &p, &n,
+                                   &pandas))
     return NULL;
+  int gen = pandas ? tt_gen_from_name(pandas) : (int)TT_GEN_DEFAULT;
+  if (gen < 0) {
+    PyErr_Format(NativeError,
+                 "Table: unknown pandas generation '%s' (expected '1.5', "
+                 "'2' or '3')", pandas);
+    return NULL;
+  }
   tt_table *t;
-  if (parse_csv("Table", p, n, &t) < 0) return NULL;
+  if (parse_csv("Table", p, n, (tt_gen)gen, &t) < 0) return NULL;
   allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
   TableObject *self = (TableObject *)alloc(type, 0);
   if (!self) {
@@ -143,6 +155,7 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args,
     return NULL;
   }
   self->t = t;
+  self->gen = (tt_gen)gen;
   pthread_mutex_init(&self->mu, NULL);
   return (PyObject *)self;
 }
@@ -167,7 +180,14 @@ static PyObject *Table_nrows(PyObject *o, void *c) {
   return PyLong_FromLongLong(((TableObject *)o)->t->nrows);
 }
 
+static PyObject *Table_pandas(PyObject *o, void *c) {
+  (void)c;
+  return PyUnicode_FromString(tt_gen_name(((TableObject *)o)->gen));
+}
+
 static PyGetSetDef Table_getset[] = {
+    {"pandas", Table_pandas, NULL, "the pandas generation it was read as",
+     NULL},
     {"ncols", Table_ncols, NULL, "columns", NULL},
     {"nrows", Table_nrows, NULL, "data rows", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -176,7 +196,8 @@ static PyType_Slot Table_slots[] = {
     {Py_tp_new, Table_new},
     {Py_tp_dealloc, Table_dealloc},
     {Py_tp_getset, Table_getset},
-    {Py_tp_doc, "Table(csv: bytes): a result read as pandas reads that CSV"},
+    {Py_tp_doc, "Table(csv: bytes, pandas=None): a result read as pandas "
+                "(generation '1.5', '2' or '3') reads that CSV"},
     {0, NULL}};
 
 static PyType_Spec Table_spec = {"spidereval._native.Table",
@@ -195,11 +216,20 @@ typedef struct {
 
 /* Parse the settings; returns -1 with an exception set. */
 static int judge_args_init(const char *fn, PyObject *cc, const char *opts,
-                           const tt_table *gold, judge_args *a) {
+                           const tt_table *gold, tt_gen gold_gen,
+                           judge_args *a) {
   memset(a, 0, sizeof *a);
   char *err = sm_parse_settings(fn, opts, 1, &a->s);
   if (err) {
     raise_msg(err);
+    return -1;
+  }
+  if (a->s.o.gen != gold_gen) {
+    PyErr_Format(NativeError,
+                 "%s: options read as pandas %s, the gold Table was read as "
+                 "pandas %s (Table(csv, pandas=...) and pandas= in the "
+                 "options must agree)",
+                 fn, tt_gen_name(a->s.o.gen), tt_gen_name(gold_gen));
     return -1;
   }
   const char *cc_json = "[]";
@@ -259,20 +289,29 @@ static PyObject *py_match(PyObject *m, PyObject *args) {
   tt_table *pred = NULL, *owned = NULL;
   if (PyObject_TypeCheck(pred_o, TableType)) {
     pred = ((TableObject *)pred_o)->t;
-  } else if (PyBytes_Check(pred_o)) {
-    char *p;
-    Py_ssize_t n;
-    if (PyBytes_AsStringAndSize(pred_o, &p, &n) < 0) return NULL;
-    if (parse_csv("match", p, n, &owned) < 0) return NULL;
-    pred = owned;
-  } else {
+    if (((TableObject *)pred_o)->gen != gold->gen) {
+      PyErr_Format(NativeError,
+                   "match: pred was read as pandas %s, gold as pandas %s",
+                   tt_gen_name(((TableObject *)pred_o)->gen),
+                   tt_gen_name(gold->gen));
+      return NULL;
+    }
+  } else if (!PyBytes_Check(pred_o)) {
     PyErr_SetString(PyExc_TypeError, "match: pred must be a Table or CSV bytes");
     return NULL;
   }
   judge_args a;
-  if (judge_args_init("match", cc, opts, gold->t, &a) < 0) {
-    tt_free(owned);
+  if (judge_args_init("match", cc, opts, gold->t, gold->gen, &a) < 0)
     return NULL;
+  if (!pred) {
+    char *p;
+    Py_ssize_t n;
+    if (PyBytes_AsStringAndSize(pred_o, &p, &n) < 0 ||
+        parse_csv("match", p, n, gold->gen, &owned) < 0) {
+      judge_args_clear(&a);
+      return NULL;
+    }
+    pred = owned;
   }
   if (a.spec_error) {
     char *info = sqlite3_mprintf("Python Script Error:%s", a.spec_error);
@@ -343,7 +382,8 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   if (check_timeout("reward", timeout) < 0 || check_database("reward", db) < 0)
     return NULL;
   judge_args a;
-  if (judge_args_init("reward", cc, opts, gold->t, &a) < 0) return NULL;
+  if (judge_args_init("reward", cc, opts, gold->t, gold->gen, &a) < 0)
+    return NULL;
   a.s.lim.timeout = timeout;
   if (a.spec_error) {
     char *info = sqlite3_mprintf("Python Script Error:%s", a.spec_error);
@@ -356,8 +396,9 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   char *info = NULL;
   sm_outcome out = {0, -1, -1, -1, NULL};
   Py_BEGIN_ALLOW_THREADS
-  r = sm_run_prediction(db, answer, (size_t)answer_len, &a.s.lim,
-                        a.s.empty_ok, &pred, &executed, &nrows, &info);
+  r = sm_run_prediction_gen(db, answer, (size_t)answer_len, &a.s.lim,
+                            a.s.empty_ok, gold->gen, &pred, &executed,
+                            &nrows, &info);
   if (r == 0) {
     pthread_mutex_lock(&gold->mu);
     r = sm_judge(pred, gold->t, &a.spec, ignore_order, &a.s.o, a.s.redact,

@@ -61,11 +61,11 @@ if not __package__:
             del sys.modules["spidereval"]
             raise
     from spidereval._bundle import DB_ERRORS, SpiderevalError, _native, backend
-    from spidereval.evaluation import thread_connection
+    from spidereval.evaluation import options_text, thread_connection
     from spidereval.tables import table_argument
 else:
     from ._bundle import DB_ERRORS, SpiderevalError, _native, backend
-    from .evaluation import thread_connection
+    from .evaluation import options_text, thread_connection
     from .tables import table_argument
 
 # rule set -> options of sql_match
@@ -267,13 +267,14 @@ def _transient(message):
 _TABLES_MAX = 4096  # parsed gold results kept by the native path
 
 
-def _native_table(tables, csv, what):
+def _native_table(tables, csv, what, pandas=None):
     """The native module's Table of a gold result's CSV bytes, parsed once
-    (tables: a dict keyed by the bytes, bounded)."""
+    as pandas generation pandas reads them (tables: a dict keyed by the
+    bytes, bounded; one generation per dict)."""
     t = tables.get(csv)
     if t is None:
         try:
-            t = _native.Table(csv)
+            t = _native.Table(csv, pandas)
         except _native.Error as e:
             raise SpiderevalError("spidereval: cannot read %s: %s"
                                   % (what, e)) from None
@@ -314,12 +315,19 @@ class SqlReward:
       'spider2-snow' scores zero rows 0); True: two empty results always
       match (full credit, SQL-R1's setting); False: they never do (no
       credit for an empty result on a near-empty database).
+    pandas: the pandas generation whose read_csv reads both results ('1.5',
+      '2' or '3'; None: the default, 2), as in spidereval.verdict.
     """
 
     def __init__(self, rules="spider2", timeout=30.0, ignore_order=True,
                  condition_cols=None, empty_ok=False, weights=None,
-                 extract="official", format_penalty=None, empty_match=None):
+                 extract="official", format_penalty=None, empty_match=None,
+                 pandas=None):
         self.rules = rules
+        # sql_match's option words for this rule set, pandas=G checked
+        flavor, _, words = _SPIDER2_RULES.get(rules, "lite").partition(" ")
+        self._opts = options_text(flavor, words or None, pandas)
+        self.pandas = None if pandas is None else str(pandas)
         self.extract = extract
         self._extract = _extractor(extract)
         if format_penalty is not None:
@@ -503,7 +511,7 @@ class SqlReward:
             return self._result(1, 0, 0, 0,
                                 "Gold Error: %s" % str(e).replace(
                                     "spidereval: ", "", 1))
-        opts = _SPIDER2_RULES[self.rules] + (" emptyok" if self.empty_ok else "")
+        opts = self._opts + (" emptyok" if self.empty_ok else "")
         ccj = None if cc is None else json.dumps(
             list(cc) if isinstance(cc, (list, tuple)) else cc)
         if native:
@@ -516,7 +524,8 @@ class SqlReward:
                                         "gold '%s': %s" % (gold_arg,
                                                           e.strerror))
             try:
-                table = _native_table(self._tables, gold_arg, "gold")
+                table = _native_table(self._tables, gold_arg, "gold",
+                                      self.pandas)
                 v = _native.reward(db_path, sql, table, ccj, bool(io), opts,
                                    self.timeout)
             except (_native.Error, SpiderevalError) as e:
