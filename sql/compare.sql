@@ -31,8 +31,8 @@
 -- ord), compare_verdicts (run, instance_id, submitted, score, error_info,
 -- variant), compare_pairs, compare_moves and compare_disagree (see
 -- docs/compare.md). The comparison itself is sql/compare_stats.sql's
--- (shared with compare_peer.sql): run from the repository root, or run
--- build/sql/compare.sql (its parts inlined) from anywhere.
+-- (shared with compare_peer.sql), the verdicts sql/verdict_memo.sql's: run
+-- from the repository root, or build/sql/compare.sql (parts inlined) anywhere.
 .bail on
 SELECT spidereval_error('compare.sql: missing parameter :gold (the gold directory): -cmd ".parameter set :gold ''...''"') WHERE :gold IS NULL;
 SELECT spidereval_error('compare.sql: missing parameters :run_a and :run_b (two submission folders) or :runs (a JSON array of them)')
@@ -70,22 +70,18 @@ WHERE (in_eval OR NOT EXISTS (SELECT 1 FROM gold_instances(:gold) WHERE in_eval)
 
 -- verdicts already judged by a script read before this one (report_html.sql
 -- sets :reuse_verdicts), else judged afresh: each verdict once
-CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
-  path TEXT, gold TEXT, instance_id TEXT, options TEXT, v TEXT,
-  PRIMARY KEY (path, gold, instance_id, options));
-DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
+.read sql/verdict_memo.sql
 INSERT OR IGNORE INTO temp.spider_verdict_memo
-SELECT s.path, :gold, s.instance_id, o.o, spider_verdict(s.path, :gold, s.instance_id, o.o)
-FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '') AS o) AS o, compare_runs AS r, submission_files(r.path) AS s
+SELECT s.path, o.gold, s.instance_id, o.options, spider_verdict(s.path, :gold, s.instance_id, o.options)
+FROM temp.verdict_options AS o, compare_runs AS r, submission_files(r.path) AS s
 WHERE s.instance_id IN (SELECT instance_id FROM temp.compare_gold)
-  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
-                  WHERE m.path = s.path AND m.gold = :gold
-                    AND m.instance_id = s.instance_id AND m.options = o.o);
+  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdicts AS m
+                  WHERE m.path = s.path AND m.instance_id = s.instance_id);
 DROP TABLE IF EXISTS temp.compare_verdicts;
 CREATE TEMP TABLE compare_verdicts AS
 WITH judged AS MATERIALIZED (
   SELECT r.run, s.instance_id,
-         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) AS v
+         (SELECT m.v FROM temp.spider_verdicts AS m WHERE m.path = s.path AND m.instance_id = s.instance_id) AS v
   FROM compare_runs AS r, submission_files(r.path) AS s
   WHERE s.instance_id IN (SELECT instance_id FROM temp.compare_gold)
 )

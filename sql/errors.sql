@@ -19,23 +19,22 @@
 SELECT spidereval_error(p) FROM (SELECT spidereval_input_problem(
   'errors.sql', :submission, :gold) AS p) WHERE p IS NOT NULL;
 -- verdicts already judged by a script read before this one (report_html.sql
--- sets :reuse_verdicts), else judged afresh: each verdict once
-CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
-  path TEXT, gold TEXT, instance_id TEXT, options TEXT, v TEXT,
-  PRIMARY KEY (path, gold, instance_id, options));
-DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
+-- sets :reuse_verdicts), else judged afresh: each verdict once, kept by
+-- sql/verdict_memo.sql (shared with report.sql, errors.sql and compare.sql:
+-- run from the repository root, or build/sql/errors.sql from anywhere)
+SELECT spidereval_error('errors.sql: cannot read sql/verdict_memo.sql from the working directory: run it from the repository root, or run build/sql/errors.sql (its parts inlined) from anywhere') WHERE readfile('sql/verdict_memo.sql') IS NULL; -- repository only
+.read sql/verdict_memo.sql
 INSERT OR IGNORE INTO temp.spider_verdict_memo
-SELECT s.path, :gold, s.instance_id, o.o, progress(spider_verdict(s.path, :gold, s.instance_id, o.o), 'errors', coalesce(:progress, 0))
-FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '') AS o) AS o, submission_files(:submission) AS s
+SELECT s.path, o.gold, s.instance_id, o.options, progress(spider_verdict(s.path, :gold, s.instance_id, o.options), 'errors', coalesce(:progress, 0))
+FROM temp.verdict_options AS o, submission_files(:submission) AS s
 WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
-  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
-                  WHERE m.path = s.path AND m.gold = :gold
-                    AND m.instance_id = s.instance_id AND m.options = o.o);
+  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdicts AS m
+                  WHERE m.path = s.path AND m.instance_id = s.instance_id);
 DROP TABLE IF EXISTS temp.error_evidence;
 CREATE TEMP TABLE error_evidence AS
 WITH judged AS MATERIALIZED (
   SELECT s.instance_id, s.path,
-         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) AS v
+         (SELECT m.v FROM temp.spider_verdicts AS m WHERE m.path = s.path AND m.instance_id = s.instance_id) AS v
   FROM submission_files(:submission) AS s
   WHERE s.instance_id IN (SELECT instance_id FROM gold_instances(:gold) WHERE in_eval)
 ), first_variant AS (

@@ -88,23 +88,23 @@ SELECT g.instance_id,
 FROM gold AS g LEFT JOIN same_question AS q ON q.instance_id = g.instance_id AND q.k = 1;
 
 -- verdicts already judged by a script read before this one (report_html.sql
--- sets :reuse_verdicts), else judged afresh: each verdict once
-CREATE TEMP TABLE IF NOT EXISTS spider_verdict_memo(
-  path TEXT, gold TEXT, instance_id TEXT, options TEXT, v TEXT,
-  PRIMARY KEY (path, gold, instance_id, options));
-DELETE FROM temp.spider_verdict_memo WHERE :reuse_verdicts IS NULL;
+-- sets :reuse_verdicts), else judged afresh: each verdict once, kept by
+-- sql/verdict_memo.sql (shared with errors.sql and compare.sql): run from
+-- the repository root, or build/sql/report.sql (its parts inlined) from
+-- anywhere
+SELECT spidereval_error('report.sql: cannot read sql/verdict_memo.sql from the working directory: run it from the repository root, or run build/sql/report.sql (its parts inlined) from anywhere') WHERE readfile('sql/verdict_memo.sql') IS NULL; -- repository only
+.read sql/verdict_memo.sql
 INSERT OR IGNORE INTO temp.spider_verdict_memo
-SELECT s.path, :gold, s.instance_id, o.o, progress(spider_verdict(s.path, :gold, s.instance_id, o.o), 'report', coalesce(:progress, 0))
-FROM (SELECT coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '') AS o) AS o, submission_files(:submission) AS s
+SELECT s.path, o.gold, s.instance_id, o.options, progress(spider_verdict(s.path, :gold, s.instance_id, o.options), 'report', coalesce(:progress, 0))
+FROM temp.verdict_options AS o, submission_files(:submission) AS s
 WHERE s.instance_id IN (SELECT instance_id FROM temp.report_difficulty)
-  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdict_memo AS m
-                  WHERE m.path = s.path AND m.gold = :gold
-                    AND m.instance_id = s.instance_id AND m.options = o.o);
+  AND NOT EXISTS (SELECT 1 FROM temp.spider_verdicts AS m
+                  WHERE m.path = s.path AND m.instance_id = s.instance_id);
 DROP TABLE IF EXISTS temp.report_verdicts;
 CREATE TEMP TABLE report_verdicts AS
 WITH judged AS MATERIALIZED (
   SELECT s.instance_id, d.difficulty, d.source, d.question,
-         (SELECT m.v FROM temp.spider_verdict_memo AS m WHERE m.path = s.path AND m.gold = :gold AND m.instance_id = s.instance_id AND m.options = coalesce(:flavor, 'snow') || ' ' || coalesce(:options, '') || coalesce(' pandas=' || :pandas, '')) AS v
+         (SELECT m.v FROM temp.spider_verdicts AS m WHERE m.path = s.path AND m.instance_id = s.instance_id) AS v
   FROM submission_files(:submission) AS s
   JOIN temp.report_difficulty AS d ON d.instance_id = s.instance_id
 )

@@ -243,6 +243,12 @@ out=$(sqlite3 :memory: -cmd ".load $L" -cmd ".parameter set :run_a a" -cmd ".par
         -cmd ".parameter set :gold g" <"$root/sql/compare.sql" 2>&1)
 check "sql/compare.sql from another directory: what to do" "$?:${out#*: }" \
   "1:compare.sql: cannot read sql/compare_stats.sql from the working directory: run it from the repository root, or run build/sql/compare.sql (its parts inlined) from anywhere"
+for s in report errors; do
+  out=$(sqlite3 :memory: -cmd ".load $L" "${p_sub[@]}" <"$root/sql/$s.sql" 2>&1)
+  check "sql/$s.sql from another directory: what to do" "$?:${out#*: }" \
+    "1:$s.sql: cannot read sql/verdict_memo.sql from the working directory: run it from the repository root, or run build/sql/$s.sql (its parts inlined) from anywhere"
+  out=$(runsql $s.sql "${p_sub[@]}"); check "$s.sql from another directory" "$?" 0
+done
 out=$(runsql gold_audit.sql -cmd ".parameter set :gold '$S/gold'"); check "gold_audit.sql from another directory" "$?" 0
 out=$(runsql compare.sql -cmd ".parameter set :run_a '$S/submission'" -cmd ".parameter set :run_b '$S/submission'" \
         -cmd ".parameter set :gold '$S/gold'"); check "compare.sql from another directory" "$?" 0
