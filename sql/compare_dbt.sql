@@ -35,14 +35,7 @@ FROM temp.dbt_runs;
 DROP TABLE IF EXISTS temp.compare_gold;
 CREATE TEMP TABLE compare_gold AS
 WITH files AS (SELECT name FROM fsdir(:gold)),
-golds AS (
-  SELECT g.instance_id,
-         CASE WHEN e.value ->> '$.parameters.gold' LIKE '/%' THEN e.value ->> '$.parameters.gold'
-              ELSE :gold || '/' || g.instance_id || '/' || (e.value ->> '$.parameters.gold') END AS path
-  FROM temp.dbt_gold AS g,
-       json_each(CASE json_type(g.entry, '$.evaluation') WHEN 'array' THEN g.entry -> 'evaluation'
-                      ELSE json_array(g.entry -> 'evaluation') END) AS e
-  WHERE e.value ->> 'func' = 'duckdb_match')
+golds AS (SELECT instance_id, path FROM temp.dbt_gold_files)
 SELECT DISTINCT g.instance_id,
        (SELECT count(*) > 0 AND sum(path IN (SELECT name FROM files)) = count(*)
         FROM golds WHERE golds.instance_id = g.instance_id) AS present

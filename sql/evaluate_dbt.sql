@@ -13,7 +13,8 @@
 -- judges several runs at once (sql/compare_dbt.sql); :quiet 1 prints
 -- nothing. The verdicts stay in temp.dbt_verdicts (run 'A', 'B', ...,
 -- instance_id, score, error_info); temp.dbt_gold and temp.dbt_result
--- (run, instance_id, entry, line) hold the two jsonl files.
+-- (run, instance_id, entry, line) hold the two jsonl files, and
+-- temp.dbt_gold_files (instance_id, path) the gold databases they name.
 -- Prints CSV instance_id,score,error_info for every instance in both
 -- jsonl files (the last line of an id wins, as the official dicts keep
 -- it), ordered by instance_id. As evaluate.py: answer_type 'file' runs
@@ -28,6 +29,7 @@ FROM (SELECT 'submission' AS p WHERE :submission IS NULL AND :runs IS NULL
       UNION ALL SELECT 'gold' WHERE :gold IS NULL);
 DROP TABLE IF EXISTS temp.dbt_runs;
 DROP TABLE IF EXISTS temp.dbt_gold;
+DROP TABLE IF EXISTS temp.dbt_gold_files;
 DROP TABLE IF EXISTS temp.dbt_result;
 DROP TABLE IF EXISTS temp.dbt_verdicts;
 CREATE TEMP TABLE dbt_runs AS
@@ -36,6 +38,15 @@ FROM json_each(coalesce(:runs, json_array(:submission)));
 CREATE TEMP TABLE dbt_gold AS
 SELECT json ->> 'instance_id' AS instance_id, json AS entry, line
 FROM jsonl_lines(:gold || '/spider2_eval.jsonl');
+-- each duckdb_match's gold database named by a gold line (any line of an id)
+CREATE TEMP TABLE dbt_gold_files AS
+SELECT g.instance_id,
+       CASE WHEN e.value ->> '$.parameters.gold' LIKE '/%' THEN e.value ->> '$.parameters.gold'
+            ELSE :gold || '/' || g.instance_id || '/' || (e.value ->> '$.parameters.gold') END AS path
+FROM temp.dbt_gold AS g,
+     json_each(CASE json_type(g.entry, '$.evaluation') WHEN 'array' THEN g.entry -> 'evaluation'
+                    ELSE json_array(g.entry -> 'evaluation') END) AS e
+WHERE e.value ->> 'func' = 'duckdb_match';
 CREATE TEMP TABLE dbt_result AS
 SELECT r.run, j.json ->> 'instance_id' AS instance_id, j.json AS entry, j.line
 FROM temp.dbt_runs AS r, jsonl_lines(r.path || '/results_metadata.jsonl') AS j;

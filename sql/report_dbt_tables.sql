@@ -14,14 +14,7 @@ CREATE TEMP TABLE dbt_instances AS
 WITH ids AS (SELECT DISTINCT instance_id FROM temp.dbt_gold WHERE instance_id IS NOT NULL
              UNION SELECT DISTINCT instance_id FROM temp.dbt_result WHERE instance_id IS NOT NULL),
 files AS (SELECT name FROM fsdir(:gold)),
-golds AS (
-  SELECT g.instance_id,
-         CASE WHEN e.value ->> '$.parameters.gold' LIKE '/%' THEN e.value ->> '$.parameters.gold'
-              ELSE :gold || '/' || g.instance_id || '/' || (e.value ->> '$.parameters.gold') END AS path
-  FROM temp.dbt_gold AS g,
-       json_each(CASE json_type(g.entry, '$.evaluation') WHEN 'array' THEN g.entry -> 'evaluation'
-                      ELSE json_array(g.entry -> 'evaluation') END) AS e
-  WHERE e.value ->> 'func' = 'duckdb_match')
+golds AS (SELECT instance_id, path FROM temp.dbt_gold_files)
 SELECT i.instance_id,
        EXISTS (SELECT 1 FROM temp.dbt_gold AS g WHERE g.instance_id = i.instance_id) AS in_gold,
        EXISTS (SELECT 1 FROM temp.dbt_result AS r WHERE r.instance_id = i.instance_id) AS submitted,
