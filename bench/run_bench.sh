@@ -12,6 +12,8 @@
 #     each size run in turn, medians, and the growth as the median of the
 #     ratios pair by pair;
 #  4. warm focused_match verdicts on small tables.
+# and the sections below (each numbered); BENCH_SECTIONS="13 14" runs only
+# those (make bench BENCH_SECTIONS="..."), e.g. again on a quiet machine.
 # The official evaluator is not part of this repository: its figures, CPU
 # seconds measured on this machine with evaluate.py unmodified (issue #16),
 # are constants here, and the ratios are against them.
@@ -44,6 +46,9 @@ peak_kb() {
 }
 sum_of() { awk '{ s += $1 } END { printf "%.3f", s }' "$1"; }
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# want N: section N runs (BENCH_SECTIONS="1 13 14" runs those alone;
+# empty: every section)
+want() { [ -z "${BENCH_SECTIONS:-}" ] || [[ " $BENCH_SECTIONS " == *" $1 "* ]]; }
 
 # 1. one process per folder: evaluate.sql on each folder against a gold,
 #    three ways: without gold snapshots (plain); from an empty snapshot
@@ -51,6 +56,7 @@ median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }
 #    read a gold table snapshots it, later folders load it); and again on
 #    the snapshots that run made (warm: each gold table and the gold
 #    index loaded without copies)
+if want 1; then
 per_folder() { # name root gold official_cpu_s target_ratio
   local name=$1 root=$2 gold=$3 official=$4 target=$5 n=0 files=0 mode
   for mode in plain cold warm; do
@@ -85,6 +91,7 @@ fi
 if [ -d "$shared/real/snow" ]; then
   per_folder "real snow runs" "$shared/real/snow" "$shared/spider2/snow/gold" 148.1 100
 fi
+fi # section 1
 
 # 2. MBR, 546 instances x 30 candidates pairwise (issue #16): every result
 #    CSV of ../shared's snow folders (the real runs, ReFoRCE's sampled
@@ -95,6 +102,7 @@ fi
 #    options, no equivalence). Whole process CPU,
 #    files parsed included, median of 3; and a process that only reads
 #    every candidate once, for the share of the parse.
+if want 2; then
 if [ -d "$shared/parity/submissions" ] && [ -d "$shared/real/snow" ]; then
   for d in "$shared"/real/snow/*/ "$shared"/parity/submissions/*/; do
     for f in "$d"*.csv; do [ -f "$f" ] && b=${f##*/} && echo "${b%.csv} $f"; done
@@ -140,6 +148,7 @@ SQL
   sqlite3 -bail :memory: -cmd ".load $ext" <"$work/hc.sql" | paste -sd' ' | awk '{
     printf "hardcoded_sql_flags: %d gold SQL files in %.3f s; target < 0.05 s\n", $1, $5 }'
 fi
+fi # section 2
 
 # 3. 100k x 8 and 1M x 8, shuffled copies: full-precision floats (17
 #    significant digits, as float64 results print), ints, text. The 100k
@@ -151,6 +160,7 @@ fi
 #    mapped with transparent huge pages (ext/base/bigmem.c): the 1M case takes
 #    about 21,000 page faults (177,000 at dc9c314, where the kernel handing
 #    out pages was 0.35-0.49 s of its 1.6 s)
+if want 3; then
 gen_table() { # rows seed > csv
   awk -v n="$1" -v seed="$2" 'BEGIN {
     srand(seed)
@@ -222,8 +232,10 @@ SQL
     END { printf "warm focused_match: %d verdicts on %d small table pairs in %.3f s CPU: %.0f verdicts/s (target >= 300,000)\n",
             v, p, c, v / c }'
 fi
+fi # section 3
 
 # 4. agent tools: index builds and searches
+if want 4; then
 a=(customer order product seller region)
 b=(amount total count date ts)
 {
@@ -260,8 +272,10 @@ sqlite3 -bail :memory: -cmd ".load $ext" <"$work/agent.sql" | awk '
     printf "agent index: %d columns in %.3f s (target < 1 s); %d distinct values of 1,000,000 text cells in %.2f s (target < 10 s)\n", v[1], t[1], v[2], t[2]
     printf "agent searches: search_column %.2f ms, search_value %.2f ms, filtered %.2f ms, a word in 60,000 values %.2f ms each (target < 10 ms)\n", t[3] * 10, t[4] * 10, t[5] * 10, t[6] * 10
   }'
+fi # section 4
 
 # 5. dialect_doc: the BigQuery and SQLite documentation, load and searches
+if want 5; then
 if [ -d "$shared/spider2/resource/syntax" ] && [ -d /usr/share/doc/sqlite3 ]; then
   cat >"$work/doc.sql" <<SQL
 .timer on
@@ -279,9 +293,11 @@ SQL
   sqlite3 -bail :memory: -cmd ".load $ext" <"$work/doc.sql" | awk '/^Run Time/ { t[++n] = $4 }
     END { printf "dialect_doc: load %.2f s; search %.2f ms, lookup by name %.3f ms per query (target < 5 ms)\n", t[1], t[2] * 10, t[3] * 10 }'
 fi
+fi # section 5
 
 # 6. result_diff over the parity corpus (each file against its first gold variant;
 # the time includes reading the CSVs)
+if want 6; then
 if [ -d "$shared/parity/submissions" ]; then
   {
     echo "CREATE TEMP TABLE g AS SELECT instance_id, path, columns, ignore_order FROM gold_variants('$shared/spider2/snow/gold') WHERE variant_index = 0 AND columns_error IS NULL;"
@@ -295,9 +311,11 @@ if [ -d "$shared/parity/submissions" ]; then
   sqlite3 -bail :memory: -cmd ".load $ext" <"$work/diff.sql" 2>&1 | paste -sd' ' | awk '{
     printf "result_diff: %d parity files diagnosed in %.2f s; target < 2 s\n", $1, $5 }'
 fi
+fi # section 6
 
 # 7. streaming: the 1 GB CSV of tests/run_limits.sh (made there), scanned
 # under a 400 MB address-space limit
+if want 7; then
 big=build/limits/big_1gb.csv
 if [ -f "$big" ]; then
   mb=$(( $(stat -c %s "$big") / 1000000 ))
@@ -310,10 +328,12 @@ if [ -f "$big" ]; then
 else
   echo "streaming: run make test first (tests/run_limits.sh makes $big)"
 fi
+fi # section 7
 
 # 8. BIRD / Spider 1.0 / LiveSQLBench verdicts per second: exec_verdict on
 # the sample database (5 rows; both queries run, opened read-only per
 # call), and rows_verdict on two 5-row results (the comparison alone)
+if want 8; then
 sqlite3 "$work/peers.sqlite" <"$here/samples/peers/emp.sql"
 peer_rate() { # rules calls kind
   local call pred gold
@@ -362,10 +382,13 @@ for mode in table report html; do
     "$(case $mode in table) echo "mini_dev's table:" ;; report) echo "--report:" ;; html) echo "--html, two runs:" ;; esac)" \
     "$(sum_of "$work/peer_cpu")"
 done
+fi # section 8
+
 # 9. the spidereval command on a real run (537 result CSVs, official
 # output and correct-ids file) vs the same verdicts by sql/evaluate.sql in
 # the sqlite3 shell; 1 worker vs one per core. Best of 3, cold cache each
 # time (a new process).
+if want 9; then
 run=chaozwn__SPIDER2__infinisynapse-snow-final-HEAD
 if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
   mkdir -p "$work/cli"
@@ -395,18 +418,22 @@ if [ -x "$here/build/spidereval" ] && [ -d "$shared/real/snow/$run" ]; then
 else
   echo "spidereval evaluate: build/spidereval or $shared/real/snow/$run missing, skipped"
 fi
+fi # section 9
 
 # 10. Python (python/spidereval, Debian's /usr/bin/python3): verdicts of
 # small predictions held in memory and execution rewards of tiny queries,
 # per core, each beside the plain Python way (bench/python_bench.py)
+if want 10; then
 if [ -x /usr/bin/python3 ] && [ -f "$here/build/samples/shop.sqlite" ]; then
   /usr/bin/python3 "$here/bench/python_bench.py" "$here/build/samples/shop.sqlite"
 else
   echo "python: /usr/bin/python3 or build/samples/shop.sqlite missing (make test builds it), skipped"
 fi
+fi # section 10
 
-# 10. the sandbox: a tiny query per call against an open plain read-only
+# 11. the sandbox: a tiny query per call against an open plain read-only
 #     connection (bench/sandbox_bench.c), and sql_verdict on it
+if want 11; then
 if [ -x "$here/build/sandbox_bench" ] && [ -f "$here/build/samples/shop.sqlite" ]; then
   "$here/build/sandbox_bench" "$here/build/samples/shop.sqlite" 20000
   t0=$(now)
@@ -417,10 +444,12 @@ if [ -x "$here/build/sandbox_bench" ] && [ -f "$here/build/samples/shop.sqlite" 
 else
   echo "sandbox: build/sandbox_bench missing, skipped"
 fi
+fi # section 11
 
 # 12. the HTML report of a real run (537 instances) in headless Chromium:
 #     the page's own ready time (navigation start to table rendered), best of
 #     five loads; target < 1 s
+if want 12; then
 chrome=$(command -v chromium || command -v chromium-browser || true)
 run=chaozwn__SPIDER2__infinisynapse-snow-final-HEAD
 if [ -n "$chrome" ] && [ -d "$shared/real/snow/$run" ]; then
@@ -440,12 +469,14 @@ if [ -n "$chrome" ] && [ -d "$shared/real/snow/$run" ]; then
 else
   echo "HTML report: chromium or $shared/real/snow/$run missing, skipped"
 fi
+fi # section 12
 
 # 13. `spidereval evaluate` on 30 result files of a real run: wall time of
 #     the whole command (the workers joined, no polling; issue 31's target
 #     < 20 ms on a quiet machine), best of 5
 # (globs, not `ls | head`: under pipefail a head that leaves early fails
 # the pipeline with SIGPIPE)
+if want 13; then
 runs=("$shared"/real/snow/*/)
 run=${runs[0]}
 if [ -d "$run" ]; then
@@ -466,17 +497,21 @@ if [ -d "$run" ]; then
     printf "spidereval evaluate, 30 files of a real run: %d ms wall, %d ms CPU (best of 9 by wall; load average %s); target < 20 ms wall on a quiet machine\n",
       $1 * 1000, ($2 + $3) * 1000, load }' load="$(cut -d' ' -f1 /proc/loadavg)"
 fi
+fi # section 13
 
 # 14. evaluate-peer against the upstream evaluators (mini_dev EX and
 #     Soft-F1, test-suite exec, LiveSQLBench) on a BIRD-style workload,
 #     first run and re-run, the time split into executing SQL and the rest
 #     (bench/run_peers_bench.sh; MINI_DEV and TEST_SUITE: their git checkouts)
+if want 14; then
 "$here/bench/run_peers_bench.sh"
+fi # section 14
 
 # 15. rewards the way trainers call them (issue 29): in process on 1, 2 and
 #     2N threads, through `python -m spidereval serve` with 1, 2 and 2N
 #     workers, through a Ray pool of 1, 2 and N reward actors
 #     (bench/trainer_bench.py; Ray from the venv of scripts/trainers-venv.sh)
+if want 15; then
 if [ -f "$here/build/samples/shop.sqlite" ]; then
   /usr/bin/python3 "$here/bench/trainer_bench.py" "$here/build/samples/shop.sqlite" direct serve
   if py=$("$here/scripts/trainers-venv.sh"); then
@@ -485,15 +520,19 @@ if [ -f "$here/build/samples/shop.sqlite" ]; then
     echo "trainers: the venv of scripts/trainers-venv.sh could not be made: Ray skipped"
   fi
 fi
+fi # section 15
 
 # 16. counterexample databases: wall time per pair on the labelled peers
 #     pairs (bench/run_cex_bench.sh)
+if want 16; then
 "$here/bench/run_cex_bench.sh" "$shared"
+fi # section 16
 
 # 17. the native module of the wheel (issue 29): verdicts on results held
 #     in memory and rewards through the isolated execution, per core
 #     (workers' CPU counted), with the wheel installed into the venv of
 #     scripts/py-venv.sh test (bench/native_bench.py)
+if want 17; then
 if [ -f "$here/build/dist/.wheel" ] && v=$("$here/scripts/py-venv.sh" test); then
   "$v/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall \
     --no-deps --no-index "$(cat "$here/build/dist/.wheel")"
@@ -501,7 +540,10 @@ if [ -f "$here/build/dist/.wheel" ] && v=$("$here/scripts/py-venv.sh" test); the
 else
   echo "native: no wheel (make wheel) or no venv: skipped"
 fi
+fi # section 17
 
 # 18. Spider2-DBT: spidereval evaluate against the official evaluate.py on a
 #     generated 68-instance run of realistic size (bench/run_dbt_bench.sh)
+if want 18; then
 "$here/bench/run_dbt_bench.sh"
+fi # section 18
