@@ -38,7 +38,8 @@ char *cc_json(void);
 /* Forget every count and key. */
 void cc_reset(void);
 
-/* FNV-1a-style running hash of bytes (start with CC_SEED). */
+/* A running hash of bytes (start with CC_SEED): eight bytes a step through
+** mix64, the tail FNV-1a. */
 #define CC_SEED 0xcbf29ce484222325ULL
 uint64_t cc_hash(uint64_t h, const void *bytes, size_t n);
 

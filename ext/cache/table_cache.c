@@ -44,6 +44,17 @@ typedef struct gold_entry {
   struct gold_entry *next;
 } gold_entry;
 
+/* A path's file identity (device, inode), taken once per epoch: a
+** direct-mapped memo, a slot per hash of the path. */
+#define SE_ID_MEMO 256
+typedef struct {
+  char *path;
+  uint64_t epoch;
+  int ok; /* stat() succeeded */
+  dev_t dev;
+  ino_t ino;
+} id_memo;
+
 struct se_cache {
   int refs;
   cache_entry *slots; /* open addressing, power-of-two size */
@@ -55,6 +66,7 @@ struct se_cache {
   int64_t budget;      /* bytes of tables kept (SE_CACHE_BUDGET) */
   uint64_t epoch; /* files validated in the current epoch are not stat'ed */
   char *snapshot_dir; /* gold tables kept parsed on disk here; NULL: off */
+  id_memo ids[SE_ID_MEMO]; /* file identities of the current epoch */
 };
 
 void se_cache_new_epoch(se_cache *c) { c->epoch++; }
@@ -81,9 +93,7 @@ static char *join3(const char *a, const char *b, const char *c) {
 }
 
 static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
+  return cc_hash(CC_SEED, s, strlen(s));
 }
 
 se_cache *se_cache_new(void) {
@@ -150,9 +160,38 @@ void se_cache_clear(se_cache *c) {
   }
 }
 
+/* The identity of path's file (0: it cannot be stat'ed), once per epoch */
+static int file_identity(se_cache *c, const char *path, dev_t *dev,
+                         ino_t *ino) {
+  id_memo *m = &c->ids[hash_str(path) & (SE_ID_MEMO - 1)];
+  if (c->epoch && m->epoch == c->epoch && m->path && !strcmp(m->path, path)) {
+    *dev = m->dev;
+    *ino = m->ino;
+    return m->ok;
+  }
+  struct stat st;
+  int ok = stat(path, &st) == 0;
+  *dev = ok ? st.st_dev : 0;
+  *ino = ok ? st.st_ino : 0;
+  char *copy = dup_str(path);
+  if (copy) { /* else not memoized */
+    free(m->path);
+    *m = (id_memo){copy, c->epoch, ok, *dev, *ino};
+  }
+  return ok;
+}
+
+int se_cache_same_file(se_cache *c, const char *a, const char *b) {
+  dev_t da, db;
+  ino_t ia, ib;
+  return file_identity(c, a, &da, &ia) && file_identity(c, b, &db, &ib) &&
+         da == db && ia == ib;
+}
+
 void se_cache_free(se_cache *c) {
   if (!c) return;
   se_cache_clear(c);
+  for (int i = 0; i < SE_ID_MEMO; i++) free(c->ids[i].path);
   free(c->snapshot_dir);
   free(c);
 }

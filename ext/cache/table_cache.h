@@ -112,6 +112,12 @@ const char *se_cache_snapshot_dir(const se_cache *c);
 ** functions start an epoch per statement (sqlite3_get_auxdata). */
 void se_cache_new_epoch(se_cache *c);
 
+/* 1 when paths a and b name one file (the same device and inode; 0 when
+** either cannot be stat'ed). Within one epoch each path is stat'ed once,
+** so a verdict function called for many pairs of the same files in one
+** statement does not stat them again per call. */
+int se_cache_same_file(se_cache *c, const char *a, const char *b);
+
 /* Pin (delta 1) or release (delta -1) a cached table while a cursor holds
 ** it: a pinned table is neither evicted nor re-read. Likewise a gold index:
 ** a stale pinned index is kept until released. */

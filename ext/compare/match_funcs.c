@@ -227,12 +227,16 @@ static int same_inode(const struct stat *a, const char *b) {
 /* Why prediction file `pred` must not be compared with gold file `gold`
 ** (sqlite3_malloc'd), or NULL: two different names of one file (a link
 ** planted as the prediction). The same name given twice is a comparison
-** the caller asked for, and allowed. */
-static char *refuse_gold_itself(const char *fn, const char *pred,
-                                const char *gold, const char *what) {
+** the caller asked for, and allowed. The identities come from the cache's
+** memo of the statement (se_statement_epoch first), or with cache NULL
+** from stat() now. */
+static char *refuse_gold_itself(se_cache *cache, const char *fn,
+                                const char *pred, const char *gold,
+                                const char *what) {
   struct stat ps;
-  if (!pred || !gold || !strcmp(pred, gold) || stat(pred, &ps) != 0 ||
-      !same_inode(&ps, gold))
+  if (!pred || !gold || !strcmp(pred, gold)) return NULL;
+  if (cache ? !se_cache_same_file(cache, pred, gold)
+            : stat(pred, &ps) != 0 || !same_inode(&ps, gold))
     return NULL;
   return sqlite3_mprintf("%s: the prediction '%s' is the gold %s '%s' itself "
                          "(a link; refused)",
@@ -274,10 +278,12 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     cc_spec_clear(&spec);
     return;
   }
+  se_cache_trim(cache);
+  se_statement_epoch(ctx, cache);
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB &&
       sqlite3_value_type(argv[1]) != SQLITE_BLOB) {
     char *refused = refuse_gold_itself(
-        fn, (const char *)sqlite3_value_text(argv[0]),
+        cache, fn, (const char *)sqlite3_value_text(argv[0]),
         (const char *)sqlite3_value_text(argv[1]), "file");
     if (refused) {
       fail(ctx, refused);
@@ -285,8 +291,6 @@ static void compareTables(sqlite3_context *ctx, int argc, sqlite3_value **argv,
       return;
     }
   }
-  se_cache_trim(cache);
-  se_statement_epoch(ctx, cache);
   table_arg pa, ga;
   memset(&ga, 0, sizeof ga);
   table_arg_read(cache, argv[0], o.gen, &pa);
@@ -1305,7 +1309,7 @@ static void dbMatchFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       goto done;
     }
   }
-  if ((info = refuse_gold_itself("Result Error", pred_path, gold_path,
+  if ((info = refuse_gold_itself(NULL, "Result Error", pred_path, gold_path,
                                   "database"))) {
     score = 0;
     goto done;
