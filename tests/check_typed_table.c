@@ -181,6 +181,39 @@ static const struct {
      {"a:float64[float 1.0|float 2.0|float 3.5|float 4.0]",
       "a:float64[float 1.0|float 2.0|float 3.5|float 4.0]",
       "a:float64[float 1.0|float 2.0|float 3.5|float 4.0]"}},
+    /* floats: precise_xstrtod (17 digits, one scaling) in 1.5 and 2, and
+    ** in 3.1 fast_float, correctly rounded; a '+' with blanks around takes
+    ** 3.1's fallback (17 digits in an integer, one scaling) */
+    {"a\n18.960578365843677\n0.30000000000000004\n", 0,
+     {"a:float64[float 18.96057836584368|float 0.3]",
+      "a:float64[float 18.96057836584368|float 0.3]",
+      "a:float64[float 18.960578365843677|float 0.30000000000000004]"}},
+    {"a\n00000000000000000000001.5\n", 0,
+     {"a:float64[float 0.0]", "a:float64[float 0.0]", "a:float64[float 1.5]"}},
+    {"a\n\" +46813.507399154757\"\n+46813.507399154757\n", 0,
+     {"a:float64[float 46813.50739915476|float 46813.50739915476]",
+      "a:float64[float 46813.50739915476|float 46813.50739915476]",
+      "a:float64[float 46813.50739915476|float 46813.507399154754]"}},
+    /* exponents: summed in a C int that wraps modulo 2^32 (1.5, 2), by
+    ** fast_float or strtol in 3.x; overflow is text before 3, inf from 3 */
+    {"a\n6.33e4294967296\n1e2147483648\n1e-4294967000\n", 0,
+     {"a:float64[float 6.33|float 0.0|float 1e+296]",
+      "a:float64[float 6.33|float 0.0|float 1e+296]",
+      "a:float64[float inf|float inf|float 0.0]"}},
+    {"a\n3.98e+000000000000000000000001\n", 0,
+     {"a:object[str '3.98e+000000000000000000000001']",
+      "a:object[str '3.98e+000000000000000000000001']",
+      "a:float64[float 39.8]"}},
+    {"a\n1e309\n\" +1e 5\"\n", 0,
+     {"a:object[str '1e309'|str ' +1e 5']",
+      "a:object[str '1e309'|str ' +1e 5']",
+      "a:float64[float inf|float 100000.0]"}},
+    /* an integer beyond 64 bits followed by anything (a blank, a fraction,
+    ** an exponent) is a float from 3.0 */
+    {"a\n\"20000000000000000000 \"\n123456789012345678901.5\n", 0,
+     {"a:object[str '20000000000000000000 '|str '123456789012345678901.5']",
+      "a:object[str '20000000000000000000 '|str '123456789012345678901.5']",
+      "a:float64[float 2e+19|float 1.2345678901234568e+20]"}},
 };
 
 START_TEST(test_generations) {

@@ -19,6 +19,7 @@
 */
 #include "read/pynum.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +481,228 @@ int pn_parse_float_literal(const char *word, double *out, pn_hint *hint) {
   pn_hint h;
   double v = precise_xstrtod_literal(word, &end, &error, &h);
   return accept_float(word, v, error, end, &h, out, hint);
+}
+
+/* ---------------------------------------------- pandas 3.1 (generation 3) */
+
+/* The span fast_float's from_chars (chars_format::general, decimal '.')
+** takes from [p, end): an optional '-' (and '+' when plus), digits with
+** at most one '.', at least one digit, then an exponent only when 'e' or
+** 'E' is followed by an optional sign and a digit (otherwise the number
+** ends before the 'e'). NULL when no number starts at p. */
+static const char *ff_span(const char *p, const char *end, int plus) {
+  if (p == end) return NULL;
+  if (*p == '-' || (plus && *p == '+')) {
+    p++;
+    if (p == end || (!is_digit_ascii(*p) && *p != '.')) return NULL;
+  }
+  const char *d = p;
+  while (p < end && is_digit_ascii(*p)) p++;
+  size_t nd = (size_t)(p - d);
+  if (p < end && *p == '.') {
+    const char *f = ++p;
+    while (p < end && is_digit_ascii(*p)) p++;
+    nd += (size_t)(p - f);
+  }
+  if (nd == 0) return NULL;
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    const char *q = p + 1;
+    if (q < end && (*q == '-' || *q == '+')) q++;
+    if (q < end && is_digit_ascii(*q)) {
+      while (q < end && is_digit_ascii(*q)) q++;
+      p = q;
+    }
+  }
+  return p;
+}
+
+/* The correctly rounded double of the decimal [p, e) that ff_span took
+** (fast_float and glibc's strtod both round to nearest, ties to even, at
+** any length; out of range gives +-inf or +-0 as fast_float's
+** result_out_of_range does, which pandas accepts). */
+static double ff_value(const char *p, const char *e) {
+  char small[128], *buf = small;
+  size_t n = (size_t)(e - p);
+  if (*p == '+') { /* strtod would take it too; keep the copy plain */
+    p++;
+    n--;
+  }
+  if (n >= sizeof small) {
+    buf = malloc(n + 1);
+    if (!buf) return strtod(p, NULL); /* p's span is followed by a non-digit */
+  }
+  memcpy(buf, p, n);
+  buf[n] = 0;
+  double v = strtod(buf, NULL);
+  if (buf != small) free(buf);
+  return v;
+}
+
+/* pandas 3.1's fallback of precise_xstrtod_with_end (decimal '.', sci
+** 'E', no thousands separator, skip_trailing): the first 17 significant
+** digits in a uint64 (leading zeros skipped, also after the point when no
+** digit came before it), one conversion to double, the exponent read by
+** strtol (which skips blanks and takes a sign) added with an overflow
+** check, then one scaling by a power of ten; an exponent above 308 is
+** +-inf, not an error. */
+static double xstrtod_31(const char *str, const char **endp, int *error) {
+  const char *p = str;
+  const int max_digits = 17;
+  while (is_space_ascii(*p)) p++;
+  int negative = 0;
+  if (*p == '-') {
+    negative = 1;
+    p++;
+  } else if (*p == '+') {
+    p++;
+  }
+  long exponent = 0, num_digits = 0, num_decimals = 0;
+  uint64_t mantissa = 0;
+  int saw_digit = 0;
+  while (*p == '0') {
+    saw_digit = 1;
+    p++;
+  }
+  while (is_digit_ascii(*p)) {
+    if (num_digits < max_digits) {
+      mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+      num_digits++;
+    } else {
+      ++exponent;
+    }
+    p++;
+  }
+  if (*p == '.') {
+    p++;
+    if (num_digits == 0) {
+      while (*p == '0') {
+        saw_digit = 1;
+        p++;
+        num_decimals++;
+      }
+    }
+    while (num_digits < max_digits && is_digit_ascii(*p)) {
+      mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+      p++;
+      num_digits++;
+      num_decimals++;
+    }
+    if (num_digits >= max_digits)
+      while (is_digit_ascii(*p)) ++p;
+    exponent -= num_decimals;
+  }
+  if (num_digits == 0 && !saw_digit) {
+    *error = 1;
+    *endp = p;
+    return 0.0;
+  }
+  double number = (double)mantissa;
+  if (negative) number = -number;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    char *tmp;
+    errno = 0;
+    long n = strtol(p, &tmp, 10);
+    if (errno == ERANGE || __builtin_add_overflow(exponent, n, &exponent)) {
+      errno = 0;
+      exponent = n;
+    }
+    if (tmp == p)
+      p--;
+    else
+      p = tmp;
+  }
+  if (exponent > 308) {
+    number = number == 0 ? 0 : number < 0 ? -HUGE_VAL : HUGE_VAL;
+  } else if (exponent > 0) {
+    number *= pn_pow10_table[exponent];
+  } else if (exponent < -308) {
+    if (exponent < -616) {
+      number = 0.;
+    } else {
+      number /= pn_pow10_table[-308 - exponent];
+      number /= pn_pow10_table[308];
+    }
+  } else {
+    number /= pn_pow10_table[-exponent];
+  }
+  while (is_space_ascii(*p)) p++;
+  *endp = p;
+  return number;
+}
+
+/* pandas 3.1's parse_special_float on the whole word: [+-]inf or
+** [+-]infinity, any case, nothing else. */
+static int special_float_31(const char *w, size_t len, double *out) {
+  int neg = 0;
+  if (len > 0 && (*w == '+' || *w == '-')) {
+    neg = *w == '-';
+    w++;
+    len--;
+  }
+  if ((len == 3 && !strncasecmp(w, "inf", 3)) ||
+      (len == 8 && !strncasecmp(w, "infinity", 8))) {
+    *out = neg ? -HUGE_VAL : HUGE_VAL;
+    return 0;
+  }
+  return -1;
+}
+
+int pn_parse_float3(const char *word, double *out, pn_hint *hint) {
+  size_t len = strlen(word);
+  const char *end = word + len;
+  double v;
+  if (hint) hint->exact = 0;
+  /* _try_double_nogil's fast path: try_parse_plain_double (a leading '+'
+  ** allowed, no inf/nan) over the whole word */
+  const char *e = ff_span(word, end, 1);
+  if (e == end) {
+    *out = ff_value(word, e);
+    return 0;
+  }
+  /* precise_xstrtod_with_end: blanks skipped, then fast_float (no '+')
+  ** on what looks numeric, else the fallback */
+  const char *p = word, *pe;
+  int error = 0;
+  while (is_space_ascii(*p)) p++;
+  const char *q = p + (*p == '-' || *p == '+');
+  if (is_digit_ascii(*q) || (*q == '.' && is_digit_ascii(q[1]))) {
+    e = ff_span(p, end, 0);
+    if (e) {
+      v = ff_value(p, e);
+      while (is_space_ascii(*e)) e++;
+      if (e == end) {
+        *out = v;
+        return 0;
+      }
+      return special_float_31(word, len, out);
+    }
+  }
+  v = xstrtod_31(word, &pe, &error);
+  if (error || pe == word || pe != end) return special_float_31(word, len, out);
+  *out = v;
+  return 0;
+}
+
+/* pandas 3.x's str_to_int64 and str_to_uint64 differ from 1.5's and 2's
+** only in this: an overflowing number followed by anything (blanks too)
+** is not an int (so the float pass gets it), where those report the
+** overflow. */
+static int overflow_3(const char *p) {
+  while (is_space_ascii(*p)) p++;
+  if (*p == '-' || *p == '+') p++;
+  while (is_digit_ascii(*p)) p++;
+  return *p ? PN_INVALID : PN_OVERFLOW;
+}
+
+int pn_str_to_int64_3(const char *p, int64_t *out) {
+  int e = pn_str_to_int64(p, out);
+  return e == PN_OVERFLOW ? overflow_3(p) : e;
+}
+
+int pn_str_to_uint64_3(pn_uint_state *st, const char *p, uint64_t *out) {
+  int e = pn_str_to_uint64(st, p, out);
+  return e == PN_OVERFLOW ? overflow_3(p) : e;
 }
 
 int pn_parse_bool(const char *w, int *out) {

@@ -71,6 +71,22 @@ int pn_str_to_uint64(pn_uint_state *st, const char *word, uint64_t *out);
 */
 int pn_parse_float(const char *word, double *out, pn_hint *hint);
 
+/*
+** pandas 3.1's float reading (generation 3): the whole word by fast_float
+** when it is a plain number ('+' allowed), else blanks skipped and
+** fast_float again (no '+'), else pandas 3.1's fallback converter, then
+** [+-]inf/infinity. Correctly rounded wherever fast_float reads; an
+** exponent of any length, overflow to +-inf. Same contract as
+** pn_parse_float (hint->exact is always 0).
+*/
+int pn_parse_float3(const char *word, double *out, pn_hint *hint);
+
+/* pandas 3.x's str_to_int64 and str_to_uint64: as pn_str_to_int64 and
+** pn_str_to_uint64, but an overflowing number followed by anything is
+** PN_INVALID. */
+int pn_str_to_int64_3(const char *word, int64_t *out);
+int pn_str_to_uint64_3(pn_uint_state *st, const char *word, uint64_t *out);
+
 /* The same for a word in a buffer whose bytes from word up to lim may all
 ** be read (lim beyond the word's NUL, e.g. the end of the token stream):
 ** the digits of a plain decimal are then taken sixteen at a time. */

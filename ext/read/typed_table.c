@@ -1066,6 +1066,24 @@ static void tokenizer_free(tokenizer *t) {
 
 /* -------------------------------------------------------- type inference */
 
+/* The converters of the tokenizer's generation: pandas 3.x reads an
+** overflowing number followed by anything as no int, and its floats by
+** fast_float (pn_parse_float3); 1.5 and 2 by precise_xstrtod. */
+static inline int tk_int64(const tokenizer *t, const char *w, int64_t *out) {
+  return t->gen >= TT_GEN_3 ? pn_str_to_int64_3(w, out)
+                            : pn_str_to_int64(w, out);
+}
+static inline int tk_uint64(const tokenizer *t, pn_uint_state *st,
+                            const char *w, uint64_t *out) {
+  return t->gen >= TT_GEN_3 ? pn_str_to_uint64_3(st, w, out)
+                            : pn_str_to_uint64(st, w, out);
+}
+static inline int tk_float(const tokenizer *t, const char *w, double *out,
+                           pn_hint *h) {
+  return t->gen >= TT_GEN_3 ? pn_parse_float3(w, out, h)
+                            : pn_parse_float(w, out, h);
+}
+
 /* Infer one chunk of one column: rows [r0, r1) of field index col.
 ** Fills cells[0..r1-r0) and returns the chunk dtype. */
 static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
@@ -1098,7 +1116,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
       continue;
     }
 #endif
-    int e = pn_str_to_int64(w, &c->v.i);
+    int e = tk_int64(t, w, &c->v.i);
     if (e == PN_OK) {
       c->kind = PV_INT;
       continue;
@@ -1144,7 +1162,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
         st.seen_null = 1;
         continue;
       }
-      int e = pn_str_to_uint64(&st, w, &c->v.u);
+      int e = tk_uint64(t, &st, w, &c->v.u);
       if (e == PN_OVERFLOW) {
         object = 1;
         break;
@@ -1182,7 +1200,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
       pn_hint h;
 #ifdef PN_FAST_DECIMAL
       /* a plain decimal (never an NA token) first, inline */
-      if (pn_plain_decimal_in(w, lim, &c->v.f, &h) == 0) {
+      if (t->gen < TT_GEN_3 && pn_plain_decimal_in(w, lim, &c->v.f, &h) == 0) {
         c->kind = PV_FLOAT;
         c->exact = (uint8_t)h.exact;
         c->exp10 = (int16_t)(h.exp10 & -h.exact); /* h.exp10 when exact */
@@ -1193,7 +1211,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
         c->kind = PV_NAN;
         continue;
       }
-      if (pn_parse_float(w, &c->v.f, &h)) break;
+      if (tk_float(t, w, &c->v.f, &h)) break;
       c->kind = PV_FLOAT;
       c->exact = (uint8_t)h.exact;
       c->exp10 = (int16_t)(h.exp10 & -h.exact); /* h.exp10 when exact */
@@ -1268,7 +1286,7 @@ static int direct_int_rows(const tokenizer *t, size_t col, size_t r0,
 #ifdef PN_FAST_DECIMAL
     if (pn_plain_int_in(w, lim, d) == 0) continue;
 #endif
-    int e = pn_str_to_int64(w, d);
+    int e = tk_int64(t, w, d);
     if (e == PN_OK) continue;
     if (tk_na(t, w, lim)) {
       na = 1;
@@ -1298,7 +1316,7 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
     double v;
     pn_hint h;
 #ifdef PN_FAST_DECIMAL
-    if (pn_plain_decimal_in(w, lim, &v, &h) != 0)
+    if (t->gen >= TT_GEN_3 || pn_plain_decimal_in(w, lim, &v, &h) != 0)
 #endif
     {
       if (tk_na(t, w, lim)) {
@@ -1306,7 +1324,7 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
         if (col->fexp) col->fexp[row0 + r - r0] = TT_INEXACT;
         continue;
       }
-      if (pn_parse_float(w, &v, &h)) return 1;
+      if (tk_float(t, w, &v, &h)) return 1;
     }
     if (isnan(v)) return 1; /* never: store_rows would call it a bug */
     f64[r - r0] = v;

@@ -197,9 +197,13 @@ const char *tt_exception(tt_error e, const char *message);
 **   TT_GEN_2    pandas 2.x: 'None' is an NA token, an int column with an
 **               NA masks only the exact -2^63, and chunks of bools and
 **               numbers join into an object column of the numbers;
-**   TT_GEN_3    pandas 3.x: generation 2's rules, but such a join keeps
-**               the bools; its integers beyond 64 bits and exponents past
-**               2^32 are not reproduced yet (read as generation 2 reads).
+**   TT_GEN_3    pandas 3.1: generation 2's rules, but such a join keeps
+**               the bools, floats are read by fast_float (correctly
+**               rounded, any exponent, overflow to inf) and an integer
+**               beyond 64 bits followed by anything is a float; its
+**               integers beyond 64 bits (Python ints) are not reproduced
+**               yet (read as generation 2 reads). 3.0.x reads floats as
+**               generation 2 does.
 ** The functions without _gen read as TT_GEN_DEFAULT: generation 2, what
 ** most users run (pandas 2.x) and what the official Spider 2.0 baselines
 ** pin; pandas=1.5 reproduces the stored verdicts of ../shared (made with

@@ -39,6 +39,10 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_verdict  # noqa: E402
 
+# spidereval reads as the generation of the pandas this runs under
+# (1.5.x -> 1.5, 2.x -> 2, 3.x -> 3; docs/typed_table.md)
+GEN = '1.5' if pd.__version__.startswith('1.') else pd.__version__.split('.')[0]
+
 FILES = {
     'snow': 'spider2-snow/evaluation_suite/evaluate.py',
     'lite': 'spider2-lite/evaluation_suite/evaluate.py',
@@ -166,7 +170,7 @@ def check_dir(a, off):
                                  os.path.join(gold_dir, 'exec_result'))
             j = json.loads(db.execute('select spider_verdict(?, ?, ?, ?)',
                                       (pred_path, gold_dir, iid,
-                                       fl)).fetchone()[0])
+                                       fl + ' pandas=' + GEN)).fetchone()[0])
             s = (j['score'], category(j['error_info']))
             bad += o != s
             print('%s %s official=%s/%s spidereval=%s/%s%s' % (
@@ -240,7 +244,8 @@ def main():
             try:
                 j = json.loads(db.execute(
                     'select spider_verdict(?, ?, ?, ?)',
-                    (pred_path, gold_dir, iid, fl)).fetchone()[0])
+                    (pred_path, gold_dir, iid,
+                     fl + ' pandas=' + GEN)).fetchone()[0])
                 ssc, scat = j['score'], category(j['error_info'])
             except sqlite3.Error as e:
                 ssc, scat = 'sqlerr', str(e)
