@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "base/sql_scan.h"
+#include "base/utf8.h"
 
 struct hc_patterns {
   pcre2_code *case_pair;  /* W s T s */
@@ -94,13 +95,6 @@ static char encode(const char *sql, const sq_token *t) {
   return 'p';
 }
 
-/* UTF-8 code points of a byte string. */
-static size_t chars(const char *s, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++)
-    if (((unsigned char)s[i] & 0xC0) != 0x80) c++;
-  return c;
-}
 
 /* The SQL text of tokens [a, b], cut to 120 bytes. */
 static json_t *snippet(const char *sql, const sq_tokens *t, size_t a,
@@ -242,7 +236,7 @@ char *hc_flags(const hc_patterns *p, const char *sql, size_t len,
       size_t wl, tl;
       char *w = sq_string_value(sql, &t.tok[m + 1], &wl);
       char *th = sq_string_value(sql, &t.tok[m + 3], &tl);
-      if (w && th && chars(th, tl) >= 20) {
+      if (w && th && u8_count(th, tl) >= 20) {
         long_pairs++;
         json_t *pr = json_array();
         json_array_append_new(pr, json_stringn(w, wl));

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "base/hash64.h"
+#include "base/utf8.h"
 #include "base/pyjson.h"
 #include "read/pynum.h"
 
@@ -1261,16 +1262,13 @@ int tc_check_spec(const cc_spec *spec, const tt_table *gold, char **err) {
 static int dbt_cell_matches(const pv_cell *g, const side *p, int nan0,
                             int ignore_order, double tol) {
   if (g->kind != PV_STR) return 0;
-  int64_t n = 0;
-  for (uint32_t i = 0; i < g->len; i++)
-    if (((unsigned char)g->v.s[i] & 0xC0) != 0x80) n++;
+  int64_t n = (int64_t)u8_count(g->v.s, g->len);
   if (n != p->n) return 0;
   pv_cell *chars = malloc((size_t)(n ? n : 1) * sizeof(pv_cell));
   if (!chars) return 0;
   int64_t k = 0;
   for (uint32_t i = 0; i < g->len;) {
-    uint32_t j = i + 1;
-    while (j < g->len && ((unsigned char)g->v.s[j] & 0xC0) == 0x80) j++;
+    uint32_t j = (uint32_t)u8_next(g->v.s, g->len, i);
     memset(&chars[k], 0, sizeof chars[k]);
     chars[k].kind = PV_STR;
     chars[k].v.s = g->v.s + i;

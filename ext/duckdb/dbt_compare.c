@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 
 #include "base/pyjson.h"
+#include "base/utf8.h"
 #include "compare/table_compare.h"
 #include "read/pynum.h"
 
@@ -729,15 +730,12 @@ int dbt_compare_frames(const df_frame *pred, const df_frame *gold,
       const py_cell *g = &gc[r];
       int found = 0;
       if (g->kind == PY_STR) {
-        int64_t m = 0;
-        for (uint32_t i = 0; i < g->len; i++)
-          if (((unsigned char)g->v.s[i] & 0xC0) != 0x80) m++;
+        int64_t m = (int64_t)u8_count(g->v.s, g->len);
         py_cell *chars = malloc((size_t)(m ? m : 1) * sizeof *chars);
         if (!chars) goto done;
         int64_t q = 0;
         for (uint32_t i = 0; i < g->len;) {
-          uint32_t j = i + 1;
-          while (j < g->len && ((unsigned char)g->v.s[j] & 0xC0) == 0x80) j++;
+          uint32_t j = (uint32_t)u8_next(g->v.s, g->len, i);
           memset(&chars[q], 0, sizeof chars[q]);
           chars[q].kind = PY_STR;
           chars[q].v.s = g->v.s + i;
@@ -845,13 +843,8 @@ static int truthy(const json_t *j) {
 static long py_len(const json_t *j) {
   if (json_is_array(j)) return (long)json_array_size(j);
   if (json_is_object(j)) return (long)json_object_size(j);
-  if (json_is_string(j)) {
-    const char *s = json_string_value(j);
-    long n = 0;
-    for (size_t i = 0; i < json_string_length(j); i++)
-      if (((unsigned char)s[i] & 0xC0) != 0x80) n++;
-    return n;
-  }
+  if (json_is_string(j))
+    return (long)u8_count(json_string_value(j), json_string_length(j));
   return -1;
 }
 
@@ -896,8 +889,7 @@ int dbt_match(const char *pred_path, const char *gold_path,
         const char *s = json_string_value(tabs);
         size_t at = 0;
         for (long k = 0; k <= i; k++) {
-          size_t j = at + 1;
-          while (s[j] && ((unsigned char)s[j] & 0xC0) == 0x80) j++;
+          size_t j = u8_next(s, json_string_length(tabs), at);
           if (k == i) {
             names[i] = strndup(s + at, j - at);
           }

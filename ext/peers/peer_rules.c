@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/bytebuf.h"
+#include "base/utf8.h"
 #include "read/pynum.h"
 
 /* ---- values ------------------------------------------------------------ */
@@ -722,8 +723,7 @@ char *pr_ts_remove_distinct(const char *sql, int *no_statement) {
       break;
     }
     if (!matched) { /* tokens.Error, one character */
-      end = pos + 1;
-      while (end < n && ((unsigned char)sql[end] & 0xC0) == 0x80) end++;
+      end = u8_next(sql, n, pos);
     }
     const char *tok = sql + pos;
     size_t tn = end - pos;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
+
 /* ---- the context: allocations, the raise, the schema ---------------- */
 
 typedef struct {
@@ -333,13 +335,6 @@ typedef struct {
   int n;
 } sh_toks;
 
-/* The number of characters (code points) in s[0..n). */
-static long chars_before(const char *s, size_t n) {
-  long k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (((unsigned char)s[i] & 0xc0) != 0x80) k++;
-  return k;
-}
 
 static sh_toks tokenize(sh_ctx *c, const char *sql) {
   char *s = sh_strndup(c, sql, strlen(sql));
@@ -361,8 +356,8 @@ static sh_toks tokenize(sh_ctx *c, const char *sql) {
     }
     char *q = strchr(p + 1, '"');
     char key[64];
-    snprintf(key, sizeof key, "__val_%ld_%ld__", chars_before(s, p - s),
-             chars_before(s, q - s));
+    snprintf(key, sizeof key, "__val_%ld_%ld__", (long)u8_count(s, (size_t)(p - s)),
+             (long)u8_count(s, (size_t)(q - s)));
     keys[nvals] = sh_strndup(c, key, strlen(key));
     vals[nvals++] = sh_strndup(c, p, q - p + 1);
     buf_str(c, &b, key);
