@@ -400,12 +400,7 @@ static void mkdirFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
           : sqlite3_mprintf("spidereval_mkdir: cannot make the folder '%s': "
                             "%s",
                             path, strerror(errno));
-  if (!msg) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, msg, -1);
-  sqlite3_free(msg);
+  se_result_error(ctx, msg);
 }
 
 /* How many rows a listing shows when :limit is NULL. */
@@ -445,12 +440,7 @@ static int listingLimit(sqlite3_context *ctx, const char *fn,
           : sqlite3_mprintf("%s: :limit '%s' is not a whole number (the "
                             "rows a listing shows; 0 for all)",
                             fn, (const char *)sqlite3_value_text(v));
-  if (!msg) {
-    sqlite3_result_error_nomem(ctx);
-    return 1;
-  }
-  sqlite3_result_error(ctx, msg, -1);
-  sqlite3_free(msg);
+  se_result_error(ctx, msg);
   return 1;
 }
 
@@ -549,33 +539,23 @@ static void instanceFamilyFunc(sqlite3_context *ctx, int argc,
 }
 
 int se_register_script_funcs(sqlite3 *db, se_cache *cache) {
-  (void)cache;
-  enum { PURE = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS };
-  static const struct {
-    const char *name;
-    int nargs, flags;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-      {"spider2e_excluded", 0, PURE, spider2eExcludedFunc},
-      {"spidereval_error", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, errorFunc},
+  enum { PURE = SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS };
+  static const se_function fns[] = {
+      {"spider2e_excluded", 0, 0, PURE, spider2eExcludedFunc, 0},
+      {"spidereval_error", 1, 1, SQLITE_INNOCUOUS, errorFunc, 0},
       /* DIRECTONLY: it lists folders (see the header) */
-      {"spidereval_input_problem", 3, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-       inputProblemFunc},
-      {"spidereval_peer_input_problem", 5, PURE, peerInputProblemFunc},
-      {"spidereval_choice_problem", 4, PURE, choiceProblemFunc},
-      {"html_escape", 1, PURE, htmlEscapeFunc},
+      {"spidereval_input_problem", 3, 3, SQLITE_DIRECTONLY, inputProblemFunc,
+       0},
+      {"spidereval_peer_input_problem", 5, 5, PURE, peerInputProblemFunc, 0},
+      {"spidereval_choice_problem", 4, 4, PURE, choiceProblemFunc, 0},
+      {"html_escape", 1, 1, PURE, htmlEscapeFunc, 0},
       /* DIRECTONLY: they write files (see the header) */
-      {"spidereval_write", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, writeFunc},
-      {"spidereval_mkdir", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, mkdirFunc},
-      {"listing_limit", 1, PURE, listingLimitFunc},
-      {"listing_note", 2, PURE, listingNoteFunc},
-      {"listing_note", 3, PURE, listingNoteFunc},
-      {"instance_family", 1, PURE, instanceFamilyFunc},
-      {"visible_text", 1, PURE, visibleTextFunc},
-      {"pandas_generation", 1, PURE, pandasGenerationFunc}};
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++)
-    rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,
-                                 0, fns[i].fn, 0, 0);
-  return rc;
+      {"spidereval_write", 2, 2, SQLITE_DIRECTONLY, writeFunc, 0},
+      {"spidereval_mkdir", 1, 1, SQLITE_DIRECTONLY, mkdirFunc, 0},
+      {"listing_limit", 1, 1, PURE, listingLimitFunc, 0},
+      {"listing_note", 2, 3, PURE, listingNoteFunc, 0},
+      {"instance_family", 1, 1, PURE, instanceFamilyFunc, 0},
+      {"visible_text", 1, 1, PURE, visibleTextFunc, 0},
+      {"pandas_generation", 1, 1, PURE, pandasGenerationFunc, 0}};
+  return se_create_functions(db, fns, sizeof fns / sizeof fns[0], cache, NULL);
 }

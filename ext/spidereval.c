@@ -220,9 +220,7 @@ static void callsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       char *m = sqlite3_mprintf("spidereval_calls: unknown step '%s' "
                                 "(counted: %s)", name ? name : "", list);
       sqlite3_free(list);
-      if (m) sqlite3_result_error(ctx, m, -1);
-      else sqlite3_result_error_nomem(ctx);
-      sqlite3_free(m);
+      se_result_error(ctx, m);
       return;
     }
     sqlite3_result_int64(ctx, n);
@@ -262,6 +260,45 @@ static void callsResetFunc(sqlite3_context *ctx, int argc,
 
 /* The id of the statement-wide auxdata slot (negative: see spidereval.h). */
 #define STATEMENT_EPOCH_AUXDATA (-0x5E1DE)
+
+static void release_cache(void *p) { se_cache_release(p); }
+
+int se_create_function(sqlite3 *db, const char *name, int min_args,
+                       int max_args, int flags,
+                       void (*fn)(sqlite3_context *, int, sqlite3_value **),
+                       se_cache *cache) {
+  for (int nargs = min_args; nargs <= max_args; nargs++) {
+    if (cache) se_cache_retain(cache);
+    int rc = sqlite3_create_function_v2(db, name, nargs, SQLITE_UTF8 | flags,
+                                        cache, fn, 0, 0,
+                                        cache ? release_cache : 0);
+    if (rc != SQLITE_OK) return rc;
+  }
+  return SQLITE_OK;
+}
+
+int se_create_functions(sqlite3 *db, const se_function *funcs, size_t n,
+                        se_cache *cache, const char **failed) {
+  for (size_t i = 0; i < n; i++) {
+    int rc = se_create_function(db, funcs[i].name, funcs[i].min_args,
+                                funcs[i].max_args, funcs[i].flags, funcs[i].fn,
+                                funcs[i].with_cache ? cache : NULL);
+    if (rc != SQLITE_OK) {
+      if (failed) *failed = funcs[i].name;
+      return rc;
+    }
+  }
+  return SQLITE_OK;
+}
+
+void se_result_error(sqlite3_context *ctx, char *msg) {
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, msg, -1);
+  sqlite3_free(msg);
+}
 
 void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...) {
   va_list ap;
@@ -379,8 +416,6 @@ static void progressFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
 }
 
-static void release_cache(void *p) { se_cache_release(p); }
-
 #ifdef _WIN32
 __declspec(dllexport)
 #endif
@@ -389,74 +424,31 @@ int sqlite3_spidereval_init(sqlite3 *db, char **pzErrMsg,
   SQLITE_EXTENSION_INIT2(pApi);
   se_cache *cache = se_cache_new();
   if (!cache) return SQLITE_NOMEM;
-  static const struct {
-    const char *name;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-    int flags;
-  } funcs[] = {
-      {"spidereval_version", versionFunc,
-       SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS},
-      {"spidereval_debug", debugFunc, SQLITE_INNOCUOUS},
-      {"spidereval_cache", cacheFunc, SQLITE_DIRECTONLY},
-      {"spidereval_cache_clear", cacheClearFunc, SQLITE_DIRECTONLY},
+  /* spidereval_isolation and spidereval_workers: process-wide settings
+  ** of the execution service; DIRECTONLY: a schema must not change where
+  ** untrusted SQL runs. spidereval_cache_limit([bytes]) reads or sets the
+  ** cache budget, spidereval_snapshot_dir([dir]) the snapshot directory
+  ** (it writes files there: DIRECTONLY). */
+  static const se_function funcs[] = {
+      {"spidereval_version", 0, 0, SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+       versionFunc, 1},
+      {"spidereval_debug", 0, 0, SQLITE_INNOCUOUS, debugFunc, 1},
+      {"spidereval_cache", 0, 0, SQLITE_DIRECTONLY, cacheFunc, 1},
+      {"spidereval_cache_clear", 0, 0, SQLITE_DIRECTONLY, cacheClearFunc, 1},
+      {"spidereval_calls", 0, 1, SQLITE_INNOCUOUS, callsFunc, 0},
+      {"spidereval_calls_reset", 0, 0, SQLITE_DIRECTONLY, callsResetFunc, 0},
+      {"progress", 3, 3, 0, progressFunc, 0},
+      {"spidereval_isolation", 0, 1, SQLITE_DIRECTONLY, isolationFunc, 0},
+      {"spidereval_workers", 0, 1, SQLITE_DIRECTONLY, workersFunc, 0},
+      {"spidereval_cache_limit", 0, 1, SQLITE_DIRECTONLY, cacheLimitFunc, 1},
+      {"spidereval_snapshot_dir", 0, 1, SQLITE_DIRECTONLY, snapshotDirFunc, 1},
   };
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof funcs / sizeof funcs[0] && rc == SQLITE_OK;
-       i++) {
-    se_cache_retain(cache);
-    rc = sqlite3_create_function_v2(db, funcs[i].name, 0,
-                                    SQLITE_UTF8 | funcs[i].flags, cache,
-                                    funcs[i].fn, 0, 0, release_cache);
-    if (rc != SQLITE_OK)
-      *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
-                                  funcs[i].name, sqlite3_errstr(rc));
-  }
-  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++)
-    rc = sqlite3_create_function_v2(db, "spidereval_calls", nargs,
-                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, 0,
-                                    callsFunc, 0, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function_v2(db, "spidereval_calls_reset", 0,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                    callsResetFunc, 0, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function_v2(db, "progress", 3, SQLITE_UTF8, 0,
-                                    progressFunc, 0, 0, 0);
-  /* spidereval_cache_limit([bytes]): read or set the cache budget */
-  /* process-wide settings of the execution service; DIRECTONLY: a
-  ** schema must not change where untrusted SQL runs */
-  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
-    rc = sqlite3_create_function_v2(db, "spidereval_isolation", nargs,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                    isolationFunc, 0, 0, 0);
-    if (rc == SQLITE_OK)
-      rc = sqlite3_create_function_v2(db, "spidereval_workers", nargs,
-                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                      workersFunc, 0, 0, 0);
-    if (rc != SQLITE_OK)
-      *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
-                                  "spidereval_isolation", sqlite3_errstr(rc));
-  }
-  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
-    se_cache_retain(cache);
-    rc = sqlite3_create_function_v2(db, "spidereval_cache_limit", nargs,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
-                                    cacheLimitFunc, 0, 0, release_cache);
-    if (rc != SQLITE_OK)
-      *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
-                                  "spidereval_cache_limit", sqlite3_errstr(rc));
-  }
-  /* spidereval_snapshot_dir([dir]): read or set the snapshot directory
-  ** (writes files there: DIRECTONLY) */
-  for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++) {
-    se_cache_retain(cache);
-    rc = sqlite3_create_function_v2(db, "spidereval_snapshot_dir", nargs,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
-                                    snapshotDirFunc, 0, 0, release_cache);
-    if (rc != SQLITE_OK)
-      *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s",
-                                  "spidereval_snapshot_dir", sqlite3_errstr(rc));
-  }
+  const char *failed = NULL;
+  int rc = se_create_functions(db, funcs, sizeof funcs / sizeof funcs[0],
+                               cache, &failed);
+  if (rc != SQLITE_OK)
+    *pzErrMsg = sqlite3_mprintf("spidereval: cannot register %s: %s", failed,
+                                sqlite3_errstr(rc));
   static const struct {
     const char *what;
     int (*reg)(sqlite3 *, se_cache *);

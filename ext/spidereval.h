@@ -48,6 +48,33 @@ int se_timer_check(void *timer);
 ** arguments: the first thing each counted function does. */
 void se_note_call(const char *name, int argc, sqlite3_value **argv);
 
+/* Registers fn as the SQL function `name` of min_args to max_args
+** arguments (SQLITE_UTF8 | flags). With a cache, each arity holds a
+** reference to it (released when SQLite drops the function) and gets it as
+** its user data; with NULL, no user data. SQLITE_OK or the first error. */
+int se_create_function(sqlite3 *db, const char *name, int min_args,
+                       int max_args, int flags,
+                       void (*fn)(sqlite3_context *, int, sqlite3_value **),
+                       se_cache *cache);
+
+/* A row of a glue file's table of SQL functions. */
+typedef struct {
+  const char *name;
+  int min_args, max_args; /* the arities registered */
+  int flags;              /* besides SQLITE_UTF8 */
+  void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  int with_cache;         /* the connection's cache as its user data */
+} se_function;
+/* Registers the n functions of the table (se_create_function each).
+** SQLITE_OK, or the first error with *failed (when not NULL) naming the
+** function that failed. */
+int se_create_functions(sqlite3 *db, const se_function *funcs, size_t n,
+                        se_cache *cache, const char **failed);
+
+/* msg (sqlite3_malloc'd, freed here) as the function's error; NULL (it
+** could not be made): out of memory. */
+void se_result_error(sqlite3_context *ctx, char *msg);
+
 /* Replace a vtab's error message (frees the old one). */
 void se_vtab_error(sqlite3_vtab *vtab, const char *fmt, ...);
 

@@ -89,11 +89,6 @@ int se_register_cex_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
   /* reads the database named by its argument and writes out_file: a view
   ** or trigger of an untrusted schema must not call it */
-  for (int nargs = 3; nargs <= 5; nargs++) {
-    int rc = sqlite3_create_function_v2(db, "counterexample", nargs,
-                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                        counterexampleFunc, 0, 0, 0);
-    if (rc != SQLITE_OK) return rc;
-  }
-  return SQLITE_OK;
+  return se_create_function(db, "counterexample", 3, 5, SQLITE_DIRECTONLY,
+                            counterexampleFunc, NULL);
 }

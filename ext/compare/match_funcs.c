@@ -1442,64 +1442,29 @@ static void errorCategoryFunc(sqlite3_context *ctx, int argc,
   if (cat) sqlite3_result_text(ctx, cat, -1, SQLITE_STATIC);
 }
 
-static void release_cache(void *p) { se_cache_release(p); }
-
 int se_register_match_funcs(sqlite3 *db, se_cache *cache) {
-  /* These functions read files: a view or trigger in an untrusted schema
-  ** must not be able to call them, hence SQLITE_DIRECTONLY. */
-  static const struct {
-    const char *name;
-    int nargs;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } funcs[] = {
-      {"focused_match", 4, focusedMatchFunc},
-      {"focused_match", 5, focusedMatchFunc},
-      {"result_diff", 4, resultDiffFunc},
-      {"result_diff", 5, resultDiffFunc},
-      {"spider_verdict", 3, spiderVerdictFunc},
-      {"spider_verdict", 4, spiderVerdictFunc},
-      {"sql_verdict", 4, sqlVerdictFunc},
-      {"sql_verdict", 5, sqlVerdictFunc},
-      {"sql_verdict", 6, sqlVerdictFunc},
-      {"db_match", 2, dbMatchFunc},
-      {"db_match", 3, dbMatchFunc},
-      {"db_match", 4, dbMatchFunc},
-      {"db_match", 5, dbMatchFunc},
-      {"db_match", 6, dbMatchFunc},
-      {"db_match", 7, dbMatchFunc},
-      {"sql_match", 5, sqlMatchFunc},
-      {"sql_match", 6, sqlMatchFunc},
-      {"sql_match", 7, sqlMatchFunc},
-      {"sql_result_csv", 2, sqlResultCsvFunc},
-      {"sql_result_csv", 3, sqlResultCsvFunc},
-      {"sql_result_csv", 4, sqlResultCsvFunc},
+  enum { PURE = SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS };
+  static const se_function funcs[] = {
+      /* These functions read files: a view or trigger in an untrusted
+      ** schema must not be able to call them, hence SQLITE_DIRECTONLY. */
+      {"focused_match", 4, 5, SQLITE_DIRECTONLY, focusedMatchFunc, 1},
+      {"result_diff", 4, 5, SQLITE_DIRECTONLY, resultDiffFunc, 1},
+      {"spider_verdict", 3, 4, SQLITE_DIRECTONLY, spiderVerdictFunc, 1},
+      {"sql_verdict", 4, 6, SQLITE_DIRECTONLY, sqlVerdictFunc, 1},
+      {"db_match", 2, 7, SQLITE_DIRECTONLY, dbMatchFunc, 1},
+      {"sql_match", 5, 7, SQLITE_DIRECTONLY, sqlMatchFunc, 1},
+      {"sql_result_csv", 2, 4, SQLITE_DIRECTONLY, sqlResultCsvFunc, 1},
+      {"error_category", 2, 4, PURE, errorCategoryFunc, 0},
+      /* the answer types are pure functions of their arguments */
+      {"string_match", 2, 4, PURE, stringMatchFunc, 0},
   };
-  for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
-    se_cache_retain(cache);
-    int rc = sqlite3_create_function_v2(
-        db, funcs[i].name, funcs[i].nargs, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-        cache, funcs[i].fn, 0, 0, release_cache);
-    if (rc != SQLITE_OK) return rc;
-  }
-  for (int nargs = 2; nargs <= 4; nargs++) {
-    int rc = sqlite3_create_function_v2(
-        db, "error_category", nargs,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        errorCategoryFunc, 0, 0, 0);
-    if (rc != SQLITE_OK) return rc;
-  }
-  /* the answer types are pure functions of their arguments */
-  for (int nargs = 2; nargs <= 4; nargs++) {
-    int rc = sqlite3_create_function_v2(
-        db, "string_match", nargs,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        stringMatchFunc, 0, 0, 0);
-    if (rc != SQLITE_OK) return rc;
-  }
+  int rc = se_create_functions(db, funcs, sizeof funcs / sizeof funcs[0],
+                               cache, NULL);
+  if (rc != SQLITE_OK) return rc;
   for (int nargs = 2; nargs <= 5; nargs++) {
     am_patterns *p = am_compile();
     if (!p) return SQLITE_NOMEM;
-    int rc = sqlite3_create_function_v2(
+    rc = sqlite3_create_function_v2(
         db, "number_match", nargs,
         SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, p,
         numberMatchFunc, 0, 0, free_am);

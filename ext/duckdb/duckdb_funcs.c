@@ -162,17 +162,11 @@ static int parse_options(sqlite3_context *ctx, const char *opts,
       goto bad;
     }
     continue;
-  bad: {
-    char *m = sqlite3_mprintf("duckdb_match: bad option '%s' (expected "
-                              "timeout=SECONDS, memory=MB or tol=X)", word);
-    if (m) {
-      sqlite3_result_error(ctx, m, -1);
-      sqlite3_free(m);
-    } else {
-      sqlite3_result_error_nomem(ctx);
-    }
+  bad:
+    se_result_error(ctx, sqlite3_mprintf("duckdb_match: bad option '%s' "
+                                         "(expected timeout=SECONDS, "
+                                         "memory=MB or tol=X)", word));
     return 1;
-  }
   }
   return 0;
 }
@@ -203,12 +197,7 @@ static void duckdbMatchFunc(sqlite3_context *ctx, int argc,
     char *m = v.nolib ? sqlite3_mprintf("duckdb_match: %s", v.error_info)
                       : sqlite3_mprintf("%s", v.error_info);
     dbt_verdict_clear(&v);
-    if (!m) {
-      sqlite3_result_error_nomem(ctx);
-      return;
-    }
-    sqlite3_result_error(ctx, m, -1);
-    sqlite3_free(m);
+    se_result_error(ctx, m);
     return;
   }
   sqlite3_str *out = sqlite3_str_new(0);
@@ -265,18 +254,11 @@ static void duckdbHeaderFunc(sqlite3_context *ctx, int argc,
 
 int se_register_duckdb_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
-  int rc = SQLITE_OK;
-  for (int nargs = 2; nargs <= 6 && rc == SQLITE_OK; nargs++)
-    rc = sqlite3_create_function_v2(db, "duckdb_match", nargs,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                    duckdbMatchFunc, 0, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function_v2(db, "duckdb_version", 0,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                    duckdbVersionFunc, 0, 0, 0);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function_v2(db, "duckdb_header", 1,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                    duckdbHeaderFunc, 0, 0, 0);
-  return rc;
+  static const se_function funcs[] = {
+      {"duckdb_match", 2, 6, SQLITE_DIRECTONLY, duckdbMatchFunc, 0},
+      {"duckdb_version", 0, 0, SQLITE_DIRECTONLY, duckdbVersionFunc, 0},
+      {"duckdb_header", 1, 1, SQLITE_DIRECTONLY, duckdbHeaderFunc, 0},
+  };
+  return se_create_functions(db, funcs, sizeof funcs / sizeof funcs[0], cache,
+                             NULL);
 }

@@ -180,12 +180,7 @@ static void spiderHardnessFunc(sqlite3_context *ctx, int argc,
         "evaluation.py stops with %s",
         label ? label : "", label ? ": " : "", perr ? perr : "an exception");
     free(perr);
-    if (!m) {
-      sqlite3_result_error_nomem(ctx);
-      return;
-    }
-    sqlite3_result_error(ctx, m, -1);
-    sqlite3_free(m);
+    se_result_error(ctx, m);
     return;
   }
   sqlite3_result_text(ctx, spider_hardness_name(level), -1, SQLITE_STATIC);
@@ -195,11 +190,6 @@ int se_register_hardness_funcs(sqlite3 *db, se_cache *cache) {
   (void)cache;
   /* spider_hardness opens database files: a view or trigger in an
   ** untrusted schema must not call it. */
-  for (int nargs = 2; nargs <= 3; nargs++) {
-    int rc = sqlite3_create_function_v2(db, "spider_hardness", nargs,
-                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
-                                        spiderHardnessFunc, 0, 0, 0);
-    if (rc != SQLITE_OK) return rc;
-  }
-  return SQLITE_OK;
+  return se_create_function(db, "spider_hardness", 2, 3, SQLITE_DIRECTONLY,
+                            spiderHardnessFunc, NULL);
 }

@@ -1284,13 +1284,6 @@ done:
   return res;
 }
 
-static void fail(sqlite3_context *ctx, char *msg) {
-  if (msg) {
-    sqlite3_result_error(ctx, msg, -1);
-    sqlite3_free(msg);
-  } else
-    sqlite3_result_error_nomem(ctx);
-}
 
 /*
 ** The robust option: a pass stands only when no database generated from
@@ -1391,7 +1384,7 @@ static int timeout_arg(sqlite3_context *ctx, const char *fn, sqlite3_value *a,
   int t = sqlite3_value_numeric_type(a);
   double s = sqlite3_value_double(a);
   if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || !(s > 0) || s > 86400) {
-    fail(ctx, sqlite3_mprintf("%s: timeout must be a number of "
+    se_result_error(ctx, sqlite3_mprintf("%s: timeout must be a number of "
                               "seconds above 0 and at most 86400, not '%s'",
                               fn, sqlite3_value_text(a)));
     return 1;
@@ -1422,7 +1415,7 @@ static void execVerdictFunc(sqlite3_context *ctx, int argc,
   char *json = verdict_of(path, pred, gold, rules_text, seconds,
                           cache ? se_cache_snapshot_dir(cache) : NULL, &msg);
   if (!json) {
-    fail(ctx, msg);
+    se_result_error(ctx, msg);
     return;
   }
   sqlite3_result_text(ctx, json, -1, sqlite3_free);
@@ -1487,7 +1480,7 @@ static void execVerdictsFunc(sqlite3_context *ctx, int argc,
   if (argc > 3 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
     if (sqlite3_value_numeric_type(argv[3]) != SQLITE_INTEGER ||
         sqlite3_value_int64(argv[3]) < 1 || sqlite3_value_int64(argv[3]) > 1024) {
-      fail(ctx, sqlite3_mprintf("exec_verdicts: workers must be a whole number "
+      se_result_error(ctx, sqlite3_mprintf("exec_verdicts: workers must be a whole number "
                                 "from 1 to 1024, not '%s'",
                                 sqlite3_value_text(argv[3])));
       return;
@@ -1508,7 +1501,7 @@ static void execVerdictsFunc(sqlite3_context *ctx, int argc,
   }
   if (!shape_ok) {
     json_decref(tasks);
-    fail(ctx, sqlite3_mprintf("exec_verdicts: tasks must be a JSON array of "
+    se_result_error(ctx, sqlite3_mprintf("exec_verdicts: tasks must be a JSON array of "
                               "[db, pred_sql, gold_sql, ...] arrays (strings "
                               "or nulls)"));
     return;
@@ -1566,7 +1559,7 @@ static void execVerdictsFunc(sqlite3_context *ctx, int argc,
   free(b.oom);
   json_decref(tasks);
   if (msg || oom) {
-    fail(ctx, msg);
+    se_result_error(ctx, msg);
     return;
   }
   char *json = sqlite3_str_finish(s);
@@ -1720,12 +1713,12 @@ static int rows_rules(sqlite3_context *ctx, const char *fn,
   const char *rules_text = (const char *)sqlite3_value_text(argv[2]);
   char *msg = parse_rules(fn, rules_text ? rules_text : "", r);
   if (msg) {
-    fail(ctx, msg);
+    se_result_error(ctx, msg);
     return 1;
   }
   if (r->toplevel_order) {
     sqlite3_free(r->canon);
-    fail(ctx, sqlite3_mprintf("%s: toplevel_order reads the gold SQL: "
+    se_result_error(ctx, sqlite3_mprintf("%s: toplevel_order reads the gold SQL: "
                               "use order or noorder", fn));
     return 1;
   }
@@ -1744,7 +1737,7 @@ static int rows_read(sqlite3_context *ctx, const char *fn,
     if (e) {
       fetched_free(p);
       fetched_free(g);
-      fail(ctx, sqlite3_mprintf("%s: %s: %s", fn, names[i], e));
+      se_result_error(ctx, sqlite3_mprintf("%s: %s: %s", fn, names[i], e));
       sqlite3_free(e);
       return 1;
     }
@@ -1759,13 +1752,13 @@ static void rowsVerdictFunc(sqlite3_context *ctx, int argc,
   if (rows_rules(ctx, "rows_verdict", argv, &r)) return;
   if (r.robust) {
     sqlite3_free(r.canon);
-    fail(ctx, sqlite3_mprintf("rows_verdict: robust searches for databases: use "
+    se_result_error(ctx, sqlite3_mprintf("rows_verdict: robust searches for databases: use "
                               "exec_verdict"));
     return;
   }
   if (r.kind == PM_BIRD_VES) {
     sqlite3_free(r.canon);
-    fail(ctx, sqlite3_mprintf("rows_verdict: bird_ves times the queries: use "
+    se_result_error(ctx, sqlite3_mprintf("rows_verdict: bird_ves times the queries: use "
                               "exec_verdict (rows_verdict 'bird' is its "
                               "correctness gate)"));
     return;
@@ -1875,32 +1868,19 @@ static void rowsDiffFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, json, -1, sqlite3_free);
 }
 
-static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_peer_metrics(sqlite3 *db, se_cache *cache) {
   /* exec_verdict opens database files (and writes gold results to the
   ** snapshot directory, the connection's cache says where): a view or
   ** trigger in an untrusted schema must not call it. */
-  for (int nargs = 4; nargs <= 5; nargs++) {
-    se_cache_retain(cache);
-    int rc = sqlite3_create_function_v2(db, "exec_verdict", nargs,
-                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
-                                        execVerdictFunc, 0, 0, release_cache);
-    if (rc != SQLITE_OK) return rc;
-  }
-  for (int nargs = 2; nargs <= 4; nargs++) {
-    se_cache_retain(cache);
-    int rc = sqlite3_create_function_v2(db, "exec_verdicts", nargs,
-                                        SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
-                                        execVerdictsFunc, 0, 0, release_cache);
-    if (rc != SQLITE_OK) return rc;
-  }
-  int rc = sqlite3_create_function_v2(
-      db, "rows_verdict", 3,
-      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-      rowsVerdictFunc, 0, 0, 0);
-  if (rc != SQLITE_OK) return rc;
-  return sqlite3_create_function_v2(
-      db, "rows_diff", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-      0, rowsDiffFunc, 0, 0, 0);
+  static const se_function funcs[] = {
+      {"exec_verdict", 4, 5, SQLITE_DIRECTONLY, execVerdictFunc, 1},
+      {"exec_verdicts", 2, 4, SQLITE_DIRECTONLY, execVerdictsFunc, 1},
+      {"rows_verdict", 3, 3, SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+       rowsVerdictFunc, 0},
+      {"rows_diff", 3, 3, SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+       rowsDiffFunc, 0},
+  };
+  return se_create_functions(db, funcs, sizeof funcs / sizeof funcs[0], cache,
+                             NULL);
 }

@@ -905,39 +905,19 @@ static void release_cache(void *p) { se_cache_release(p); }
 
 int se_register_select_funcs(sqlite3 *db, se_cache *cache) {
   /* reads files: not callable from views or triggers of a hostile schema */
-  for (int nargs = 2; nargs <= 3; nargs++) {
-    se_cache_retain(cache);
-    int rc = sqlite3_create_function_v2(
-        db, "result_similarity", nargs, SQLITE_UTF8 | SQLITE_DIRECTONLY, cache,
-        resultSimilarityFunc, 0, 0, release_cache);
-    if (rc != SQLITE_OK) return rc;
-  }
-  for (int nargs = 2; nargs <= 3; nargs++) {
-    se_cache_retain(cache);
-    int rc = sqlite3_create_function_v2(
-        db, "result_equivalent", nargs, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-        cache, resultEquivalentFunc, 0, 0, release_cache);
-    if (rc != SQLITE_OK) return rc;
-  }
+  enum { PURE = SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS };
+  static const se_function funcs[] = {
+      {"result_similarity", 2, 3, SQLITE_DIRECTONLY, resultSimilarityFunc, 1},
+      {"result_equivalent", 2, 3, SQLITE_DIRECTONLY, resultEquivalentFunc, 1},
+      /* pure: safe anywhere */
+      {"plain_name", 1, 2, PURE, plainNameFunc, 0},
+      {"sql_normalize", 1, 1, PURE, sqlNormalizeFunc, 0},
+      {"sql_from_fence", 1, 1, PURE, sqlFromFenceFunc, 0},
+  };
+  int rc = se_create_functions(db, funcs, sizeof funcs / sizeof funcs[0],
+                               cache, NULL);
+  if (rc != SQLITE_OK) return rc;
   se_cache_retain(cache);
-  int rc = sqlite3_create_module_v2(db, "mbr_scores", &mbrModule, cache,
-                                    release_cache);
-  if (rc != SQLITE_OK) return rc;
-  /* pure: safe anywhere */
-  for (int nargs = 1; nargs <= 2; nargs++) {
-    int rc = sqlite3_create_function_v2(
-        db, "plain_name", nargs,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-        plainNameFunc, 0, 0, 0);
-    if (rc != SQLITE_OK) return rc;
-  }
-  rc = sqlite3_create_function_v2(
-      db, "sql_normalize", 1,
-      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-      sqlNormalizeFunc, 0, 0, 0);
-  if (rc != SQLITE_OK) return rc;
-  return sqlite3_create_function_v2(
-      db, "sql_from_fence", 1,
-      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0,
-      sqlFromFenceFunc, 0, 0, 0);
+  return sqlite3_create_module_v2(db, "mbr_scores", &mbrModule, cache,
+                                  release_cache);
 }
