@@ -212,6 +212,27 @@ FROM html_instances AS h
 LEFT JOIN gold_instances(:gold) AS g ON g.instance_id = h.instance_id
 LEFT JOIN temp.report_difficulty AS rd ON rd.instance_id = h.instance_id;
 
+-- the page's bar charts (sql/report_page.sql draws them)
+INSERT INTO temp.report_page_charts_spec VALUES
+  ('difficulty', 1, 520, '', 'by difficulty', 'bar', 80),
+  ('family', 1, 520, ' id="families"', 'by source family', 'bar fam', 80),
+  ('outcome', 0, 720, '', 'by outcome', 'bar', 280),
+  ('error', 0, 720, '', 'by error category', 'bar err', 280);
+INSERT INTO temp.report_page_bars
+SELECT 'difficulty', difficulty, count(*), sum(score), NULL,
+       CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2 WHEN 'Hard' THEN 3 ELSE 4 END
+FROM report_verdicts GROUP BY difficulty;
+INSERT INTO temp.report_page_bars
+SELECT 'family', family, count(*), sum(score), NULL, row_number() OVER (ORDER BY count(*) DESC, family)
+FROM (SELECT score, instance_family(instance_id) AS family FROM report_verdicts) GROUP BY family;
+INSERT INTO temp.report_page_bars
+SELECT 'outcome', category, count(*), NULL, iif(category = 'Correct', '#2a7', '#c44'),
+       row_number() OVER (ORDER BY category = 'Correct' DESC, count(*) DESC, category)
+FROM report_verdicts GROUP BY category;
+INSERT INTO temp.report_page_bars
+SELECT 'error', error_category, count(*), NULL, iif(error_category = 'undetermined', '#aaa', '#c84'),
+       row_number() OVER (ORDER BY error_category = 'undetermined', count(*) DESC, error_category)
+FROM html_instances WHERE score = 0 GROUP BY error_category;
 .mode list
 .headers off
 WITH
@@ -221,70 +242,6 @@ e AS (SELECT count(*) AS total FROM gold_instances(:gold)
       WHERE in_eval AND instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded)),
 te AS (SELECT coalesce(sum(score), 0) AS ok, count(*) AS n FROM report_verdicts
        WHERE instance_id NOT IN (SELECT instance_id FROM temp.spider2e_excluded)),
-diff AS (
-  SELECT difficulty AS label, count(*) AS total, sum(score) AS ok,
-         CASE difficulty WHEN 'Easy' THEN 1 WHEN 'Medium' THEN 2 WHEN 'Hard' THEN 3 ELSE 4 END AS ord
-  FROM report_verdicts GROUP BY difficulty),
-cat AS (
-  SELECT category AS label, count(*) AS total,
-         row_number() OVER (ORDER BY category = 'Correct' DESC, count(*) DESC, category) AS ord
-  FROM report_verdicts GROUP BY category),
-err AS (
-  SELECT error_category AS label, count(*) AS total,
-         row_number() OVER (ORDER BY error_category = 'undetermined', count(*) DESC, error_category) AS ord
-  FROM html_instances WHERE score = 0 GROUP BY error_category),
-dmax AS (SELECT max(total) AS m FROM diff),
-cmax AS (SELECT max(total) AS m FROM cat),
-emax AS (SELECT max(total) AS m FROM err),
-diff_svg AS (
-  SELECT '<svg class="chart" width="520" height="' || (30 * count(*) + 10) ||
-         '" role="img" aria-label="by difficulty">' ||
-         group_concat(
-           '<g class="bar" data-label="' || html_escape(label) || '" data-total="' || total ||
-           '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
-           '<rect x="80" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM dmax)) || '" fill="#ddd"/>' ||
-           '<rect x="80" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM dmax)) || '" fill="#2a7"/>' ||
-           '<text x="390" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>', '') || '</svg>' AS s
-  FROM (SELECT * FROM diff ORDER BY ord)),
-fam AS (
-  SELECT family AS label, count(*) AS total, sum(score) AS ok,
-         row_number() OVER (ORDER BY count(*) DESC, family) AS ord
-  FROM (SELECT score, instance_family(instance_id) AS family FROM report_verdicts) GROUP BY family),
-fmax AS (SELECT max(total) AS m FROM fam),
-fam_svg AS (
-  SELECT '<svg class="chart" id="families" width="520" height="' || (30 * count(*) + 10) ||
-         '" role="img" aria-label="by source family">' ||
-         group_concat(
-           '<g class="bar fam" data-label="' || html_escape(label) || '" data-total="' || total ||
-           '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
-           '<rect x="80" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM fmax)) || '" fill="#ddd"/>' ||
-           '<rect x="80" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM fmax)) || '" fill="#2a7"/>' ||
-           '<text x="390" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>', '') || '</svg>' AS s
-  FROM (SELECT * FROM fam ORDER BY ord)),
-cat_svg AS (
-  SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
-         '" role="img" aria-label="by outcome">' ||
-         group_concat(
-           '<g class="bar" data-label="' || html_escape(label) ||
-           '" data-total="' || total || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
-           '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM cmax)) ||
-           '" fill="' || iif(label = 'Correct', '#2a7', '#c44') || '"/>' ||
-           '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
-  FROM (SELECT * FROM cat ORDER BY ord)),
-err_svg AS (
-  SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
-         '" role="img" aria-label="by error category">' ||
-         group_concat(
-           '<g class="bar err" data-label="' || html_escape(label) ||
-           '" data-total="' || total || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
-           '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM emax)) ||
-           '" fill="' || iif(label = 'undetermined', '#aaa', '#c84') || '"/>' ||
-           '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
-  FROM (SELECT * FROM err ORDER BY ord)),
 sources AS (
   SELECT group_concat(n || ' ' || source, '; ') AS s FROM (
     SELECT source, count(*) AS n FROM temp.report_difficulty GROUP BY source
@@ -388,13 +345,13 @@ th.cond { background: #dde8ff; } th.nomatch { background: #fdd; } td.differs { b
 ' || CASE WHEN :page = 'compare' THEN coalesce((SELECT s FROM cmp), '') ELSE '' END || '
 <p id="difficulty-source">Difficulty: ' || html_escape((SELECT s FROM sources)) || '.</p>
 <h2>By difficulty</h2>
-' || coalesce((SELECT s FROM diff_svg), '') || '
+' || coalesce((SELECT svg FROM temp.report_page_charts WHERE chart = 'difficulty'), '') || '
 <h2>By source family</h2>
-' || coalesce((SELECT s FROM fam_svg), '') || '
+' || coalesce((SELECT svg FROM temp.report_page_charts WHERE chart = 'family'), '') || '
 <h2>By outcome</h2>
-' || coalesce((SELECT s FROM cat_svg), '') || '
+' || coalesce((SELECT svg FROM temp.report_page_charts WHERE chart = 'outcome'), '') || '
 <h2>Failures by error category (Spider 2.0 taxonomy, from the evidence)</h2>
-' || coalesce((SELECT s FROM err_svg), '<p>no failures</p>') || '
+' || coalesce((SELECT svg FROM temp.report_page_charts WHERE chart = 'error'), '<p>no failures</p>') || '
 ' || CASE WHEN :page = 'compare' THEN '' ELSE coalesce((SELECT s FROM cmp), '') END || '
 <h2>Instances</h2>
 <div id="filters">

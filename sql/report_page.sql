@@ -8,6 +8,12 @@
 -- report_page_pairs(html): the paired tests of every pair of runs and the
 -- instances gained and lost against run A, from sql/compare_stats.sql's
 -- tables (compare_pairs, compare_moves), read when the page is written.
+-- And the bar charts: a page fills temp.report_page_charts_spec (chart, share:
+-- 1 for bars of correct out of total, 0 for one bar of a count; width,
+-- attrs of the svg, aria label, cls of each bar, x where the bars start)
+-- and temp.report_page_bars (chart, label, total, ok, fill of a count bar,
+-- ord: the bar's place from 1) before it is written; the temp view
+-- report_page_charts(chart, svg) draws each chart (NULL when it has no bar).
 DROP TABLE IF EXISTS temp.report_page;
 CREATE TEMP TABLE report_page(part TEXT PRIMARY KEY, html TEXT NOT NULL);
 INSERT INTO temp.report_page VALUES ('style', 'body { font: 14px/1.4 sans-serif; margin: 2em; color: #222; }
@@ -73,3 +79,27 @@ SELECT '<h3>Paired tests (McNemar: b right in the first run only, c in the secon
     coalesce((SELECT group_concat('<a href="#open=' || html_escape(instance_id) || '" class="move lost">' || html_escape((SELECT name FROM temp.compare_runs WHERE run = other)) || ':' || html_escape(instance_id) || '</a>', ' ')
               FROM (SELECT * FROM temp.compare_moves WHERE change = 'lost' ORDER BY other, instance_id)), 'none') ||
     '</p>' AS html;
+DROP TABLE IF EXISTS temp.report_page_charts_spec;
+CREATE TEMP TABLE report_page_charts_spec(chart TEXT PRIMARY KEY, share, width, attrs, aria, cls, x);
+DROP TABLE IF EXISTS temp.report_page_bars;
+CREATE TEMP TABLE report_page_bars(chart TEXT, label, total, ok, fill, ord);
+DROP VIEW IF EXISTS temp.report_page_charts;
+CREATE TEMP VIEW report_page_charts AS
+SELECT c.chart, (
+  SELECT '<svg class="chart"' || c.attrs || ' width="' || c.width || '" height="' || (30 * count(*) + 10) ||
+         '" role="img" aria-label="' || c.aria || '">' ||
+         group_concat(
+           '<g class="' || c.cls || '" data-label="' || html_escape(label) || '" data-total="' || total ||
+           CASE WHEN c.share THEN '" data-correct="' || ok ELSE '' END ||
+           '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
+           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
+           CASE WHEN c.share THEN
+             '<rect x="' || c.x || '" y="2" height="18" width="' || (300.0 * total / m) || '" fill="#ddd"/>' ||
+             '<rect x="' || c.x || '" y="2" height="18" width="' || (300.0 * ok / m) || '" fill="#2a7"/>' ||
+             '<text x="' || (c.x + 310) || '" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>'
+           ELSE
+             '<rect x="' || c.x || '" y="2" height="18" width="' || (300.0 * total / m) || '" fill="' || fill || '"/>' ||
+             '<text x="' || (c.x + 310) || '" y="15">' || total || '</text></g>' END, '') || '</svg>'
+  FROM (SELECT b.*, (SELECT max(total) FROM temp.report_page_bars AS x WHERE x.chart = c.chart) AS m
+        FROM temp.report_page_bars AS b WHERE b.chart = c.chart ORDER BY ord)) AS svg
+FROM temp.report_page_charts_spec AS c;

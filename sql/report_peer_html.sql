@@ -110,6 +110,19 @@ SELECT idx, json_object(
          'p', (SELECT json_group_array(json_array(CAST(value AS INTEGER), json(p -> ('$.rows[' || value || ']'))))
                FROM (SELECT value FROM json_each(rd, '$.pred_only') LIMIT 20))) AS rowdiff
 FROM d;
+-- the page's bar charts (sql/report_page.sql draws them)
+INSERT INTO temp.report_page_charts_spec VALUES
+  ('difficulty', 1, 560, '', 'by difficulty', 'bar', 110),
+  ('outcome', 0, 720, '', 'by outcome', 'bar', 280);
+INSERT INTO temp.report_page_bars
+SELECT 'difficulty', coalesce(difficulty, '(none)'), count(*), sum(correct), NULL,
+       row_number() OVER (ORDER BY CASE difficulty WHEN 'simple' THEN 1 WHEN 'moderate' THEN 2
+                                   WHEN 'challenging' THEN 3 ELSE 4 END, difficulty IS NULL, difficulty)
+FROM temp.peer_verdicts WHERE run = 'A' GROUP BY difficulty;
+INSERT INTO temp.report_page_bars
+SELECT 'outcome', category, count(*), NULL, iif(category = 'Correct', '#2a7', '#c44'),
+       row_number() OVER (ORDER BY category = 'Correct' DESC, count(*) DESC, category)
+FROM temp.peer_verdicts WHERE run = 'A' GROUP BY category;
 .mode list
 .headers off
 WITH
@@ -119,39 +132,6 @@ t AS (SELECT count(*) AS n, coalesce(sum(correct), 0) AS ok, coalesce(sum(x), 0)
              sum(pred_sql IS NULL) AS missing, sum(pred_sql IS NOT NULL AND score IS NULL) AS unscored,
              sum(difficulty IS NOT NULL) AS with_diff, coalesce(sum(robust = 0), 0) AS refuted FROM v),
 runs AS (SELECT count(*) AS n FROM temp.peer_runs),
-diff AS (
-  SELECT coalesce(difficulty, '(none)') AS label, count(*) AS total, sum(correct) AS ok,
-         row_number() OVER (ORDER BY CASE difficulty WHEN 'simple' THEN 1 WHEN 'moderate' THEN 2
-                                     WHEN 'challenging' THEN 3 ELSE 4 END, difficulty IS NULL, difficulty) AS ord
-  FROM v GROUP BY difficulty),
-cat AS (
-  SELECT category AS label, count(*) AS total,
-         row_number() OVER (ORDER BY category = 'Correct' DESC, count(*) DESC, category) AS ord
-  FROM v GROUP BY category),
-dmax AS (SELECT max(total) AS m FROM diff),
-cmax AS (SELECT max(total) AS m FROM cat),
-diff_svg AS (
-  SELECT '<svg class="chart" width="560" height="' || (30 * count(*) + 10) ||
-         '" role="img" aria-label="by difficulty">' ||
-         group_concat(
-           '<g class="bar" data-label="' || html_escape(label) || '" data-total="' || total ||
-           '" data-correct="' || ok || '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
-           '<rect x="110" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM dmax)) || '" fill="#ddd"/>' ||
-           '<rect x="110" y="2" height="18" width="' || (300.0 * ok / (SELECT m FROM dmax)) || '" fill="#2a7"/>' ||
-           '<text x="420" y="15">' || ok || ' / ' || total || printf(' (%.1f%%)', 100.0 * ok / total) || '</text></g>', '') || '</svg>' AS s
-  FROM (SELECT * FROM diff ORDER BY ord)),
-cat_svg AS (
-  SELECT '<svg class="chart" width="720" height="' || (30 * count(*) + 10) ||
-         '" role="img" aria-label="by outcome">' ||
-         group_concat(
-           '<g class="bar" data-label="' || html_escape(label) || '" data-total="' || total ||
-           '" transform="translate(0,' || (30 * (ord - 1) + 5) || ')">' ||
-           '<text x="0" y="15">' || html_escape(label) || '</text>' ||
-           '<rect x="280" y="2" height="18" width="' || (300.0 * total / (SELECT m FROM cmax)) ||
-           '" fill="' || iif(label = 'Correct', '#2a7', '#c44') || '"/>' ||
-           '<text x="590" y="15">' || total || '</text></g>', '') || '</svg>' AS s
-  FROM (SELECT * FROM cat ORDER BY ord)),
 dbs AS (
   SELECT group_concat('<tr data-db="' || html_escape(db_id) || '" data-total="' || n || '" data-correct="' || ok ||
                       '"><td>' || html_escape(db_id) || '</td><td>' || n || '</td><td>' || ok || '</td><td>' ||
@@ -215,7 +195,7 @@ opts AS (
   SELECT (SELECT group_concat('<option>' || html_escape(category) || '</option>', '')
           FROM (SELECT DISTINCT category FROM v ORDER BY 1)) AS cats,
          (SELECT group_concat('<option>' || html_escape(label) || '</option>', '')
-          FROM (SELECT label FROM diff ORDER BY ord)) AS diffs,
+          FROM (SELECT label FROM temp.report_page_bars WHERE chart = 'difficulty' ORDER BY ord)) AS diffs,
          (SELECT group_concat('<option>' || html_escape(db_id) || '</option>', '')
           FROM (SELECT DISTINCT db_id FROM v ORDER BY 1)) AS dbs)
 SELECT '<!DOCTYPE html>
@@ -245,9 +225,9 @@ SELECT '<!DOCTYPE html>
 ' ELSE '' END || '<p id="difficulty-source">Difficulty: ' || t.with_diff || ' questions from the dev JSON''s "difficulty" field' ||
   CASE WHEN t.n > t.with_diff THEN ', ' || (t.n - t.with_diff) || ' without one' ELSE '' END || '.</p>
 <h2>By difficulty</h2>
-' || coalesce((SELECT s FROM diff_svg), '') || '
+' || coalesce((SELECT svg FROM temp.report_page_charts WHERE chart = 'difficulty'), '') || '
 <h2>By outcome</h2>
-' || coalesce((SELECT s FROM cat_svg), '') || '
+' || coalesce((SELECT svg FROM temp.report_page_charts WHERE chart = 'outcome'), '') || '
 <h2>By database</h2>
 <table id="databases"><thead><tr><th>db_id</th><th>questions</th><th>correct</th><th>' || m.metric ||
   ' x 100</th></tr></thead><tbody>' || coalesce((SELECT s FROM dbs), '') || '</tbody></table>
