@@ -21,18 +21,9 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/db"
-grep -v '^#' tests/cex/labels.tsv >"$work/labels.tsv"
+. tests/lib.sh
+cex_cases_db "$work/cases.db" "$cases" tests/cex/labels.tsv 1
 sqlite3 -bail "$work/cases.db" <<EOF
-CREATE TABLE c(id TEXT PRIMARY KEY, family, j);
-INSERT INTO c
-  SELECT value ->> 'id', value ->> 'family', value
-  FROM json_each('[' || replace(trim(readfile('$cases'), char(10)), char(10), ',') || ']');
-CREATE TABLE l(family, rules, expect);
-.mode tabs
-.import $work/labels.tsv l
-CREATE TABLE t AS
-  SELECT l.family, l.rules, l.expect, c.id, c.j FROM l JOIN c USING (family)
-  WHERE c.id = (SELECT min(id) FROM c c2 WHERE c2.family = l.family);
 .mode list
 .output $work/build.sql
 SELECT '.open $work/db/' || id || '.db' || char(10) || (j ->> 'db_sql') FROM (SELECT DISTINCT id, j FROM t);

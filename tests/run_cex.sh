@@ -22,27 +22,15 @@ options=${CEX_OPTIONS-tries=40 seconds=5}
 min_share=${CEX_MIN_SHARE:-0.90}
 . tests/lib.sh
 if [ ! -f "$cases" ]; then
-  echo "run_cex: $cases not found"
-  echo "cex: 0 passed, 1 failed"
-  exit 1
+  give_up cex "run_cex: $cases not found"
 fi
 work_dir
 mkdir -p "$work/db"
 per_family=$([ "${CEX_ALL:-0}" = 1 ] && echo 1000 || echo 1)
 
 # 1. the labelled pairs and their cases; a script that builds each database
-grep -v '^#' "$labels" >"$work/labels.tsv"
+cex_cases_db "$work/cases.db" "$cases" "$labels" "$per_family"
 sqlite3 -bail "$work/cases.db" <<EOF
-CREATE TABLE c(id TEXT PRIMARY KEY, family, j);
-INSERT INTO c
-  SELECT value ->> 'id', value ->> 'family', value
-  FROM json_each('[' || replace(trim(readfile('$cases'), char(10)), char(10), ',') || ']');
-CREATE TABLE l(family, rules, expect);
-.mode tabs
-.import $work/labels.tsv l
-CREATE TABLE t AS
-  SELECT l.family, l.rules, l.expect, c.id, c.j FROM l JOIN c USING (family)
-  WHERE c.id IN (SELECT id FROM c c2 WHERE c2.family = l.family ORDER BY id LIMIT $per_family);
 .mode list
 .headers off
 .output $work/build.sql

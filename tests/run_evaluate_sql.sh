@@ -17,9 +17,7 @@ work_dir
 lite="$shared/spider2/lite"
 res="$shared/spider2/resource/databases/sqlite"
 if [ ! -d "$lite/gold" ] || [ ! -d "$res" ]; then
-  echo "evaluate_sql: $lite or $res missing"
-  echo "evaluate_sql: 0 passed, 1 failed"
-  exit 1
+  give_up evaluate_sql "evaluate_sql: $lite or $res missing"
 fi
 mkdir -p "$work/dbs" "$work/gold/exec_result" "$work/gold/sql" "$work/sub"
 # databases named by the tasks' db ids (Db-IMDB is the folder DB_IMDB)

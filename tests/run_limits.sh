@@ -24,12 +24,6 @@ EXT=${SE_EXT:-build/spidereval}
 work=build/limits
 mkdir -p "$work"
 . tests/lib.sh
-# expect NAME PATTERN OUTPUT: OUTPUT must contain PATTERN (grep -E)
-expect() {
-  if printf '%s\n' "$3" | grep -qE -- "$2"; then ok; else
-    bad "$1: wanted /$2/, got:"; printf '%s\n' "$3" | head -5
-  fi
-}
 q() { sqlite3 -bail :memory: -cmd ".load $EXT" "$@" 2>&1; }
 
 # 1a. golden SQL tests, streamed
@@ -58,8 +52,8 @@ if [ -n "$files" ]; then
     "INSERT INTO h SELECT p, 'streamed', $digest FROM f;" \
     "SELECT 'differ:', count(*) FROM h a JOIN h b USING (path) WHERE a.mode = 'cached' AND b.mode = 'streamed' AND a.digest IS NOT b.digest;" \
     "SELECT 'files:', count(*) FROM h WHERE mode = 'streamed';" 2>&1)
-  expect "streamed = cached on the parity corpus" "^differ:\|0$" "$out"
-  expect "parity files streamed" "^files:\|[1-9][0-9]*$" "$out"
+  check_match "streamed = cached on the parity corpus" "^differ:\|0$" "$out"
+  check_match "parity files streamed" "^files:\|[1-9][0-9]*$" "$out"
 else
   echo "limits: no parity corpus under $shared, 1b skipped"
 fi
@@ -76,22 +70,22 @@ fi
 size=$(stat -c %s "$big")
 [ "$size" -gt 900000000 ] && ok || bad "the big file has only $size bytes"
 out=$( (ulimit -v 400000; q "SELECT col, name, dtype, rows FROM result_columns('$big');"))
-expect "1 GB result_columns under 400 MB" "^2\|score\|float64\|$rows$" "$out"
+check_match "1 GB result_columns under 400 MB" "^2\|score\|float64\|$rows$" "$out"
 out=$( (ulimit -v 400000; q "SELECT count(*), max(row), sum(value) FILTER (WHERE col = 0) FROM result_cells('$big');"))
-expect "1 GB result_cells scan under 400 MB" "^$((rows * 3))\|$((rows - 1))\|$((rows * (rows - 1) / 2))$" "$out"
+check_match "1 GB result_cells scan under 400 MB" "^$((rows * 3))\|$((rows - 1))\|$((rows * (rows - 1) / 2))$" "$out"
 out=$( (ulimit -v 400000; q "SELECT focused_match('$big', '$big', '[]', 1);"))
-expect "1 GB comparison refused, not killed" "MemoryError: out of memory reading '$big': [0-9]+ bytes need about [0-9]+ MB to be read whole" "$out"
+check_match "1 GB comparison refused, not killed" "MemoryError: out of memory reading '$big': [0-9]+ bytes need about [0-9]+ MB to be read whole" "$out"
 out=$( (ulimit -v 400000; q "SELECT spider_verdict('$big', 'tests/fixtures/gold_shop', 'shop001');"))
-expect "a prediction too large scores 0, the run goes on (issue 12)" '^\{"score":0,"error_info":"Evaluation Error:MemoryError: out of memory reading' "$out"
+check_match "a prediction too large scores 0, the run goes on (issue 12)" '^\{"score":0,"error_info":"Evaluation Error:MemoryError: out of memory reading' "$out"
 
 # 3. the big file cut short: inside a quoted field, inside a character
 cut="$work/cut.csv"
 { head -c 300000000 "$big"; printf '7,"an unfinished quote\n8,more'; } >"$cut"
 out=$( (ulimit -v 400000; q "SELECT count(*) FROM result_columns('$cut');"))
-expect "cut inside a quote" "ParserError: Error tokenizing data. C error: EOF inside string starting at row [0-9]+" "$out"
+check_match "cut inside a quote" "ParserError: Error tokenizing data. C error: EOF inside string starting at row [0-9]+" "$out"
 { head -c 300000000 "$big"; printf '9,caf\xc3'; } >"$cut"
 out=$( (ulimit -v 400000; q "SELECT count(*) FROM result_cells('$cut');"))
-expect "cut inside a character" "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc3 in position 0: unexpected end of data" "$out"
+check_match "cut inside a character" "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc3 in position 0: unexpected end of data" "$out"
 rm -f "$cut"
 
 # 4. databases claiming a billion rows, cut short
@@ -128,12 +122,12 @@ for variant in consistent claims_more; do
     out=$(q "$call")
     rc=$?
     if [ $rc -gt 1 ]; then bad "$variant: crashed ($rc): $call"; continue; fi
-    expect "$variant: $call" "database disk image is malformed" "$out"
+    check_match "$variant: $call" "database disk image is malformed" "$out"
   done
 done
 out=$(q "SELECT count(*) FROM sample_rows('build/samples/shop.sqlite', 'orders', 1000000000);")
-expect "a billion sample rows" "sample_rows: n must be between 0 and 100000" "$out"
+check_match "a billion sample rows" "sample_rows: n must be between 0 and 100000" "$out"
 out=$(q "SELECT json_array_length(execute_sql('build/samples/shop.sqlite', 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT i FROM n', 1000), '\$.rows'), json_extract(execute_sql('build/samples/shop.sqlite', 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT i FROM n', 1000), '\$.truncated');")
-expect "a billion generated rows, bounded" "^1000\|1$" "$out"
+check_match "a billion generated rows, bounded" "^1000\|1$" "$out"
 
 finish limits
