@@ -28,6 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # gold snapshots only where a row says so
 export SPIDEREVAL_SNAPSHOT_DIR=
+. tests/lib.sh # wide_table_sql
 now() { date +%s.%N; }
 # cpu_of FILE CMD...: runs CMD (a command or a function), adds its
 # user+sys CPU seconds to FILE in millisecond steps (bash's own accounting
@@ -236,14 +237,8 @@ fi # section 3
 
 # 4. agent tools: index builds and searches
 if want 4; then
-a=(customer order product seller region)
-b=(amount total count date ts)
 {
-  printf "CREATE TABLE wide (id INTEGER"
-  for i in $(seq 0 999); do
-    printf ", %s_%s_%03d" "${a[$((i % 5))]}" "${b[$((i / 5 % 5))]}" "$i"
-  done
-  echo ");"
+  wide_table_sql
   echo "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 100)"
   echo "INSERT INTO wide (id) SELECT i FROM r;"
 } | sqlite3 "$work/wide.db"

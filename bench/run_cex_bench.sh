@@ -23,15 +23,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/db"
 . tests/lib.sh
 cex_cases_db "$work/cases.db" "$cases" tests/cex/labels.tsv 1
-sqlite3 -bail "$work/cases.db" <<EOF
-.mode list
-.output $work/build.sql
-SELECT '.open $work/db/' || id || '.db' || char(10) || (j ->> 'db_sql') FROM (SELECT DISTINCT id, j FROM t);
-.output $work/pairs.tsv
-.mode tabs
-SELECT rowid, id, rules FROM t;
-EOF
-sqlite3 -bail :memory: <"$work/build.sql" >/dev/null
+case_dbs "$work/cases.db" "$work/db" "SELECT DISTINCT id, j FROM t"
+sqlite3 -bail -separator $'\t' "$work/cases.db" "SELECT rowid, id, rules FROM t" >"$work/pairs.tsv"
 now() { date +%s.%N; }
 while IFS=$'\t' read -r n id rules; do
   t0=$(now)
@@ -53,15 +46,7 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2 }
 # docs/cex.md): exec_verdicts on the official BIRD EX passes of the
 # query-level cases, in one process on the default threads, without and
 # with the robust option (each pass then searched)
-mkdir -p "$work/pass"
-sqlite3 -bail "$work/cases.db" <<EOF
-CREATE TABLE p AS SELECT id, j FROM c
-  WHERE family LIKE 'q\_%' ESCAPE '\' AND family NOT LIKE 'q\_dml%' ESCAPE '\' AND j ->> 'bird_ex' = 1;
-.mode list
-.output $work/pass.sql
-SELECT '.open $work/pass/' || id || '.db' || char(10) || (j ->> 'db_sql') FROM p;
-EOF
-sqlite3 -bail :memory: <"$work/pass.sql" >/dev/null
+case_dbs "$work/cases.db" "$work/pass" "SELECT id, j FROM p"
 for rules in bird 'bird robust'; do
   t0=$(now)
   n=$(sqlite3 -bail "$work/cases.db" -cmd ".load $ext" \

@@ -59,18 +59,43 @@ pytest_finish() {
   failed=$((failed + ${n:-0}))
   finish "$1"
 }
-# cex_cases_db DB CASES LABELS PER_FAMILY: the counterexample corpus as the
-# SQLite file DB (run_cex.sh, bench/run_cex_bench.sh): c(id, family, j) the
-# cases of the jsonl CASES, l(family, rules, expect) the labels TSV LABELS
-# (lines starting with # left out), t each labelled pair with the first
-# PER_FAMILY cases of its family (by id).
-cex_cases_db() {
-  grep -v '^#' "$3" >"$1.labels.tsv"
+# peers_cases_db DB CASES: the cases of the peers corpus (the jsonl CASES)
+# as the table c(id, family, j) of the SQLite file DB (run_peers.sh,
+# run_cex.sh, bench/run_cex_bench.sh).
+peers_cases_db() {
   sqlite3 -bail "$1" <<EOF
 CREATE TABLE c(id TEXT PRIMARY KEY, family, j);
 INSERT INTO c
   SELECT value ->> 'id', value ->> 'family', value
   FROM json_each('[' || replace(trim(readfile('$2'), char(10)), char(10), ',') || ']');
+EOF
+}
+# case_dbs DB DIR QUERY: the database of each case QUERY gives (SQL over
+# the SQLite file DB, rows id and j) built from its db_sql as DIR/<id>.db;
+# non-zero when one cannot be built (sqlite3's error then in DIR.err).
+case_dbs() {
+  mkdir -p "$2"
+  sqlite3 -bail "$1" >"$2.sql" 2>"$2.err" <<EOF || return 1
+.mode list
+.headers off
+SELECT '.open $2/' || id || '.db' || char(10)
+       || 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;' || char(10)
+       || (j ->> 'db_sql') FROM ($3);
+EOF
+  sqlite3 -bail :memory: <"$2.sql" >/dev/null 2>"$2.err"
+}
+# cex_cases_db DB CASES LABELS PER_FAMILY: the counterexample corpus as the
+# SQLite file DB (run_cex.sh, bench/run_cex_bench.sh): c (peers_cases_db),
+# l(family, rules, expect) the labels TSV LABELS (lines starting with #
+# left out), t each labelled pair with the first PER_FAMILY cases of its
+# family (by id), and p(id, family, j) the query-level cases (no DML) that
+# BIRD EX passes officially.
+cex_cases_db() {
+  peers_cases_db "$1" "$2" || return 1
+  grep -v '^#' "$3" >"$1.labels.tsv"
+  sqlite3 -bail "$1" <<EOF
+CREATE TABLE p AS SELECT id, family, j FROM c
+  WHERE family LIKE 'q\_%' ESCAPE '\' AND family NOT LIKE 'q\_dml%' ESCAPE '\' AND j ->> 'bird_ex' = 1;
 CREATE TABLE l(family, rules, expect);
 .mode tabs
 .import $1.labels.tsv l
@@ -78,4 +103,15 @@ CREATE TABLE t AS
   SELECT l.family, l.rules, l.expect, c.id, c.j FROM l JOIN c USING (family)
   WHERE c.id IN (SELECT id FROM c c2 WHERE c2.family = l.family ORDER BY id LIMIT $4);
 EOF
+}
+# wide_table_sql: the CREATE TABLE of "wide", an id and 1,000 columns named
+# from words (customer_amount_000 ... region_ts_999), for the agent tools'
+# column search (run_agent_tools.sh, bench/run_bench.sh)
+wide_table_sql() {
+  local a=(customer order product seller region) b=(amount total count date ts) i
+  printf "CREATE TABLE wide (id INTEGER"
+  for i in $(seq 0 999); do
+    printf ", %s_%s_%03d" "${a[$((i % 5))]}" "${b[$((i / 5 % 5))]}" "$i"
+  done
+  echo ");"
 }

@@ -146,14 +146,8 @@ want=$(printf '49|1|49|49\nno path\n1\nbottom>right_side right_side>top\nbottom>
 if [ "$got" = "$want" ]; then check_status chain 0 ""; else check_status chain 1 "$got"; fi
 
 # 3. a 1,000-column table: names built from words
-a=(customer order product seller region)
-b=(amount total count date ts)
 {
-  printf "CREATE TABLE wide (id INTEGER"
-  for i in $(seq 0 999); do
-    printf ", %s_%s_%03d" "${a[$((i % 5))]}" "${b[$((i / 5 % 5))]}" "$i"
-  done
-  echo ");"
+  wide_table_sql
   echo "INSERT INTO wide (id) VALUES (1);"
 } | sqlite3 "$work/wide.db"
 got=$(sqlite3 -bail :memory: -cmd ".load $ext" "

@@ -30,26 +30,13 @@ per_family=$([ "${CEX_ALL:-0}" = 1 ] && echo 1000 || echo 1)
 
 # 1. the labelled pairs and their cases; a script that builds each database
 cex_cases_db "$work/cases.db" "$cases" "$labels" "$per_family"
-sqlite3 -bail "$work/cases.db" <<EOF
-.mode list
-.headers off
-.output $work/build.sql
-SELECT '.open $work/db/' || id || '.db' || char(10)
-       || 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;' || char(10)
-       || (j ->> 'db_sql') FROM (SELECT DISTINCT id, j FROM t);
-.output $work/missing.txt
-SELECT family FROM l WHERE family NOT IN (SELECT family FROM c);
-.output stdout
-EOF
+sqlite3 -bail "$work/cases.db" \
+  "SELECT family FROM l WHERE family NOT IN (SELECT family FROM c)" >"$work/missing.txt"
 if [ -s "$work/missing.txt" ]; then
   while read -r f; do bad "labels.tsv: no case of family $f in $cases"; done <"$work/missing.txt"
 fi
-sqlite3 -bail :memory: <"$work/build.sql" >/dev/null 2>"$work/build.err" || {
-  echo "run_cex: building the case databases failed:"
-  head -5 "$work/build.err"
-  echo "cex: 0 passed, 1 failed"
-  exit 1
-}
+case_dbs "$work/cases.db" "$work/db" "SELECT DISTINCT id, j FROM t" ||
+  give_up cex "run_cex: building the case databases failed:" "$(head -5 "$work/db.err")"
 
 # 2. a search per pair: family, rules, expect, id, found, tries, why
 sqlite3 -bail "$work/cases.db" -cmd ".load $ext" >"$work/out.txt" 2>&1 <<EOF
@@ -143,15 +130,8 @@ fi
 # CEX_ALL=1 also: the official BIRD EX passes of the query-level cases that
 # exec_verdict's robust option refutes, by family (docs/cex.md)
 if [ "${CEX_ALL:-0}" = 1 ]; then
-  mkdir -p "$work/pass"
-  sqlite3 -bail "$work/cases.db" <<EOF
-CREATE TABLE p AS SELECT id, family, j FROM c
-  WHERE family LIKE 'q\_%' ESCAPE '\' AND family NOT LIKE 'q\_dml%' ESCAPE '\' AND j ->> 'bird_ex' = 1;
-.mode list
-.output $work/pass.sql
-SELECT '.open $work/pass/' || id || '.db' || char(10) || (j ->> 'db_sql') FROM p;
-EOF
-  sqlite3 -bail :memory: <"$work/pass.sql" >/dev/null
+  case_dbs "$work/cases.db" "$work/pass" "SELECT id, j FROM p" ||
+    bad "building the databases of the official passes: $(head -1 "$work/pass.err")"
   sqlite3 -bail "$work/cases.db" -cmd ".load $ext" <<EOF
 CREATE TABLE rp AS SELECT id, family, exec_verdict('$work/pass/' || id || '.db', j ->> 'pred_sql',
   j ->> 'gold_sql', 'bird robust') AS v FROM p;

@@ -26,25 +26,9 @@ work_dir
 mkdir -p "$work/db"
 
 # 1. the cases as a table, and a script that builds each database
-sqlite3 -bail "$work/cases.db" <<EOF
-CREATE TABLE c(id TEXT PRIMARY KEY, family, j);
-INSERT INTO c
-  SELECT value ->> 'id', value ->> 'family', value
-  FROM json_each('[' || replace(trim(readfile('$cases'), char(10)), char(10), ',') || ']');
-.mode list
-.headers off
-.output $work/build.sql
-SELECT '.open $work/db/' || id || '.db' || char(10)
-       || 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;' || char(10)
-       || (j ->> 'db_sql') FROM c;
-.output stdout
-EOF
-sqlite3 -bail :memory: <"$work/build.sql" >/dev/null 2>"$work/build.err" || {
-  echo "run_peers: building the case databases failed:"
-  head -5 "$work/build.err"
-  echo "peers: 0 passed, 1 failed"
-  exit 1
-}
+peers_cases_db "$work/cases.db" "$cases"
+case_dbs "$work/cases.db" "$work/db" "SELECT id, j FROM c" ||
+  give_up peers "run_peers: building the case databases failed:" "$(head -5 "$work/db.err")"
 
 # 2. every verdict column; mismatches listed
 sqlite3 -bail "$work/cases.db" -cmd ".load $ext" >"$work/out.txt" 2>&1 <<EOF
