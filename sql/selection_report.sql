@@ -129,6 +129,16 @@ SELECT k, instance_id,
         ORDER BY support DESC, tuned DESC, i LIMIT 1) AS pick_cluster,
        max(support) AS cluster_size
 FROM s GROUP BY k, instance_id;
+-- whether each pick of sel_mbr is right (NULL: no pick)
+DROP VIEW IF EXISTS temp.sel_mbr_right;
+CREATE TEMP VIEW sel_mbr_right AS
+SELECT p.k, p.instance_id,
+       (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_name) AS by_name,
+       (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_aligned) AS aligned,
+       (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_tuned) AS tuned,
+       (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_cluster) AS cluster,
+       (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_plan) AS plan
+FROM sel_mbr AS p;
 
 .mode box
 .headers on
@@ -150,20 +160,15 @@ m(method, correct) AS (
     (SELECT sum(c.correct) FROM majority m JOIN sel_cand c USING (instance_id)
      WHERE c.cid = m.cid)
   UNION ALL SELECT 'MBR, columns by name',
-    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_name)
+    (SELECT sum(by_name) FROM sel_mbr_right WHERE k = (SELECT n FROM n))
   UNION ALL SELECT 'MBR, columns aligned',
-    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_aligned)
+    (SELECT sum(aligned) FROM sel_mbr_right WHERE k = (SELECT n FROM n))
   UNION ALL SELECT 'MBR, aligned, cells, decimals=2',
-    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_tuned)
+    (SELECT sum(tuned) FROM sel_mbr_right WHERE k = (SELECT n FROM n))
   UNION ALL SELECT 'equivalence clusters, MBR tie-break',
-    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_cluster)
+    (SELECT sum(cluster) FROM sel_mbr_right WHERE k = (SELECT n FROM n))
   UNION ALL SELECT 'MBR on query plans (no execution)',
-    (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-     WHERE p.k = (SELECT n FROM n) AND c.cid = p.pick_plan)
+    (SELECT sum(plan) FROM sel_mbr_right WHERE k = (SELECT n FROM n))
   UNION ALL SELECT 'vote ceiling (a right answer in a largest cluster)',
     (SELECT count(*) FROM (
        SELECT instance_id FROM (
@@ -186,14 +191,10 @@ FROM m;
 SELECT k,
        (SELECT count(*) FROM (SELECT instance_id FROM sel_cand WHERE cid < k
                               GROUP BY instance_id HAVING max(correct) = 1)) AS "pass@k",
-       (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-        WHERE p.k = ks.k AND c.cid = p.pick_aligned) AS "exec@k aligned",
-       (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-        WHERE p.k = ks.k AND c.cid = p.pick_name) AS "exec@k by name",
-       (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-        WHERE p.k = ks.k AND c.cid = p.pick_tuned) AS "exec@k tuned",
-       (SELECT sum(c.correct) FROM sel_mbr p JOIN sel_cand c USING (instance_id)
-        WHERE p.k = ks.k AND c.cid = p.pick_cluster) AS "exec@k clusters"
+       (SELECT sum(aligned) FROM sel_mbr_right r WHERE r.k = ks.k) AS "exec@k aligned",
+       (SELECT sum(by_name) FROM sel_mbr_right r WHERE r.k = ks.k) AS "exec@k by name",
+       (SELECT sum(tuned) FROM sel_mbr_right r WHERE r.k = ks.k) AS "exec@k tuned",
+       (SELECT sum(cluster) FROM sel_mbr_right r WHERE r.k = ks.k) AS "exec@k clusters"
 FROM (SELECT DISTINCT k FROM sel_mbr) ks ORDER BY k;
 
 -- calibration: how often the cluster vote's pick is right, by the size of
@@ -225,12 +226,9 @@ final AS (SELECT instance_id, correct FROM sel_final
   SELECT p.instance_id,
          (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = 0),
          (SELECT correct FROM final f WHERE f.instance_id = p.instance_id),
-         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_name),
-         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_aligned),
-         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_tuned),
-         (SELECT correct FROM sel_cand c WHERE c.instance_id = p.instance_id AND c.cid = p.pick_cluster),
+         p.by_name, p.aligned, p.tuned, p.cluster,
          (SELECT max(correct) FROM sel_cand c WHERE c.instance_id = p.instance_id)
-  FROM sel_mbr p WHERE p.k = coalesce(:candidates, 8)
+  FROM sel_mbr_right p WHERE p.k = coalesce(:candidates, 8)
 )
 SELECT coalesce(d.difficulty, 'Unknown') AS difficulty, count(*) AS questions,
        sum(first) AS "first", sum(own) AS "own pick", sum(by_name) AS "MBR name",
