@@ -55,6 +55,13 @@ typedef struct {
   ino_t ino;
 } id_memo;
 
+/* A folder's real path, taken once per epoch (direct-mapped, as above). */
+#define SE_REAL_MEMO 64
+typedef struct {
+  char *path, *real; /* real: NULL when realpath() failed */
+  uint64_t epoch;
+} real_memo;
+
 struct se_cache {
   int refs;
   cache_entry *slots; /* open addressing, power-of-two size */
@@ -67,6 +74,7 @@ struct se_cache {
   uint64_t epoch; /* files validated in the current epoch are not stat'ed */
   char *snapshot_dir; /* gold tables kept parsed on disk here; NULL: off */
   id_memo ids[SE_ID_MEMO]; /* file identities of the current epoch */
+  real_memo reals[SE_REAL_MEMO]; /* folders' real paths, this epoch */
 };
 
 void se_cache_new_epoch(se_cache *c) { c->epoch++; }
@@ -188,10 +196,26 @@ int se_cache_same_file(se_cache *c, const char *a, const char *b) {
          da == db && ia == ib;
 }
 
+char *se_cache_realpath(se_cache *c, const char *dir) {
+  real_memo *m = &c->reals[hash_str(dir) & (SE_REAL_MEMO - 1)];
+  if (!c->epoch || m->epoch != c->epoch || !m->path || strcmp(m->path, dir)) {
+    char *real = realpath(dir, NULL), *copy = dup_str(dir);
+    if (!copy) return real;
+    free(m->path);
+    free(m->real);
+    *m = (real_memo){copy, real, c->epoch};
+  }
+  return dup_str(m->real);
+}
+
 void se_cache_free(se_cache *c) {
   if (!c) return;
   se_cache_clear(c);
   for (int i = 0; i < SE_ID_MEMO; i++) free(c->ids[i].path);
+  for (int i = 0; i < SE_REAL_MEMO; i++) {
+    free(c->reals[i].path);
+    free(c->reals[i].real);
+  }
   free(c->snapshot_dir);
   free(c);
 }

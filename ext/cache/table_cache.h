@@ -118,6 +118,10 @@ void se_cache_new_epoch(se_cache *c);
 ** statement does not stat them again per call. */
 int se_cache_same_file(se_cache *c, const char *a, const char *b);
 
+/* realpath(dir) (malloc'd; NULL when it fails), taken once per epoch for
+** each dir. */
+char *se_cache_realpath(se_cache *c, const char *dir);
+
 /* Pin (delta 1) or release (delta -1) a cached table while a cursor holds
 ** it: a pinned table is neither evicted nor re-read. Likewise a gold index:
 ** a stale pinned index is kept until released. */

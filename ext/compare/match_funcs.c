@@ -516,11 +516,39 @@ static const cc_spec *variant_spec(const gold_instance *gi, int v,
   return &m->set[k][v];
 }
 
+/* The real path of regular file `path` whose last component is no link
+** (lstat'ed): the real path of its folder, taken once per statement,
+** joined with its name (malloc'd; NULL on failure). */
+static char *real_of_file(se_cache *cache, const char *path) {
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? sqlite3_mprintf("%.*s", (int)(slash - path) + (slash == path),
+                                      path)
+                    : sqlite3_mprintf(".");
+  char *real_dir = dir ? se_cache_realpath(cache, dir) : NULL;
+  sqlite3_free(dir);
+  if (!real_dir) return NULL;
+  const char *name = slash ? slash + 1 : path;
+  size_t n = strlen(real_dir), k = strlen(name);
+  int root = n == 1 && real_dir[0] == '/'; /* no second '/' after "/" */
+  char *real = malloc(n + k + 2);
+  if (real) {
+    memcpy(real, real_dir, n);
+    if (!root) real[n++] = '/';
+    memcpy(real + n, name, k + 1);
+  }
+  free(real_dir);
+  return real;
+}
+
 /* 1 when the real path of `path` lies inside the folder whose real path is
 ** `dir_real` (the gold directory): a prediction reached through a linked
-** run folder, or a path that names a gold file. */
-static int inside_real(const char *path, const char *dir_real) {
-  char *real = dir_real ? realpath(path, NULL) : NULL;
+** run folder, or a path that names a gold file. A regular file whose name
+** is no link (regular 1) takes its folder's real path from the cache. */
+static int inside_real(se_cache *cache, const char *path, int regular,
+                       const char *dir_real) {
+  char *real = !dir_real ? NULL
+               : regular ? real_of_file(cache, path)
+                         : realpath(path, NULL);
   size_t n = dir_real ? strlen(dir_real) : 0;
   int in = real && !strncmp(real, dir_real, n) &&
            (real[n] == '/' || (n == 1 && dir_real[0] == '/'));
@@ -538,9 +566,9 @@ static int inside_real(const char *path, const char *dir_real) {
 ** difference: docs/security.md). *st receives the file's lstat() (a
 ** regular file's is its stat(), which the cache then takes as its check),
 ** *have whether it was taken. */
-static char *refuse_link(const char *path, const char *gold_dir,
-                         const gold_instance *gi, struct stat *st_out,
-                         int *have) {
+static char *refuse_link(se_cache *cache, const char *path,
+                         const char *gold_dir, const gold_instance *gi,
+                         struct stat *st_out, int *have) {
   struct stat st;
   *have = 0;
   if (!path || lstat(path, &st) != 0) return NULL; /* read errors later */
@@ -555,8 +583,8 @@ static char *refuse_link(const char *path, const char *gold_dir,
       return sqlite3_mprintf("Evaluation Error: the prediction '%s' is the "
                              "gold file '%s' itself (refused)",
                              path, gi->variant_paths[v]);
-  char *gold_real = realpath(gold_dir, NULL);
-  int in = inside_real(path, gold_real);
+  char *gold_real = se_cache_realpath(cache, gold_dir);
+  int in = inside_real(cache, path, S_ISREG(st.st_mode), gold_real);
   char *msg = in ? sqlite3_mprintf("Evaluation Error: the prediction '%s' "
                                    "lies inside the gold directory '%s' "
                                    "(refused)",
@@ -607,7 +635,7 @@ static void spiderVerdictFunc(sqlite3_context *ctx, int argc,
   struct stat pst;
   int have_pst = 0;
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-    char *refused = refuse_link((const char *)sqlite3_value_text(argv[0]),
+    char *refused = refuse_link(cache, (const char *)sqlite3_value_text(argv[0]),
                                 gold_dir, gi, &pst, &have_pst);
     if (refused) {
       verdict_result(ctx, 0, refused, NULL, gi->nvariants, o.gen, sqlv);
