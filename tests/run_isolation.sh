@@ -82,4 +82,11 @@ rm -f "$wal-shm"
 out=$(sqlite3 :memory: -cmd ".load $EXT" "SELECT sql_result_csv('$wal', 'SELECT sum(a) FROM t')" 2>&1 | tr -d '\r')
 check "a WAL database is read with its -wal" "$out" "sum(a)
 6"
+# a database changed between two queries (in place, by a copy over it, by
+# a rename, switched to WAL with rows in its -wal) is read as it is then;
+# one rewritten while queries run is never read half old, half new (the
+# worker's immutable connections: ext/sandbox/sandbox.c, "unchanged files")
+out=$(/usr/bin/python3 tests/rewrite_check.py "$PWD/$EXT.so" build 2>&1)
+check "a database changed between or during queries" "$out" "3 23 10 14 10 110
+torn reads: 0 (some queries ran)"
 finish isolation

@@ -403,6 +403,21 @@ void sx_execute(const sx_request *q, bb_buf *out) {
   sb_start(c, &q->lim);
   if (q->op == SX_CSV) run_csv(c, q, out);
   else run_fetch(c, q, out);
+  if (sb_changed(c)) {
+    /* an immutable connection whose file was written during the query
+    ** (sandbox.h): the query again, under SQLite's locks */
+    sb_close(c);
+    out->n = 0;
+    out->nomem = 0;
+    if (sb_open_locking(q->db_path, &c, &err) != SQLITE_OK) {
+      put_failure(out, SB_OPEN, err ? err : "cannot open the database");
+      sqlite3_free(err);
+      return;
+    }
+    sb_start(c, &q->lim);
+    if (q->op == SX_CSV) run_csv(c, q, out);
+    else run_fetch(c, q, out);
+  }
   sb_close(c);
   if (out->nomem) {
     /* the answer itself did not fit: say so in a few bytes */

@@ -43,14 +43,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sandbox/bounded_text.h"
 #include "sandbox/temp_vfs.h"
 SQLITE_EXTENSION_INIT3
 
 struct sb_conn;
+#define SB_HDR_AT 16 /* the header bytes compared: page size, the write and */
+#define SB_HDR_N 24  /* read versions (1: rollback, 2: WAL), the change
+                     ** counter, the page and freelist counts */
 #define SB_CACHE_MAX 16     /* idle connections kept */
 #define SB_PROGRESS_OPS 1000 /* opcodes between deadline checks */
 #define SB_FMT_CACHED 8 /* printf statements kept, by argument count */
@@ -82,6 +87,11 @@ struct sb_conn {
   char note[80]; /* a timeout or cap message when sqlite3_malloc fails */
   sqlite3 *fmt_db;         /* runs SQLite's own printf (see printfFunc) */
   sqlite3_stmt *fmt_st[SB_FMT_CACHED + 1]; /* printf(?1..?n), by n */
+  /* opened immutable=1 (sb_exclusive only: "unchanged files" below) */
+  int immutable;
+  int hfd;                      /* the file, for its header; -1: none */
+  unsigned char hdr[SB_HDR_N];  /* its header bytes SB_HDR_AT.. when opened */
+  int stale;                    /* changed under a query: not cached */
 };
 
 /* ------------------------------------------------------------- limits */
@@ -268,7 +278,10 @@ int sb_check(sb_conn *c) {
 **     tokens; the authorizer, called while names are resolved and code
 **     is generated, refuses from then on;
 **   - every SB_WATCH_MS it compares SQLite's memory with the bound's
-**     baseline; past the cap it interrupts, and while the connection is
+**     baseline (not in a process that runs one query at a time,
+**     sb_set_exclusive: there the cap is SQLite's hard heap limit, and a
+**     watchdog that woke every 2 ms cost each tiny query a wake-up of its
+**     thread); past the cap it interrupts, and while the connection is
 **     inside sqlite3_prepare or sqlite3_step (sqlite_call_begin/end) it
 **     holds SQLite's process-wide hard heap limit at the memory in use
 **     and 64 MiB, so that its allocations soon fail (nothing else stops the copying
@@ -377,7 +390,9 @@ static void *wd_main(void *arg) {
       } else if (over_memory(c)) {
         fire(c, WD_MEMORY, &now);
       } else {
-        if (c->lim.max_memory > 0) poll = 1;
+        /* (a process that runs one query at a time holds its cap as
+        ** SQLite's hard heap limit: sb_start; nothing to poll) */
+        if (c->lim.max_memory > 0 && !sb_exclusive) poll = 1;
         if (!first || before(&c->deadline, first)) first = &c->deadline;
       }
     }
@@ -626,6 +641,7 @@ static sb_conn *pool; /* most recently used first */
 static void conn_free(sb_conn *c) {
   if (!c) return;
   wd_disarm(c);
+  if (c->hfd >= 0) close(c->hfd);
   for (int i = 0; i <= SB_FMT_CACHED; i++) sqlite3_finalize(c->fmt_st[i]);
   sqlite3_close(c->fmt_db);
   sqlite3_close(c->db);
@@ -956,7 +972,129 @@ static int same_file(const sb_conn *c, const struct stat *st) {
          c->mtime.tv_nsec == st->st_mtim.tv_nsec;
 }
 
+/* ------------------------------------------------- unchanged files
+**
+** A process that runs one query at a time (sb_set_exclusive: the
+** execution service's worker) opens a database in rollback mode (header
+** bytes 18-19 are 1) that has no -wal and no -journal beside it with
+** immutable=1: SQLite then takes no lock and looks for no journal, WAL or
+** change of the file on each query (about ten system calls a query: four
+** fcntl, four stat, an fstat and a read). Instead sb_open and sb_changed
+** compare the file's identity (stat: device, inode, size, mtime) and the
+** 24 header bytes SQLite itself compares to see another process's write
+** (the change counter, page count and freelist at 24-39, read with one
+** pread): a file that changed is opened anew, so a database rewritten
+** between two queries is seen. A write during a query (no lock keeps a
+** writer out) is seen by sb_changed after it (the header, or the -journal
+** of a writer still in its transaction), and the execution service runs
+** the query again on a connection that takes SQLite's locks
+** (sb_open_locking). An immutable connection never opens the -wal or
+** -shm, so their link checks are needed only on the other path. */
+
+/* The header bytes of fd into h: 0, or -1 (short, unreadable). */
+static int read_header(int fd, unsigned char h[SB_HDR_N]) {
+  return pread(fd, h, SB_HDR_N, SB_HDR_AT) == SB_HDR_N ? 0 : -1;
+}
+
+/* 1 when the file at path still is c's, as c saw it. */
+static int still_same(sb_conn *c, const struct stat *st) {
+  unsigned char h[SB_HDR_N];
+  return same_file(c, st) &&
+         (!c->immutable ||
+          (read_header(c->hfd, h) == 0 && !memcmp(h, c->hdr, SB_HDR_N)));
+}
+
+/* path with the suffix exists (lstat; an error other than ENOENT counts
+** as existing) */
+static int side_exists(const char *path, const char *suffix) {
+  char *p = sqlite3_mprintf("%s%s", path, suffix);
+  struct stat st;
+  int r = !p || lstat(p, &st) == 0 || errno != ENOENT;
+  sqlite3_free(p);
+  return r;
+}
+
+/* Whether c (new, for the file st at path) can be opened immutable: a
+** rollback database alone; then c->hfd is open on it and c->hdr read. */
+static int can_be_immutable(sb_conn *c, const char *path,
+                            const struct stat *st) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat fst;
+  unsigned char h[100];
+  if (fd < 0) return 0;
+  if (fstat(fd, &fst) != 0 || fst.st_dev != st->st_dev ||
+      fst.st_ino != st->st_ino || pread(fd, h, sizeof h, 0) != sizeof h ||
+      memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 1 || h[19] != 1 ||
+      side_exists(path, "-wal") || side_exists(path, "-journal")) {
+    close(fd);
+    return 0;
+  }
+  c->hfd = fd;
+  memcpy(c->hdr, h + SB_HDR_AT, SB_HDR_N);
+  return 1;
+}
+
+/* path as a URI naming it with immutable=1 (sqlite3_malloc'd) */
+static char *immutable_uri(const char *path) {
+  sqlite3_str *u = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(u, "file:");
+  if (path[0] == '/' && path[1] == '/') sqlite3_str_appendall(u, "//");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+        (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+      sqlite3_str_appendchar(u, 1, (char)*p);
+    else
+      sqlite3_str_appendf(u, "%%%02X", *p);
+  }
+  sqlite3_str_appendall(u, "?immutable=1");
+  return sqlite3_str_finish(u);
+}
+
+int sb_changed(sb_conn *c) {
+  if (!c->immutable) return 0;
+  struct stat st;
+  /* (a -journal: a writer is in a transaction, whose pages may reach the
+  ** file before its page 1 does, when its cache spills) */
+  if (stat(c->path, &st) == 0 && still_same(c, &st) &&
+      !side_exists(c->path, "-journal"))
+    return 0;
+  c->stale = 1; /* never cached again */
+  return 1;
+}
+
+static int open_conn(const char *path, int locking, sb_conn **out,
+                     char **err);
+
 int sb_open(const char *path, sb_conn **out, char **err) {
+  return open_conn(path, 0, out, err);
+}
+
+int sb_open_locking(const char *path, sb_conn **out, char **err) {
+  return open_conn(path, 1, out, err);
+}
+
+/* The -wal and -shm of path: neither a link nor another file's name
+** (SQLITE_OK), or SQLITE_CANTOPEN with *err. */
+static int check_sides(const char *path, char **err) {
+  /* a WAL database's -shm is written by every reader, a read-only one too:
+  ** one that is a link (or -wal) would have another file overwritten */
+  for (int k = 0; k < 2; k++) {
+    char why_buf[64];
+    char *side = sqlite3_mprintf("%s%s", path, k ? "-shm" : "-wal");
+    const char *why = side ? sf_shared_why(side, why_buf) : NULL;
+    if (why)
+      *err = sqlite3_mprintf("cannot open database '%s': its %s file '%s' "
+                             "is %s (refused: reading a WAL database writes "
+                             "it)",
+                             path, k ? "-shm" : "-wal", side, why);
+    sqlite3_free(side);
+    if (why) return SQLITE_CANTOPEN;
+  }
+  return SQLITE_OK;
+}
+
+static int open_conn(const char *path, int locking, sb_conn **out,
+                     char **err) {
   *out = NULL;
   *err = NULL;
   pthread_once(&fn_once, load_function_names);
@@ -975,28 +1113,15 @@ int sb_open(const char *path, sb_conn **out, char **err) {
                            path);
     return SQLITE_CANTOPEN;
   }
-  /* a WAL database's -shm is written by every reader, a read-only one too:
-  ** one that is a link (or -wal) would have another file overwritten */
-  for (int k = 0; k < 2; k++) {
-    char why_buf[64];
-    char *side = sqlite3_mprintf("%s%s", path, k ? "-shm" : "-wal");
-    const char *why = side ? sf_shared_why(side, why_buf) : NULL;
-    if (why)
-      *err = sqlite3_mprintf("cannot open database '%s': its %s file '%s' "
-                             "is %s (refused: reading a WAL database writes "
-                             "it)",
-                             path, k ? "-shm" : "-wal", side, why);
-    sqlite3_free(side);
-    if (why) return SQLITE_CANTOPEN;
-  }
-  /* a cached one? (others of the same file that changed are dropped) */
+  /* a cached one? (others of the same file that changed are dropped; an
+  ** immutable one is taken only when asked to lock) */
   sb_conn *found = NULL, *stale = NULL;
   pthread_mutex_lock(&pool_mutex);
   for (sb_conn **pp = &pool; *pp;) {
     sb_conn *c = *pp;
     if (!strcmp(c->path, path)) {
       *pp = c->next;
-      if (!found && same_file(c, &st)) {
+      if (!found && !(locking && c->immutable) && still_same(c, &st)) {
         found = c;
       } else {
         c->next = stale;
@@ -1012,6 +1137,10 @@ int sb_open(const char *path, sb_conn **out, char **err) {
     conn_free(stale);
     stale = n;
   }
+  if (found && !found->immutable && check_sides(path, err) != SQLITE_OK) {
+    conn_free(found);
+    return SQLITE_CANTOPEN;
+  }
   if (found) {
     found->next = NULL;
     *out = found;
@@ -1023,15 +1152,23 @@ int sb_open(const char *path, sb_conn **out, char **err) {
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
   }
+  c->hfd = -1;
   c->dev = st.st_dev;
   c->ino = st.st_ino;
   c->size = st.st_size;
   c->mtime = st.st_mtim;
+  c->immutable = sb_exclusive && !locking && can_be_immutable(c, path, &st);
+  if (!c->immutable && check_sides(path, err) != SQLITE_OK) {
+    conn_free(c);
+    return SQLITE_CANTOPEN;
+  }
   /* "file:..." is a URI where URIs are on: open it as a plain file */
-  char *name = !strncmp(path, "file:", 5) ? sqlite3_mprintf("./%s", path)
+  char *name = c->immutable               ? immutable_uri(path)
+               : !strncmp(path, "file:", 5) ? sqlite3_mprintf("./%s", path)
                                           : sqlite3_mprintf("%s", path);
   int rc = name ? sqlite3_open_v2(name, &c->db,
-                                  SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                                  SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
+                                      (c->immutable ? SQLITE_OPEN_URI : 0),
                                   sb_temp_vfs())
                 : SQLITE_NOMEM;
   sqlite3_free(name);
@@ -1075,7 +1212,7 @@ void sb_close(sb_conn *c) {
   c->refused = NULL;
   c->status = SB_OK;
   wd_disarm(c);
-  if (!sqlite3_get_autocommit(c->db)) {
+  if (!sqlite3_get_autocommit(c->db) || c->stale) {
     conn_free(c); /* cannot happen through the authorizer; never reused */
     return;
   }

@@ -86,6 +86,17 @@ typedef struct sb_conn sb_conn;
 ** (sqlite3_malloc'd: "cannot open database 'x': ...") and *out NULL. */
 int sb_open(const char *path, sb_conn **out, char **err);
 
+/* sb_open, never immutable (see sb_changed): SQLite's own locks. */
+int sb_open_locking(const char *path, sb_conn **out, char **err);
+
+/* In a process of sb_set_exclusive, a database in rollback mode with no
+** -wal and no -journal is opened immutable=1 (no lock, no look for
+** journals per query: sandbox.c, "unchanged files"), and checked for
+** changes (identity and header) when it is taken from the cache. 1 when
+** c is such a connection and its file changed since then (c is then
+** never cached again: run the query again on sb_open_locking), else 0. */
+int sb_changed(sb_conn *c);
+
 /* Give the connection back (cached when clean). NULL is a no-op. */
 void sb_close(sb_conn *c);
 
