@@ -351,7 +351,7 @@ static PyObject *py_match(PyObject *m, PyObject *args) {
 static int check_timeout(const char *fn, double t) {
   if (!(t > 0 && t <= 86400)) {
     PyErr_Format(NativeError,
-                 "%s: timeout must be between 0 and 86400 seconds", fn);
+                 "%s: timeout must be above 0 and at most 86400 seconds", fn);
     return -1;
   }
   return 0;

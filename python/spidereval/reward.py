@@ -352,8 +352,8 @@ class SqlReward:
                     "spidereval: unknown reward component %r in weights "
                     "(expected %s)" % (k, ", ".join(COMPONENTS)))
         if not (0 < self.timeout <= 86400):
-            raise SpiderevalError("spidereval: timeout must be between 0 and "
-                                  "86400 seconds")
+            raise SpiderevalError("spidereval: timeout must be above 0 and at "
+                                  "most 86400 seconds")
         self._gold = {}
         self._inflight = {}
         self._tables = {}  # native Tables of gold CSVs (native backend)

@@ -78,7 +78,7 @@ def test_errors(shop_db, tmp_path):
         _native.Table(b"")
     with pytest.raises(_native.Error, match="^no such column: cty$"):
         _native.result_csv(shop_db, "SELECT cty FROM customers", 30.0)
-    with pytest.raises(_native.Error, match="^reward: timeout must be between 0 and 86400 seconds$"):
+    with pytest.raises(_native.Error, match="^reward: timeout must be above 0 and at most 86400 seconds$"):
         _native.reward(shop_db, "SELECT 1", gold, None, True, "", 0.0)
     with pytest.raises(_native.Error, match="^reward: unknown option 'fast'"):
         _native.reward(shop_db, "SELECT 1", gold, None, True, "fast", 30.0)
