@@ -8,8 +8,10 @@ result cached.
 2. rewards through the isolated execution: _native.reward (the query in a
    spidereval-worker process, its result written as CSV, read back and
    judged) and the package's SqlReward on top of it (target >= 15,000/s),
-   and the same in this process (SPIDEREVAL_ISOLATION=inprocess) for the
-   cost of the isolation.
+   one reward per call and in batches of 64 (_native.rewards and
+   SqlReward.rewards: the queries in one round trip to a worker), and the
+   same in this process (SPIDEREVAL_ISOLATION=inprocess) for the cost of
+   the isolation.
 
 Figures are per core: CPU seconds of this one-threaded process
 (time.process_time) plus those of its worker processes (read from /proc),
@@ -24,6 +26,7 @@ import time
 from spidereval import _native, reward
 
 RUNS = 5
+BATCH = 64  # items per _native.rewards call (SqlReward.rewards' own)
 GOLD_SQL = "SELECT city, count(*) AS n FROM customers GROUP BY city"
 PRED_SQL = "SELECT city, count(*) FROM customers GROUP BY 1"
 
@@ -78,14 +81,23 @@ def main():
 
     r = reward.SqlReward()
     assert r(PRED_SQL, db, GOLD_SQL).match
+    item = (db, PRED_SQL, gold, None, True, "lite", 30.0)
+    batch = [item] * BATCH
+    items = [(PRED_SQL, db, GOLD_SQL)] * BATCH
+    assert _native.rewards(batch) == [nreward(*item)] * BATCH
     for isolated in (True, False):
         _native.set_isolation(isolated)
         how = "isolated (worker process)" if isolated else "in-process"
         print("native reward, %s: %.0f rewards/s per core"
-              % (how, per_second(lambda: nreward(db, PRED_SQL, gold, None, True,
-                                                 "lite", 30.0), 20000)))
+              % (how, per_second(lambda: nreward(*item), 20000)))
+        print("native rewards in batches of %d, %s: %.0f rewards/s per core"
+              % (BATCH, how, BATCH * per_second(lambda: _native.rewards(batch),
+                                                20000 // BATCH)))
         print("SqlReward, %s: %.0f rewards/s per core"
               % (how, per_second(lambda: r(PRED_SQL, db, GOLD_SQL), 20000)))
+        print("SqlReward.rewards of %d items, %s: %.0f rewards/s per core"
+              % (BATCH, how, BATCH * per_second(lambda: r.rewards(items),
+                                                20000 // BATCH)))
     _native.set_isolation(True)
 
 

@@ -10,8 +10,9 @@
 ** connection per query (what sql_verdict did before the sandbox); then
 ** through the execution service (sx_run, exec.h): in this process, and
 ** isolated in a worker process, in CPU time of this process and its
-** workers (their share read from /proc) as well as wall time. With
-** 'isolated' only the isolated runs (for strace -c -f and perf).
+** workers (their share read from /proc) as well as wall time, one query
+** per round trip and in batches of 64 (sx_run_batch). With 'isolated' or
+** 'batch' only those runs (for strace -c -f and perf).
 */
 #include <dirent.h>
 #include <unistd.h>
@@ -65,6 +66,42 @@ static double cpu_with_children(void) {
   return cpu;
 }
 
+/* n tiny queries through sx_run_batch, batch at a time: wall and CPU
+** seconds per query. */
+static int run_batches(const char *path, int n, int batch, double *wall,
+                       double *cpu) {
+  sb_limits lim;
+  sb_limits_init(&lim, 60);
+  sx_request *qs = malloc(sizeof *qs * (size_t)batch);
+  sx_result *rs = malloc(sizeof *rs * (size_t)batch);
+  if (!qs || !rs) return 1;
+  for (int i = 0; i < batch; i++) {
+    sx_request q = {SX_FETCH, path, SQL, strlen(SQL), lim, 0, -1, NULL};
+    qs[i] = q;
+  }
+  double t0 = 0, c0 = 0;
+  for (int done = -batch; done < n; done += batch) { /* one to warm up */
+    if (done == 0) {
+      t0 = now();
+      c0 = cpu_with_children();
+    }
+    if (sx_run_batch(qs, (size_t)batch, rs) != 0) return 1;
+    for (int i = 0; i < batch; i++) {
+      if (rs[i].status != SB_OK) {
+        fprintf(stderr, "sandbox_bench: %s\n", rs[i].errmsg);
+        return 1;
+      }
+      sx_result_free(&rs[i]);
+    }
+  }
+  int runs = (n + batch - 1) / batch * batch;
+  *cpu = (cpu_with_children() - c0) / runs;
+  *wall = (now() - t0) / runs;
+  free(qs);
+  free(rs);
+  return 0;
+}
+
 /* n tiny queries through sx_run: wall and CPU seconds per query. */
 static int run_service(const char *path, int n, double *wall, double *cpu) {
   sb_limits lim;
@@ -107,6 +144,13 @@ int main(int argc, char **argv) {
     if (run_service(path, n, &w, &c)) return 1;
     printf("isolated: %.1f us CPU with the worker's (%.1f us wall), %.0f "
            "queries/s per core\n", c * 1e6, w * 1e6, 1 / c);
+    return 0;
+  }
+  if (argc > 3 && !strcmp(argv[3], "batch")) {
+    double w, c;
+    if (run_batches(path, n, 64, &w, &c)) return 1;
+    printf("isolated, batches of 64: %.1f us CPU with the worker's (%.1f us "
+           "wall), %.0f queries/s per core\n", c * 1e6, w * 1e6, 1 / c);
     return 0;
   }
   sqlite3 *db = NULL;
@@ -163,5 +207,11 @@ int main(int argc, char **argv) {
          "worker's (%.1f us wall): %.2fx the in-process CPU, %.0f queries/s "
          "per core\n",
          ic * 1e6, iw * 1e6, pc * 1e6, pw * 1e6, pc / ic, 1 / pc);
+  double bw, bc;
+  if (run_batches(path, n, 64, &bw, &bc)) return 1;
+  printf("execution service: the same in batches of 64 (sx_run_batch, one "
+         "round trip each): %.1f us CPU with the worker's (%.1f us wall), "
+         "%.0f queries/s per core\n",
+         bc * 1e6, bw * 1e6, 1 / bc);
   return 0;
 }

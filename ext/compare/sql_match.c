@@ -96,6 +96,11 @@ const char *sm_sqlite_version(const char *db_path) {
   return v;
 }
 
+static int read_prediction(sx_result *res_p, const sb_limits *lim,
+                           int empty_ok, tt_gen gen, double waited,
+                           tt_table **pred, int *executed, int64_t *nrows,
+                           char **info);
+
 int sm_run_prediction(const char *db_path, const char *answer, size_t len,
                       const sb_limits *lim, int empty_ok, tt_table **pred,
                       int *executed, int64_t *nrows, char **info) {
@@ -122,6 +127,64 @@ int sm_run_prediction_gen(const char *db_path, const char *answer,
   int r = sx_run(&q, &res);
   free(fenced);
   if (r < 0) return -1;
+  return read_prediction(&res, lim, empty_ok, gen, sm_now() - t0, pred,
+                         executed, nrows, info);
+}
+
+int sm_run_predictions(size_t n, const sm_prediction *in, tt_table **pred,
+                       int *executed, int64_t *nrows, char **info,
+                       int *outcome) {
+  sx_request *qs = calloc(n ? n : 1, sizeof *qs);
+  sx_result *rs = calloc(n ? n : 1, sizeof *rs);
+  char **fenced = calloc(n ? n : 1, sizeof *fenced);
+  int r = qs && rs && fenced ? 0 : -1;
+  for (size_t i = 0; i < n && r == 0; i++) {
+    size_t fl = 0;
+    const char *a = in[i].answer ? in[i].answer : "";
+    fenced[i] = sql_from_fence(a, in[i].answer ? in[i].len : 0, &fl);
+    if (!fenced[i]) r = -1;
+    sx_request q = {SX_CSV, in[i].db_path, fenced[i], fl, in[i].lim,
+                    SX_UTF8_STRICT, -1, NULL};
+    qs[i] = q;
+  }
+  if (r == 0) r = sx_run_batch(qs, n, rs);
+  for (size_t i = 0; i < n && r == 0; i++) {
+    /* the query's own time, and reading it back, against its limit */
+    outcome[i] = read_prediction(&rs[i], &in[i].lim, in[i].empty_ok,
+                                 in[i].gen, -1, &pred[i], &executed[i],
+                                 &nrows[i], &info[i]);
+    if (outcome[i] < 0) r = -1;
+  }
+  if (r < 0)
+    for (size_t i = 0; i < n; i++) {
+      tt_free(pred[i]);
+      pred[i] = NULL;
+      sqlite3_free(info[i]);
+      info[i] = NULL;
+      if (rs) sx_result_free(&rs[i]);
+    }
+  for (size_t i = 0; fenced && i < n; i++) free(fenced[i]);
+  free(fenced);
+  free(qs);
+  free(rs);
+  return r;
+}
+
+/* The prediction's answer res (freed here) read back: as
+** sm_run_prediction returns. waited: the seconds since the request was
+** sent (-1: a batch's, where the query's own seconds count). */
+static int read_prediction(sx_result *res_p, const sb_limits *lim,
+                           int empty_ok, tt_gen gen, double waited,
+                           tt_table **pred, int *executed, int64_t *nrows,
+                           char **info) {
+  sx_result res = *res_p;
+  int r;
+  memset(res_p, 0, sizeof *res_p);
+  *pred = NULL;
+  *executed = 0;
+  *nrows = 0;
+  *info = NULL;
+  double t0 = sm_now() - (waited >= 0 ? waited : res.seconds);
   if (res.status == SB_OK) {
     *executed = 1;
     *nrows = res.nrows;

@@ -48,6 +48,26 @@ double sm_now(void);
 int sm_run_prediction(const char *db_path, const char *answer, size_t len,
                       const sb_limits *lim, int empty_ok, tt_table **pred,
                       int *executed, int64_t *nrows, char **info);
+/* One answer of sm_run_predictions. */
+typedef struct {
+  const char *db_path;
+  const char *answer;
+  size_t len;
+  sb_limits lim;
+  int empty_ok;
+  tt_gen gen; /* read back as this pandas generation reads it */
+} sm_prediction;
+
+/* sm_run_prediction of the n answers of in at once: their queries in one
+** round trip to a worker (sx_run_batch), each within its own bound (a
+** query's time counted from when the worker starts it). The arrays of n:
+** outcome[i] as sm_run_prediction returns it (0 with pred[i], 1 with
+** info[i]), executed[i], nrows[i]. Returns 0, or -1 on out of memory
+** (every pred and info freed and NULL). */
+int sm_run_predictions(size_t n, const sm_prediction *in, tt_table **pred,
+                       int *executed, int64_t *nrows, char **info,
+                       int *outcome);
+
 /* The same with the result read back as pandas generation gen reads it
 ** (sm_run_prediction: TT_GEN_DEFAULT). */
 int sm_run_prediction_gen(const char *db_path, const char *answer,

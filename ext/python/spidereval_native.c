@@ -39,6 +39,11 @@
 **   run read-only in a worker process within timeout seconds and judged
 **   against gold; the same tuple (similarity etc. None when nothing ran).
 **   A db_path that is not a file raises ("no such database").
+** rewards(items) -> list of verdicts
+**   reward() of each (db_path, answer, gold, condition_cols, ignore_order,
+**   options, timeout) tuple, the queries sent to one worker in one round
+**   trip (sx_run_batch), each within its own timeout: a query killed at
+**   its deadline fails alone; the others keep their verdicts.
 ** result_csv(db_path, sql, timeout) -> bytes
 **   The CSV pandas writes for sql's result (sql_result_csv); a query that
 **   fails raises with its message.
@@ -415,6 +420,131 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   }
   return verdict_tuple(out.score, info, executed, executed ? nrows : 0,
                        out.sim, out.recall, out.precision);
+}
+
+/* rewards(items): reward() of each (db_path, answer, gold, condition_cols,
+** ignore_order, options, timeout) tuple, the queries in one round trip to
+** a worker (sm_run_predictions), each within its own timeout. */
+static PyObject *py_rewards(PyObject *m, PyObject *arg) {
+  (void)m;
+  PyObject *seq = PySequence_List(arg); /* items held while they are used */
+  if (!seq) return NULL;
+  Py_ssize_t n = PyList_Size(seq);
+  size_t un = (size_t)(n ? n : 1);
+  judge_args *a = calloc(un, sizeof *a);
+  sm_prediction *in = calloc(un, sizeof *in);
+  TableObject **gold = calloc(un, sizeof *gold);
+  int *io = calloc(un, sizeof *io), *run = calloc(un, sizeof *run);
+  int *executed = calloc(un, sizeof *executed), *outcome = calloc(un, sizeof *outcome);
+  int64_t *nrows = calloc(un, sizeof *nrows);
+  tt_table **pred = calloc(un, sizeof *pred);
+  char **info = calloc(un, sizeof *info);
+  sm_outcome *out = calloc(un, sizeof *out);
+  size_t *runs = calloc(un, sizeof *runs);
+  sm_prediction *torun = calloc(un, sizeof *torun);
+  PyObject *list = NULL;
+  Py_ssize_t parsed = 0;
+  if (!a || !in || !gold || !io || !run || !executed || !outcome || !nrows ||
+      !pred || !info || !out || !runs || !torun) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  size_t nrun = 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_GetItem(seq, i); /* (the list holds it) */
+    const char *db, *answer, *opts;
+    Py_ssize_t answer_len;
+    PyObject *gold_o, *cc;
+    double timeout;
+    if (!item) goto done;
+    Py_DECREF(item);
+    if (!PyTuple_Check(item)) {
+      PyErr_Format(PyExc_TypeError, "rewards: item %zd is not a tuple", i);
+      goto done;
+    }
+    if (!PyArg_ParseTuple(item, "ss#O!Opsd:rewards", &db, &answer,
+                          &answer_len, TableType, &gold_o, &cc, &io[i], &opts,
+                          &timeout))
+      goto done;
+    gold[i] = (TableObject *)gold_o;
+    if (check_timeout("rewards", timeout) < 0 ||
+        check_database("rewards", db) < 0)
+      goto done;
+    if (judge_args_init("rewards", cc, opts, gold[i]->t, gold[i]->gen,
+                        &a[i]) < 0)
+      goto done;
+    parsed = i + 1;
+    a[i].s.lim.timeout = timeout;
+    sm_prediction p = {db, answer, (size_t)answer_len, a[i].s.lim,
+                       a[i].s.empty_ok, gold[i]->gen};
+    in[i] = p;
+    out[i].score = 0;
+    out[i].sim = out[i].recall = out[i].precision = -1;
+    if (!a[i].spec_error) {
+      run[i] = 1;
+      runs[nrun] = (size_t)i;
+      torun[nrun++] = p;
+    }
+  }
+  int r = 0;
+  Py_BEGIN_ALLOW_THREADS
+  r = sm_run_predictions(nrun, torun, pred, executed, nrows, info, outcome);
+  for (size_t k = 0; k < nrun && r == 0; k++) {
+    size_t i = runs[k];
+    if (outcome[k] != 0) continue;
+    pthread_mutex_lock(&gold[i]->mu);
+    int j = sm_judge(pred[k], gold[i]->t, &a[i].spec, io[i], &a[i].s.o,
+                     a[i].s.redact, &out[i]);
+    pthread_mutex_unlock(&gold[i]->mu);
+    if (j < 0) r = -1;
+    info[k] = out[i].info;
+    out[i].info = NULL;
+  }
+  for (size_t k = 0; k < nrun; k++) {
+    tt_free(pred[k]);
+    pred[k] = NULL;
+  }
+  Py_END_ALLOW_THREADS
+  if (r < 0) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  list = PyList_New(n);
+  for (Py_ssize_t i = 0, k = 0; list && i < n; i++) {
+    PyObject *t;
+    if (!run[i]) {
+      char *e = sqlite3_mprintf("Python Script Error:%s", a[i].spec_error);
+      t = e ? verdict_tuple(0, e, 0, 0, -1, -1, -1) : PyErr_NoMemory();
+    } else {
+      t = verdict_tuple(out[i].score, info[k], executed[k],
+                        executed[k] ? nrows[k] : 0, out[i].sim, out[i].recall,
+                        out[i].precision);
+      info[k++] = NULL; /* taken */
+    }
+    if (!t) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SetItem(list, i, t); /* (steals t) */
+  }
+done:
+  for (Py_ssize_t i = 0; a && i < parsed; i++) judge_args_clear(&a[i]);
+  for (Py_ssize_t i = 0; info && i < n; i++) sqlite3_free(info[i]);
+  free(a);
+  free(in);
+  free(gold);
+  free(io);
+  free(run);
+  free(executed);
+  free(outcome);
+  free(nrows);
+  free(pred);
+  free(info);
+  free(out);
+  free(runs);
+  free(torun);
+  Py_DECREF(seq);
+  return list;
 }
 
 static PyObject *py_result_csv(PyObject *m, PyObject *args) {
@@ -801,6 +931,10 @@ static PyMethodDef module_methods[] = {
     {"reward", py_reward, METH_VARARGS,
      "reward(db_path, answer, gold, condition_cols, ignore_order, options, "
      "timeout) -> verdict"},
+    {"rewards", py_rewards, METH_O,
+     "rewards(items) -> verdicts: reward() of each (db_path, answer, gold, "
+     "condition_cols, ignore_order, options, timeout), the queries in one "
+     "round trip to a worker"},
     {"result_csv", py_result_csv, METH_VARARGS,
      "result_csv(db_path, sql, timeout) -> bytes"},
     {"extract_sql", py_extract_sql, METH_O, "extract_sql(text) -> str"},

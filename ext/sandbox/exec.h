@@ -25,6 +25,10 @@
 ** SX_GRACE seconds; then the worker is killed and replaced, and the query
 ** fails with "timeout after N s". A worker that dies fails only its own
 ** query. After fork() a child process starts a pool of its own.
+** sx_run_batch sends several requests to one worker in one round trip.
+** In a worker an unchanged rollback database is opened immutable=1 and
+** checked for changes before and after each query (sandbox.h,
+** sb_changed).
 **
 ** The same operations also run in this process (sx_set_isolation(0),
 ** $SPIDEREVAL_ISOLATION=inprocess): for trusted input and for the bench;
@@ -103,6 +107,16 @@ typedef struct {
 int sx_run(const sx_request *q, sx_result *r);
 void sx_result_free(sx_result *r);
 
+/* Run the n requests of qs, their answers into rs[0..n) in order: where
+** queries are isolated, in one round trip to one worker (the per-request
+** cost of the socket, the wake-ups and the system calls paid once), each
+** query with its own bound as sx_run gives it. A query killed at its
+** deadline, or whose worker dies, fails alone (the worker tells which
+** query it runs through a shared page): the others that had no answer yet
+** are sent again to a fresh worker. Returns 0 with every rs[i] filled, or
+** -1 when this process is out of memory (every rs[i] freed). */
+int sx_run_batch(const sx_request *qs, size_t n, sx_result *rs);
+
 /* Worker processes (1) or this process (0) for every later sx_run;
 ** returns the previous setting. The default: 1, unless
 ** $SPIDEREVAL_ISOLATION is 'inprocess'. */
@@ -133,6 +147,18 @@ void sx_execute(const sx_request *q, bb_buf *out);
 
 /* A failed answer's bytes into out (what it held is dropped). */
 void sx_failure(bb_buf *out, sb_status status, const char *msg);
+
+/* A batch on the wire (exec_pool.c, worker_main.c): "SXB1", the batch's
+** id and its count (uint32 each), then each request as its length
+** (uint64) and its bytes; the worker answers with each answer as its
+** length and its bytes, several at a time. While it runs request i of
+** batch b it keeps in the shared page given as its descriptor 4
+** SX_PROGRESS_START (CLOCK_MONOTONIC ns when it started) and, written
+** last, SX_PROGRESS_WHO = b << 32 | (i + 1). */
+#define SX_BATCH_MAGIC 0x31425853u /* "SXB1" */
+#define SX_PROGRESS_FD 4
+#define SX_PROGRESS_WHO 0
+#define SX_PROGRESS_START 1
 
 /* A request as bytes and back: sx_encode_request appends to out;
 ** sx_decode_request points q into buf (which must outlive q). Returns 0,

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -59,6 +60,7 @@ typedef struct {
   int fd;    /* our end of its socket */
   int busy;  /* a thread holds it */
   int pidfd; /* the process's pidfd, or -1 */
+  uint64_t *progress; /* its batches' shared page (exec.h), or NULL */
 } worker;
 
 static struct {
@@ -73,7 +75,7 @@ static struct {
   char looked[2 * PATH_MAX + 128]; /* where it was looked for */
   sx_stats stats;
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0,
-          {{0, 0, 0, -1}}, -1, 0, "", "", {0, 0, 0, 0}};
+          {{0, 0, 0, -1, NULL}}, -1, 0, "", "", {0, 0, 0, 0}};
 
 /* Held shared by each worker start from its socketpair() until its socket
 ** is recorded in its slot (or closed), exclusively by fork() (the prepare
@@ -108,6 +110,7 @@ static void forget_workers(void) {
     worker *w = &pool.w[i];
     if (w->pid && w->fd >= 0) close(w->fd); /* free slots are zeros */
     if (w->pid && w->pidfd >= 0) close(w->pidfd);
+    if (w->pid && w->progress) munmap(w->progress, 4096);
     memset(w, 0, sizeof *w);
     w->fd = w->pidfd = -1;
   }
@@ -244,6 +247,15 @@ const char *sx_worker_path(void) {
 }
 
 /* Start a worker in slot w. Returns 0, or -1 with *err (malloc'd). */
+/* fd moved to a number above SX_PROGRESS_FD (dup2 onto 3 or 4 must
+** neither be a no-op that keeps close-on-exec nor overwrite the other) */
+static int above_fixed(int fd) {
+  if (fd < 0 || fd > SX_PROGRESS_FD) return fd;
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, SX_PROGRESS_FD + 1);
+  close(fd);
+  return moved;
+}
+
 static int spawn_worker(const char *path, worker *w, char **err) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -251,14 +263,21 @@ static int spawn_worker(const char *path, worker *w, char **err) {
                            strerror(errno));
     return -1;
   }
-  if (sv[1] == 3) { /* dup2(3, 3) would keep close-on-exec */
-    int fd = fcntl(sv[1], F_DUPFD_CLOEXEC, 4);
-    close(sv[1]);
-    sv[1] = fd;
+  sv[1] = above_fixed(sv[1]);
+  /* the progress page of its batches (none: its batches go one request
+  ** at a time) */
+  int mfd = above_fixed(memfd_create("spidereval-progress", MFD_CLOEXEC));
+  void *page = MAP_FAILED;
+  if (mfd >= 0 && ftruncate(mfd, 4096) == 0)
+    page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+  if (page == MAP_FAILED && mfd >= 0) {
+    close(mfd);
+    mfd = -1;
   }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+  if (mfd >= 0) posix_spawn_file_actions_adddup2(&fa, mfd, SX_PROGRESS_FD);
   /* no signal of the caller's blocked or ignored in the worker (a
   ** blocked SIGXCPU would void its CPU limit) */
   posix_spawnattr_t at;
@@ -275,7 +294,9 @@ static int spawn_worker(const char *path, worker *w, char **err) {
   posix_spawnattr_destroy(&at);
   posix_spawn_file_actions_destroy(&fa);
   if (sv[1] >= 0) close(sv[1]);
+  if (mfd >= 0) close(mfd);
   if (rc != 0) {
+    if (page != MAP_FAILED) munmap(page, 4096);
     close(sv[0]);
     *err = sqlite3_mprintf("cannot start the worker %s: %s", path,
                            strerror(rc));
@@ -283,6 +304,7 @@ static int spawn_worker(const char *path, worker *w, char **err) {
   }
   w->pid = pid;
   w->fd = sv[0];
+  w->progress = page == MAP_FAILED ? NULL : page;
   w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec */
   return 0;
 }
@@ -440,7 +462,7 @@ static worker *take_worker(char **err) {
       fresh->fd = fresh->pidfd = -1;
       fresh->busy = 1;
       pthread_mutex_unlock(&pool.mu);
-      worker w = {0, -1, 1, -1};
+      worker w = {0, -1, 1, -1, NULL};
       pthread_rwlock_rdlock(&starting);
       int rc = spawn_worker(path, &w, err);
       pthread_mutex_lock(&pool.mu);
@@ -474,6 +496,8 @@ static void give_back(worker *w, int dead) {
   }
   pthread_mutex_lock(&pool.mu);
   if (dead) {
+    if (w->progress) munmap(w->progress, 4096); /* (read until now) */
+    w->progress = NULL;
     w->pid = 0;
     w->fd = -1;
   }
@@ -596,4 +620,220 @@ int sx_run(const sx_request *q, sx_result *r) {
     return -1;
   }
   return sx_decode_result(out.s, out.n, r) ? -1 : 0;
+}
+
+/* ---- batches ---- */
+
+static uint32_t batch_ids; /* the last batch id of this process */
+
+static double timeout_of(const sx_request *q) {
+  return q->lim.timeout > 0 ? q->lim.timeout : SX_NO_DEADLINE;
+}
+
+/* The request of the batch (0-based, below m) that worker w says it
+** runs, if it runs batch id at all and that request has no answer yet
+** (got answers came): *start (monotonic seconds) when it began. Else
+** got, with *start unchanged. */
+static size_t running_now(const worker *w, uint32_t id, size_t got, size_t m,
+                          double *start) {
+  uint64_t who = __atomic_load_n(&w->progress[SX_PROGRESS_WHO], __ATOMIC_ACQUIRE);
+  uint64_t i1 = who & 0xffffffffu;
+  if ((uint32_t)(who >> 32) != id || i1 < got + 1 || i1 > m) return got;
+  /* (a start written for the next request already is later: the deadline
+  ** only comes later, until the next look) */
+  double s = (double)w->progress[SX_PROGRESS_START] * 1e-9;
+  if (s > *start && s <= now_seconds()) *start = s;
+  return (size_t)(i1 - 1);
+}
+
+/* Every request of todo[0..m) fails with msg (sqlite3_malloc'd, taken):
+** 0, or -1 out of memory. */
+static int fail_all(sx_result *rs, const size_t *todo, size_t m, char *msg) {
+  int rc = 0;
+  for (size_t k = 0; k < m; k++) {
+    char *copy = k + 1 < m && msg ? sqlite3_mprintf("%s", msg) : k + 1 < m ? NULL : msg;
+    if (fail_here(&rs[todo[k]], SB_CAP, copy) < 0) rc = -1;
+  }
+  if (m == 0) sqlite3_free(msg);
+  return rc;
+}
+
+static int batch_in_workers(const sx_request *qs, size_t n, sx_result *rs) {
+  char cwd[PATH_MAX];
+  const char *cwd_at = NULL; /* the caller's directory, once needed */
+  size_t *todo = malloc(n * sizeof *todo), m = n;
+  bb_buf req = {0}, in = {0};
+  int rc = 0, send_failed = 0;
+  if (!todo) return -1;
+  for (size_t i = 0; i < n; i++) todo[i] = i;
+  while (m && rc == 0) {
+    char *err = NULL;
+    worker *w = take_worker(&err);
+    if (!w) {
+      rc = fail_all(rs, todo, m, err);
+      for (size_t k = 0; k < m; k++) rs[todo[k]].status = SB_OPEN;
+      break;
+    }
+    if (!w->progress) { /* no shared page: one request at a time */
+      give_back(w, 0);
+      for (size_t k = 0; k < m && rc == 0; k++)
+        rc = run_in_worker(&qs[todo[k]], &rs[todo[k]]);
+      break;
+    }
+    /* the batch: its length, its head, each request's length and bytes */
+    uint32_t id = __atomic_add_fetch(&batch_ids, 1, __ATOMIC_RELAXED);
+    uint32_t magic = SX_BATCH_MAGIC, count = (uint32_t)m;
+    uint64_t len = 0;
+    double bound = 0; /* every request's time: the batch's own bound */
+    req.n = 0;
+    req.nomem = 0;
+    bb_put(&req, &len, sizeof len);
+    bb_put(&req, &magic, sizeof magic);
+    bb_put(&req, &id, sizeof id);
+    bb_put(&req, &count, sizeof count);
+    for (size_t k = 0; k < m; k++) {
+      sx_request q = qs[todo[k]];
+      q.cwd = NULL;
+      if (q.db_path[0] != '/') { /* "": unknown (deleted) */
+        if (!cwd_at) cwd_at = getcwd(cwd, sizeof cwd) ? cwd : "";
+        q.cwd = cwd_at;
+      }
+      size_t at = req.n;
+      bb_put(&req, &len, sizeof len);
+      sx_encode_request(&q, &req);
+      if (!req.nomem) {
+        uint64_t one = req.n - at - sizeof one;
+        memcpy(req.s + at, &one, sizeof one);
+      }
+      bound += timeout_of(&q) + SX_GRACE;
+    }
+    if (req.nomem) {
+      give_back(w, 0);
+      rc = -1;
+      break;
+    }
+    len = req.n - sizeof len;
+    memcpy(req.s, &len, sizeof len);
+    double sent = now_seconds();
+    if (send_all(w->fd, req.s, req.n)) {
+      /* it died while idle (or was killed from outside): once more */
+      end_worker(w, 1);
+      give_back(w, 1);
+      pthread_mutex_lock(&pool.mu);
+      pool.stats.died++;
+      pthread_mutex_unlock(&pool.mu);
+      if (send_failed++ < 1) continue;
+      rc = fail_all(rs, todo, m,
+                    sqlite3_mprintf("cannot send the query to a worker"));
+      break;
+    }
+    /* the answers, in order, by each request's own deadline: 0 all came,
+    ** -1 the worker closed or failed, -2 a deadline passed, -3 out of
+    ** memory */
+    size_t got = 0, pos = 0;
+    int outcome = 0;
+    in.n = 0;
+    while (got < m && !outcome) {
+      while (in.n - pos >= sizeof len) {
+        uint64_t alen;
+        memcpy(&alen, in.s + pos, sizeof alen);
+        if (alen > ((uint64_t)1 << 40)) {
+          outcome = -1;
+          break;
+        }
+        if (in.n - pos - sizeof alen < alen) break;
+        char *a = malloc(alen ? alen : 1);
+        if (!a) {
+          outcome = -3;
+          break;
+        }
+        memcpy(a, in.s + pos + sizeof alen, alen);
+        if (sx_decode_result(a, alen, &rs[todo[got]]) != 0) {
+          outcome = -3;
+          break;
+        }
+        pos += sizeof alen + alen;
+        if (++got == m) break;
+      }
+      if (outcome || got == m) break;
+      if (pos) { /* what is left of a partial answer to the front */
+        memmove(in.s, in.s + pos, in.n - pos);
+        in.n -= pos;
+        pos = 0;
+      }
+      double start = sent;
+      size_t cur = running_now(w, id, got, m, &start);
+      double deadline = start + timeout_of(&qs[todo[cur]]) + SX_GRACE;
+      if (deadline > sent + bound) deadline = sent + bound;
+      double left = deadline - now_seconds();
+      if (left <= 0) {
+        outcome = -2;
+        break;
+      }
+      struct pollfd pf = {w->fd, POLLIN, 0};
+      int r = poll(&pf, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
+      if (r < 0 && errno != EINTR) outcome = -1;
+      if (r <= 0) continue;
+      if (in.cap - in.n <= 65536 && !bb_grow(&in, 65536)) {
+        outcome = -3;
+        break;
+      }
+      ssize_t k = recv(w->fd, in.s + in.n, in.cap - in.n - 1, MSG_DONTWAIT);
+      if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (k <= 0) outcome = -1;
+      else in.n += (size_t)k;
+    }
+    pthread_mutex_lock(&pool.mu);
+    pool.stats.served += (int64_t)got;
+    pthread_mutex_unlock(&pool.mu);
+    if (!outcome) {
+      give_back(w, 0);
+      break;
+    }
+    /* which request it was: the worker's last word, once it is dead */
+    int status = end_worker(w, 1);
+    double ignored = sent;
+    size_t cur = running_now(w, id, got, m, &ignored);
+    give_back(w, 1);
+    pthread_mutex_lock(&pool.mu);
+    if (outcome == -2) pool.stats.killed++;
+    else pool.stats.died++;
+    pthread_mutex_unlock(&pool.mu);
+    if (outcome == -3) {
+      rc = -1;
+      break;
+    }
+    const sx_request *q = &qs[todo[cur]];
+    rc = outcome == -2
+             ? fail_here(&rs[todo[cur]], SB_TIMEOUT,
+                         sqlite3_mprintf("timeout after %g s", q->lim.timeout))
+             : fail_here(&rs[todo[cur]], SB_CAP, death_message(status));
+    /* the others without an answer, again, to a fresh worker */
+    size_t k2 = 0;
+    for (size_t k = got; k < m; k++)
+      if (k != cur) todo[k2++] = todo[k];
+    m = k2;
+    send_failed = 0;
+  }
+  free(todo);
+  free(req.s);
+  free(in.s);
+  return rc;
+}
+
+int sx_run_batch(const sx_request *qs, size_t n, sx_result *rs) {
+  for (size_t i = 0; i < n; i++) memset(&rs[i], 0, sizeof rs[i]);
+  int rc = 0;
+  if (n <= 1 || !sx_isolation()) {
+    for (size_t i = 0; i < n && rc == 0; i++) rc = sx_run(&qs[i], &rs[i]);
+  } else {
+    /* no cancel inside, as sx_run */
+    int old;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    rc = batch_in_workers(qs, n, rs);
+    pthread_setcancelstate(old, NULL);
+  }
+  if (rc < 0)
+    for (size_t i = 0; i < n; i++) sx_result_free(&rs[i]);
+  return rc < 0 ? -1 : 0;
 }

@@ -5,7 +5,11 @@
 **
 ** It reads a request (its length, uint64, then its bytes), runs it
 ** through the sandbox (exec.c: sx_execute) and writes the answer the same
-** way, until its socket closes. Before each request it sets its own
+** way, until its socket closes. A batch (exec.h, SX_BATCH_MAGIC) is run
+** request by request, each under its own limits, the one it runs and
+** when it began written into the progress page (descriptor 4, a memfd
+** its caller reads to kill it at that request's deadline), the answers
+** written together (every 256 KiB at least). Before each request it sets its own
 ** limits from the request's bound: address space (what it uses now, plus
 ** the memory cap, plus room for the result), CPU time (what it used, plus
 ** the timeout, plus 2 s). For its whole life: no file can grow past
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -43,6 +48,10 @@
 /* CPU seconds the process can use per second of wall time, at most (one
 ** query at a time, and room to spare) */
 #define CPU_THREADS 2.0
+/* a batch's answers are written when they hold this many bytes (and at
+** its end); answer buffers up to KEEP_BYTES are kept for the next one */
+#define FLUSH_BYTES ((size_t)256 << 10)
+#define KEEP_BYTES ((size_t)1 << 20)
 
 static int read_all(int fd, void *p, size_t n) {
   char *c = p;
@@ -72,6 +81,30 @@ static int write_answer(int fd, const char *p, size_t n) {
     }
   }
   return 0;
+}
+
+/* All n bytes of p. */
+static int write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* An answer buffer emptied for the next one: kept when small (no malloc
+** and regrowth per request), freed when a big result grew it. */
+static void keep_small(bb_buf *b) {
+  if (b->cap > KEEP_BYTES) {
+    free(b->s);
+    memset(b, 0, sizeof *b);
+  } else {
+    b->n = 0;
+    b->nomem = 0;
+  }
 }
 
 /* The address space this process maps now (bytes), from /proc. */
@@ -150,6 +183,41 @@ static void bound_process(const sx_request *q) {
   }
 }
 
+static uint64_t *progress; /* the batches' shared page (exec.h) or NULL */
+static int duckdb_loaded;
+
+/* One request (len bytes at buf, buf[len] == 0) run into out (emptied
+** first): 0, or -1 when the bytes are not a request. */
+static int serve(const char *buf, size_t len, bb_buf *out) {
+  sx_request q;
+  out->n = 0;
+  out->nomem = 0;
+  if (sx_decode_request(buf, len, &q) != 0) return -1;
+  if (q.cwd && chdir(q.cwd) != 0) {
+    /* relative database paths are the caller's: entered by name on
+    ** every request (the same name may now be another directory);
+    ** none is never the last request's */
+    char *m = sqlite3_mprintf("cannot open database '%s': the working "
+                              "directory %s: %s", q.db_path,
+                              *q.cwd ? q.cwd : "(unknown)",
+                              strerror(errno));
+    sx_failure(out, SB_OPEN, m ? m : "out of memory");
+    sqlite3_free(m);
+    return 0;
+  }
+  if (q.op == SX_DBT && !duckdb_loaded) {
+    /* libduckdb only for the DuckDB reads, mapped before the bound
+    ** is set; one file kept open (a prediction's tables in a row) */
+    df_keep_files(1);
+    dk_library_version(NULL);
+    duckdb_loaded = remap = 1;
+  }
+  bound_process(&q);
+  remap = 0;
+  sx_execute(&q, out);
+  return 0;
+}
+
 /* The parent's end of the socket closed (it exited or was killed): end
 ** now, whatever the query is doing, so that no orphan runs on to its own
 ** bound (a query without a timeout has none). */
@@ -179,6 +247,12 @@ int main(int argc, char **argv) {
   setrlimit(RLIMIT_FSIZE, &fsize);
   if (chdir("/") != 0) return 2;
   /* every descriptor the caller left open, however high */
+  /* (the progress page of batches, SX_PROGRESS_FD, mapped first) */
+  if (fstat(SX_PROGRESS_FD, &st) == 0 && S_ISREG(st.st_mode)) {
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+                   SX_PROGRESS_FD, 0);
+    if (p != MAP_FAILED) progress = p;
+  }
   if (close_range(SOCK_FD + 1, ~0U, 0) != 0)
     for (int fd = SOCK_FD + 1; fd < 65536; fd++) close(fd);
   sqlite3_initialize();
@@ -189,7 +263,7 @@ int main(int argc, char **argv) {
   pthread_attr_setstacksize(&attr, 64 << 10);
   if (pthread_create(&watcher, &attr, watch_parent, NULL) != 0) return 2;
   pthread_attr_destroy(&attr);
-  int duckdb_loaded = 0;
+  bb_buf out = {0}, acc = {0};
   for (;;) {
     uint64_t len = 0;
     static char first[65536];
@@ -208,35 +282,55 @@ int main(int argc, char **argv) {
     memcpy(buf, first + sizeof len, have);
     if (have < len && read_all(SOCK_FD, buf + have, len - have)) return 3;
     buf[len] = 0;
-    sx_request q;
-    bb_buf out = {0};
-    if (sx_decode_request(buf, len, &q) != 0) return 3;
-    if (q.cwd && chdir(q.cwd) != 0) {
-      /* relative database paths are the caller's: entered by name on
-      ** every request (the same name may now be another directory);
-      ** none is never the last request's */
-      char *m = sqlite3_mprintf("cannot open database '%s': the working "
-                                "directory %s: %s", q.db_path,
-                                *q.cwd ? q.cwd : "(unknown)",
-                                strerror(errno));
-      sx_failure(&out, SB_OPEN, m ? m : "out of memory");
-      sqlite3_free(m);
-    } else {
-      if (q.op == SX_DBT && !duckdb_loaded) {
-        /* libduckdb only for the DuckDB reads, mapped before the bound
-        ** is set; one file kept open (a prediction's tables in a row) */
-        df_keep_files(1);
-        dk_library_version(NULL);
-        duckdb_loaded = remap = 1;
+    uint32_t magic = 0;
+    if (len >= 4) memcpy(&magic, buf, 4);
+    if (magic != SX_BATCH_MAGIC) {
+      if (serve(buf, len, &out)) return 3;
+      free(buf);
+      if (out.nomem || !out.s) return 4;
+      int bad = write_answer(SOCK_FD, out.s, out.n);
+      keep_small(&out);
+      if (bad) return 0;
+      continue;
+    }
+    /* a batch: each answer's length and bytes gathered in acc, written
+    ** when it holds FLUSH_BYTES and at the end */
+    bb_reader r = bb_reader_of(buf + 4, len - 4);
+    uint32_t id = 0, count = 0;
+    bb_read(&r, &id, sizeof id);
+    bb_read(&r, &count, sizeof count);
+    for (uint32_t i = 0; i < count; i++) {
+      uint64_t n = (uint64_t)bb_read_i64(&r);
+      const char *one = r.bad || n > r.left ? NULL : bb_take(&r, (size_t)n, 1);
+      if (!one) return 3;
+      if (progress) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        progress[SX_PROGRESS_START] =
+            (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+        __atomic_store_n(&progress[SX_PROGRESS_WHO],
+                         (uint64_t)id << 32 | (i + 1), __ATOMIC_RELEASE);
       }
-      bound_process(&q);
-      remap = 0;
-      sx_execute(&q, &out);
+      /* (sx_decode_request wants the request's 0 byte: a copy) */
+      char *q = malloc(n + 1);
+      if (!q) return 3;
+      memcpy(q, one, n);
+      q[n] = 0;
+      int bad = serve(q, n, &out);
+      free(q);
+      if (bad) return 3;
+      if (out.nomem || !out.s) return 4;
+      uint64_t alen = out.n;
+      bb_put(&acc, &alen, sizeof alen);
+      bb_put(&acc, out.s, out.n);
+      keep_small(&out);
+      if (acc.nomem) return 4;
+      if (acc.n >= FLUSH_BYTES || i + 1 == count) {
+        if (write_all(SOCK_FD, acc.s, acc.n)) return 0;
+        acc.n = 0;
+        keep_small(&acc);
+      }
     }
     free(buf);
-    if (out.nomem || !out.s) return 4;
-    int bad = write_answer(SOCK_FD, out.s, out.n);
-    free(out.s);
-    if (bad) return 0;
   }
 }

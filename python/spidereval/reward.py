@@ -477,6 +477,34 @@ class SqlReward:
         fails gives score 0 with error_info starting 'Gold Error:' (the
         trainers' entry points, spidereval.trainers, raise on it naming the
         sample, or count and log it)."""
+        got = self._prepare(completion, db_path, gold, condition_cols,
+                            ignore_order, conn)
+        if not isinstance(got, _Pending):
+            return got
+        try:
+            v = _native.reward(*got.args)
+        except (_native.Error, SpiderevalError) as e:
+            return self._result(1, 0, 0, 0, "Gold Error: %s" % str(
+                e).replace("spidereval: ", "", 1))
+        return self._finish(got, v)
+
+    def _finish(self, got, v):
+        """The reward of a prepared completion from its native verdict."""
+        match, info, executed, rows, sim, recall, precision = v
+        empty = bool(executed) and rows == 0 and got.table.nrows == 0
+        if empty and self.empty_match is not None:
+            match = self.empty_match
+            info = "" if match else (
+                "Result Error: both results are empty (empty_match=False)")
+        return self._result(1, executed, match, rows, info, sim, recall,
+                            precision, empty)
+
+    def _prepare(self, completion, db_path, gold, condition_cols=None,
+                 ignore_order=None, conn=None):
+        """Everything of __call__ before the prediction runs: its reward
+        when that is known already (no SQL, no database, a gold that fails,
+        the sqlite3 backend), or a _Pending with the arguments of
+        _native.reward."""
         native = conn is None and _use_native()
         if not native:
             conn = conn or thread_connection()
@@ -526,13 +554,11 @@ class SqlReward:
             try:
                 table = _native_table(self._tables, gold_arg, "gold",
                                       self.pandas)
-                v = _native.reward(db_path, sql, table, ccj, bool(io), opts,
-                                   self.timeout)
             except (_native.Error, SpiderevalError) as e:
                 return self._result(1, 0, 0, 0, "Gold Error: %s" % str(
                     e).replace("spidereval: ", "", 1))
-            match, info, executed, rows, sim, recall, precision = v
-            gold_empty = table.nrows == 0
+            return _Pending((db_path, sql, table, ccj, bool(io), opts,
+                             self.timeout), table)
         else:
             try:
                 js = conn.execute(
@@ -546,9 +572,7 @@ class SqlReward:
                                            v["executed"], v["rows"])
             sim, recall, precision = (v["similarity"], v["cell_recall"],
                                       v["cell_precision"])
-            gold_empty = None
-        empty = bool(executed) and rows == 0 and (
-            gold_empty if gold_empty is not None else _zero_rows(gold_arg))
+        empty = bool(executed) and rows == 0 and _zero_rows(gold_arg)
         if empty and self.empty_match is not None:
             match = self.empty_match
             info = "" if match else (
@@ -598,6 +622,12 @@ class SqlReward:
         processes=True. A slow query holds only its own worker, for at most
         the timeout."""
         items = list(items)
+        if workers <= 1 and _use_native():
+            # one after another: with the native backend, the queries of
+            # BATCH items at a time in one round trip to a worker
+            # (_native.rewards), each within its own timeout
+            return [r for i in range(0, len(items), BATCH)
+                    for r in self._batch(items[i:i + BATCH])]
         if workers <= 1:
             return [self._item(it) for it in items]
         pool = ProcessPoolExecutor if processes else ThreadPoolExecutor
@@ -605,12 +635,46 @@ class SqlReward:
             chunk = max(1, len(items) // (workers * 8)) if processes else 1
             return list(ex.map(self._item, items, chunksize=chunk))
 
+    def _batch(self, items):
+        """The rewards of items (native backend), their queries in one
+        _native.rewards call."""
+        got = [self._prepare(*self._args(it)) for it in items]
+        todo = [g for g in got if isinstance(g, _Pending)]
+        if todo:
+            try:
+                verdicts = iter(_native.rewards([g.args for g in todo]))
+            except (_native.Error, SpiderevalError):
+                # one item's error: each alone, as __call__ tells it
+                return [self._item(it) for it in items]
+        return [self._finish(g, next(verdicts)) if isinstance(g, _Pending)
+                else g for g in got]
+
+    @staticmethod
+    def _args(it):
+        if isinstance(it, dict):
+            return (it["completion"], it["db_path"], it["gold"],
+                    it.get("condition_cols"), it.get("ignore_order"))
+        return tuple(it)
+
     def _item(self, it):
         if isinstance(it, dict):
             return self(it["completion"], it["db_path"], it["gold"],
                         it.get("condition_cols"), it.get("ignore_order"))
         return self(*it)
 
+
+class _Pending:
+    """A completion ready to run: the arguments of _native.reward and the
+    gold Table."""
+    __slots__ = ("args", "table")
+
+    def __init__(self, args, table):
+        self.args = args
+        self.table = table
+
+
+# items of SqlReward.rewards sent to a worker in one round trip at most
+BATCH = 64
 
 _default = {}
 

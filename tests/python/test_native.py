@@ -154,3 +154,66 @@ def test_threads_share_a_gold(shop_db):
     out = r.rewards(items, workers=8)
     assert [x.match for x in out] == [True] * 24 + [False] * 8
     assert r.gold_runs == 1 and len(r._tables) == 1
+
+
+def test_rewards_batch(shop_db):
+    # one round trip for many queries: the same verdicts as reward() one by
+    # one, each query within its own timeout
+    gold = _native.Table(_native.result_csv(shop_db, GOLD_SQL, 30.0))
+    items = [(shop_db, GOOD, gold, None, True, "lite", 30.0),
+             (shop_db, SLOW, gold, None, True, "lite", 1.0),
+             (shop_db, GOOD, gold, "[7]", True, "lite", 30.0),
+             (shop_db, "SELECT nope FROM customers", gold, None, True, "lite", 30.0),
+             (shop_db, "SELECT city FROM customers WHERE 0", gold, None, True, "snow", 30.0),
+             (shop_db, GOOD, gold, None, False, "lite redact", 30.0)]
+    t0 = time.time()
+    got = _native.rewards(items)
+    assert time.time() - t0 < 1.5 + 0.5 + 1.0
+    assert got == [_native.reward(*it) for it in items]
+    assert got[1][1] == "Execution Error: timeout after 1 s"
+    assert _native.rewards([]) == []
+    with pytest.raises(_native.Error, match="^rewards: no such database"):
+        _native.rewards([("/nonexistent.db", GOOD, gold, None, True, "lite", 30.0)])
+    with pytest.raises(_native.Error, match="^rewards: timeout must be above 0"):
+        _native.rewards([(shop_db, GOOD, gold, None, True, "lite", 0.0)])
+    with pytest.raises(TypeError):
+        _native.rewards([[shop_db, GOOD]])
+
+
+def test_rewards_batch_worker_killed(shop_db):
+    # the worker stops answering during a batch (stopped from outside):
+    # it is killed at the deadline of the query it runs, which alone fails;
+    # the others (answered or not) come from a fresh worker
+    gold = _native.Table(_native.result_csv(shop_db, GOLD_SQL, 30.0))
+    slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+            "LIMIT 3000000) SELECT count(*) FROM c")
+    items = ([(shop_db, GOOD, gold, None, True, "lite", 30.0)] * 3 +
+             [(shop_db, slow, gold, None, True, "lite", 2.0)] +
+             [(shop_db, GOOD, gold, None, True, "lite", 30.0)] * 3)
+    old = _native.pool_size(1)
+    try:
+        _native.reward(*items[0])  # the one worker, started
+        workers = []
+        for task in os.listdir("/proc/self/task"):
+            with open("/proc/self/task/%s/children" % task) as f:
+                workers += [int(p) for p in f.read().split()]
+        killed = _native.stats()[1]
+
+        def stop():
+            time.sleep(0.2)
+            for pid in workers:
+                try:
+                    os.kill(pid, 19)  # SIGSTOP
+                except OSError:
+                    pass
+        t = threading.Thread(target=stop)
+        t.start()
+        t0 = time.time()
+        got = _native.rewards(items)
+        t.join()
+        assert time.time() - t0 < 2 * 1.5 + 0.5 + 1.0
+        assert _native.stats()[1] == killed + 1
+        assert got[3][:3] == (0, "Execution Error: timeout after 2 s", 0)
+        assert [g[0] for g in got] == [1, 1, 1, 0, 1, 1, 1]
+    finally:
+        _native.pool_size(old)
