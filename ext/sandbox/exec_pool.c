@@ -770,6 +770,13 @@ static int batch_in_workers(const sx_request *qs, size_t n, sx_result *rs) {
         outcome = -2;
         break;
       }
+      /* a request the worker starts later ends later than the shortest
+      ** bound among those left from now: look at what it runs again then
+      ** (a stopped worker answers nothing that would wake this poll) */
+      double soonest = SX_NO_DEADLINE;
+      for (size_t k = got; k < m; k++)
+        if (timeout_of(&qs[todo[k]]) < soonest) soonest = timeout_of(&qs[todo[k]]);
+      if (left > soonest + SX_GRACE) left = soonest + SX_GRACE;
       struct pollfd pf = {w->fd, POLLIN, 0};
       int r = poll(&pf, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
       if (r < 0 && errno != EINTR) outcome = -1;

@@ -181,39 +181,47 @@ def test_rewards_batch(shop_db):
 
 
 def test_rewards_batch_worker_killed(shop_db):
-    # the worker stops answering during a batch (stopped from outside):
-    # it is killed at the deadline of the query it runs, which alone fails;
-    # the others (answered or not) come from a fresh worker
+    # the worker stops answering during a batch (stopped from outside once
+    # it has spent 0.2 s of CPU: in the endless query, the others take
+    # microseconds): it is killed at that query's own deadline, which alone
+    # fails; the others, answered before it (their answers died with the
+    # worker) or after, come from a fresh worker
     gold = _native.Table(_native.result_csv(shop_db, GOLD_SQL, 30.0))
-    slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
-            "LIMIT 3000000) SELECT count(*) FROM c")
     items = ([(shop_db, GOOD, gold, None, True, "lite", 30.0)] * 3 +
-             [(shop_db, slow, gold, None, True, "lite", 2.0)] +
+             [(shop_db, SLOW, gold, None, True, "lite", 5.0)] +
              [(shop_db, GOOD, gold, None, True, "lite", 30.0)] * 3)
     old = _native.pool_size(1)
+    stopped, done = [], threading.Event()
     try:
         _native.reward(*items[0])  # the one worker, started
         workers = []
         for task in os.listdir("/proc/self/task"):
             with open("/proc/self/task/%s/children" % task) as f:
                 workers += [int(p) for p in f.read().split()]
+        assert len(workers) == 1
         killed = _native.stats()[1]
+        tick = os.sysconf("SC_CLK_TCK")
 
         def stop():
-            time.sleep(0.2)
-            for pid in workers:
-                try:
-                    os.kill(pid, 19)  # SIGSTOP
-                except OSError:
-                    pass
+            while not done.is_set():
+                with open("/proc/%d/stat" % workers[0]) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if (int(fields[11]) + int(fields[12])) / tick >= 0.2:
+                    os.kill(workers[0], 19)  # SIGSTOP
+                    stopped.append(1)
+                    return
+                time.sleep(0.01)
         t = threading.Thread(target=stop)
         t.start()
         t0 = time.time()
         got = _native.rewards(items)
+        done.set()
         t.join()
-        assert time.time() - t0 < 2 * 1.5 + 0.5 + 1.0
+        assert stopped
+        assert time.time() - t0 < 5 * 1.5 + 0.5 + 1.0
         assert _native.stats()[1] == killed + 1
-        assert got[3][:3] == (0, "Execution Error: timeout after 2 s", 0)
+        assert got[3][:3] == (0, "Execution Error: timeout after 5 s", 0)
         assert [g[0] for g in got] == [1, 1, 1, 0, 1, 1, 1]
     finally:
+        done.set()
         _native.pool_size(old)
