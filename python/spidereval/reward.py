@@ -638,14 +638,21 @@ class SqlReward:
     def _batch(self, items):
         """The rewards of items (native backend), their queries in one
         _native.rewards call."""
-        got = [self._prepare(*self._args(it)) for it in items]
+        return self._batch_args([self._args(it) for it in items])
+
+    def _batch_args(self, calls):
+        """self(*args) of each args of calls, in order; with the native
+        backend their queries in one _native.rewards call."""
+        if not _use_native():
+            return [self(*args) for args in calls]
+        got = [self._prepare(*args) for args in calls]
         todo = [g for g in got if isinstance(g, _Pending)]
         if todo:
             try:
                 verdicts = iter(_native.rewards([g.args for g in todo]))
             except (_native.Error, SpiderevalError):
                 # one item's error: each alone, as __call__ tells it
-                return [self._item(it) for it in items]
+                return [self(*args) for args in calls]
         return [self._finish(g, next(verdicts)) if isinstance(g, _Pending)
                 else g for g in got]
 

@@ -28,7 +28,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ._bundle import SpiderevalError
-from .reward import COMPONENTS, SqlReward
+from .reward import BATCH, COMPONENTS, SqlReward
 
 log = logging.getLogger("spidereval")
 
@@ -294,6 +294,34 @@ def _run_batch(fn, n, workers):
     return list(_pool(workers).map(fn, range(n)))
 
 
+def _rewards_of(calls, workers):
+    """r(*args) of each (r, args) of calls, in order; an item of calls that
+    is an exception stays in place. Chunks of calls to one SqlReward run on
+    `workers` threads, each chunk's queries in one round trip to a worker
+    where the native module runs them (SqlReward._batch_args)."""
+    n = len(calls)
+    groups = collections.OrderedDict()
+    for i, c in enumerate(calls):
+        if not isinstance(c, BaseException):
+            groups.setdefault(id(c[0]), []).append(i)
+    w = max(1, int(workers))
+    chunks = []
+    for idx in groups.values():
+        size = max(1, min(BATCH, -(-len(idx) // w)))
+        chunks += [idx[k:k + size] for k in range(0, len(idx), size)]
+    out = list(calls)
+
+    def run(k):
+        idx = chunks[k]
+        r = calls[idx[0]][0]
+        return r._batch_args([calls[i][1] for i in idx])
+    for idx, res in zip(chunks, _run_batch(run, len(chunks), w)):
+        for i, x in zip(idx, res):
+            out[i] = x
+    assert len(out) == n
+    return out
+
+
 def compute_score_batch(data_sources, solution_strs, ground_truths,
                         extra_infos=None, **kwargs):
     """verl's BatchRewardManager signature (reward_manager.name = batch):
@@ -310,13 +338,34 @@ def compute_score_batch(data_sources, solution_strs, ground_truths,
             "data_sources, %d ground_truths, %d extra_infos"
             % (n, len(data_sources), len(ground_truths), len(extra_infos)))
     details = kwargs.get("details")
-
-    def one(i):
-        res = _one(data_sources[i], solution_strs[i], ground_truths[i],
-                   extra_infos[i], kwargs, sample=i,
-                   where="compute_score_batch")
-        return _details(res) if details else res.score
-    return _run_batch(one, n, int(kwargs.get("workers", 8)))
+    _warn_unknown(kwargs, "compute_score_batch")
+    policy = _policy(kwargs.get("on_gold_error", "raise"))
+    calls, where = [], []
+    for i in range(n):
+        # each sample's database, gold and reward (_one's), then their
+        # queries in batches (_rewards_of)
+        try:
+            gold, db, info = _sample(ground_truths[i], extra_infos[i],
+                                     kwargs.get("db_root"))
+            opts = {k: kwargs[k] for k in REWARD_OPTIONS
+                    if kwargs.get(k) is not None}
+            opts.update({k: info[k] for k in REWARD_OPTIONS if k in info})
+            sample = i
+            calls.append((reward_for(**opts), (solution_strs[i], db, gold,
+                                               info.get("condition_cols"),
+                                               info.get("ignore_order"))))
+            where.append((sample, db, gold))
+        except GoldError as e:
+            calls.append(e)
+            where.append(None)
+    out = []
+    for i, res in enumerate(_rewards_of(calls, kwargs.get("workers", 8))):
+        if isinstance(res, BaseException):
+            raise res
+        sample, db, gold = where[i]
+        res = _gold_problem(res, policy, sample, db, gold, data_sources[i])
+        out.append(_details(res) if details else res.score)
+    return out
 
 
 # ---------------------------------------------------------------------- TRL
@@ -412,16 +461,24 @@ class TrlReward:
             if db is None and ids[i] is not None and root is not None:
                 db = os.path.join(root, ids[i], ids[i] + ".sqlite")
             if db is None:
-                raise GoldError(
+                return GoldError(
                     "spidereval: sample %d: no database: give a db_path (or "
                     "db_file, or db_id with db_root) column" % i)
             if gold is None:
-                raise GoldError("spidereval: sample %d: no gold: give a "
-                                "gold_sql (or gold) column" % i)
-            res = self.reward(completion_text(completions[i]), db, gold,
-                              ccs[i], ios[i])
-            return _gold_problem(res, self.on_gold_error, i, db, gold)
-        return _run_batch(one, n, self.workers)
+                return GoldError("spidereval: sample %d: no gold: give a "
+                                 "gold_sql (or gold) column" % i)
+            return (self.reward, (completion_text(completions[i]), db, gold,
+                                  ccs[i], ios[i]))
+        calls = [one(i) for i in range(n)]
+        out = []
+        # the queries of chunks of samples in one round trip to a worker
+        # each, on the threads (_rewards_of)
+        for i, res in enumerate(_rewards_of(calls, self.workers)):
+            if isinstance(res, BaseException):
+                raise res
+            out.append(_gold_problem(res, self.on_gold_error, i,
+                                     calls[i][1][1], calls[i][1][2]))
+        return out
 
     def _log(self, out, kwargs):
         if not self.log_components:
