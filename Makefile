@@ -346,7 +346,7 @@ pandas-diff-ci:
 	@tests/pandas_diff/generations.sh --count 2 --versions "1.5.3 2.2.3" \
 	  --families "na int64 chunk"
 	@tests/pandas_diff/generations.sh --count 2 --versions "3.1.1" \
-	  --families "na exp chunk"
+	  --families "na int64 big exp chunk"
 
 # The reward through the real verl and TRL code (issue 29): the pinned venv
 # of scripts/trainers-venv.sh, made once per machine (make test runs it too)

@@ -164,10 +164,11 @@ static const struct {
      {"a:float64[nan nan|nan nan] b:int64[int 1|int 2]",
       "a:float64[nan nan|float -9.223372036854776e+18] b:int64[int 1|int 2]",
       "a:float64[nan nan|float -9.223372036854776e+18] b:int64[int 1|int 2]"}},
+    /* ... and 3.1 masks no value (3.0.6 still masks -2^63) */
     {"a,b\n,1\n-9223372036854775808,2\n", 0,
      {"a:float64[nan nan|nan nan] b:int64[int 1|int 2]",
       "a:float64[nan nan|nan nan] b:int64[int 1|int 2]",
-      "a:float64[nan nan|nan nan] b:int64[int 1|int 2]"}},
+      "a:float64[nan nan|float -9.223372036854776e+18] b:int64[int 1|int 2]"}},
     /* chunks of ints then bools: numbers (1.5), object of the same
     ** numbers (2.x), object keeping the bools (3.x) */
     {"a\n1\n2\nTrue\nFalse\n", 2,
@@ -208,6 +209,30 @@ static const struct {
      {"a:object[str '1e309'|str ' +1e 5']",
       "a:object[str '1e309'|str ' +1e 5']",
       "a:float64[float inf|float 100000.0]"}},
+    /* integers beyond 64 bits: strings before 3, Python ints from 3.0
+    ** (_try_pylong: every word an int, str() canonical: +007 is 7) */
+    {"a\n20000000000000000000\n+007\nNA\n", 0,
+     {"a:object[str '20000000000000000000'|str '+007'|nan nan]",
+      "a:object[str '20000000000000000000'|str '+007'|nan nan]",
+      "a:object[int 20000000000000000000|int 7|nan nan]"}},
+    {"a\n-99999999999999999999\n20000000000000000000\n1_000\n", 0,
+     {"a:object[str '-99999999999999999999'|str '20000000000000000000'|str '1_000']",
+      "a:object[str '-99999999999999999999'|str '20000000000000000000'|str '1_000']",
+      "a:object[int -99999999999999999999|int 20000000000000000000|int 1000]"}},
+    {"a\n-5\n-99999999999999999999\n", 0,
+     {"a:object[str '-5'|str '-99999999999999999999']",
+      "a:object[str '-5'|str '-99999999999999999999']",
+      "a:object[int -5|int -99999999999999999999]"}},
+    /* a word that is no Python int: strings, and NA tokens kept as text */
+    {"a\n20000000000000000000\nNA\nabc\n", 0,
+     {"a:object[str '20000000000000000000'|nan nan|str 'abc']",
+      "a:object[str '20000000000000000000'|nan nan|str 'abc']",
+      "a:object[str '20000000000000000000'|str 'NA'|str 'abc']"}},
+    /* a negative number beside one above 2^63: strings in every one */
+    {"a\n10000000000000000000\n-5\n", 0,
+     {"a:object[str '10000000000000000000'|str '-5']",
+      "a:object[str '10000000000000000000'|str '-5']",
+      "a:object[str '10000000000000000000'|str '-5']"}},
     /* an integer beyond 64 bits followed by anything (a blank, a fraction,
     ** an exponent) is a float from 3.0 */
     {"a\n\"20000000000000000000 \"\n123456789012345678901.5\n", 0,

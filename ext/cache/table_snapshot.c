@@ -82,10 +82,12 @@
 #include <unistd.h>
 
 #define TS_MAGIC "SETTSNP1"
-/* bumped whenever the layout or the meaning of a table changes; the
-** struct sizes guard against another ABI */
+/* bumped whenever the layout or the meaning of a table changes (3001:
+** generation 3 reads floats, exponents and integers beyond 64 bits as
+** pandas 3.1 does, and PV_BIGINT cells); the struct sizes guard against
+** another ABI */
 #define TS_VERSION \
-  (3000u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
+  (3001u + (unsigned)sizeof(pv_cell) * 10u + (unsigned)sizeof(tt_strref))
 
 /* Snapshots of at least this many bytes are mapped, smaller ones read. */
 #define TS_MAP_BYTES ((size_t)16 << 10)
@@ -220,7 +222,7 @@ static int64_t arena_extent(const tt_table *t) {
         len = s.len;
       } else {
         pv_cell cell = col->data.cells[r];
-        if (cell.kind != PV_STR) continue;
+        if (!pv_has_text(cell.kind)) continue;
         if (!t->arena || cell.v.s < t->arena) return -1;
         off = (uint64_t)(cell.v.s - t->arena);
         len = cell.len;
@@ -255,7 +257,7 @@ static char *pack_table(const tt_table *t, size_t *len) {
       }
       if (bytes) memcpy(cells, col->data.cells, bytes);
       for (int64_t r = 0; r < t->nrows; r++)
-        if (cells[r].kind == PV_STR)
+        if (pv_has_text(cells[r].kind))
           cells[r].v.u = (uint64_t)(cells[r].v.s - t->arena);
       put(&p, cells, bytes);
       free(cells);
@@ -347,8 +349,8 @@ static tt_table *unpack_table(tt_backing *backing, const char *buf,
         slen = s.len;
       } else if (col->store == TT_STORE_CELLS) {
         pv_cell *cell = &col->data.cells[r];
-        if (cell->kind > PV_STR) goto bad;
-        if (cell->kind != PV_STR) continue;
+        if (cell->kind > PV_BIGINT) goto bad;
+        if (!pv_has_text(cell->kind)) continue;
         off = cell->v.u;
         slen = cell->len;
         if (off + slen + 1 > (uint64_t)extent) goto bad;

@@ -412,7 +412,8 @@ static inline uint64_t cell_word(pv_cell x) {
       memcpy(&w, &x.v.f, 8);
       return w + x.kind;
     }
-    case PV_STR: return mix_bytes(0x5E1D, x.v.s, x.len) + x.kind;
+    case PV_STR:
+    case PV_BIGINT: return mix_bytes(0x5E1D, x.v.s, x.len) + x.kind;
   }
   return PV_NAN;
 }

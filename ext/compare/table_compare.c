@@ -104,7 +104,7 @@ static int number_key(const pv_cell *c, int as_float, char *buf) {
 /* The str() key of a cell under the view mode: into buf for numbers. */
 static const char *cell_key(const pv_cell *c, int mode, char *buf,
                             uint32_t *len) {
-  if (c->kind == PV_STR) {
+  if (pv_has_text(c->kind)) { /* a big int's str() is its digits */
     *len = c->len;
     return c->v.s;
   }
@@ -119,6 +119,13 @@ static const char *cell_key(const pv_cell *c, int mode, char *buf,
 }
 
 void tc_cell_text(const pv_cell *c, int as_float, char *buf, size_t cap) {
+  if (c->kind == PV_BIGINT) {
+    if (c->len + 1 > cap)
+      snprintf(buf, cap, "%.*s...", (int)(cap - 4), c->v.s);
+    else
+      snprintf(buf, cap, "%.*s", (int)c->len, c->v.s);
+    return;
+  }
   if (c->kind == PV_STR) {
     size_t n = c->len;
     if (n + 3 > cap) {
@@ -290,11 +297,21 @@ static int key_set_build(key_set *ks, const tt_column *col, size_t n,
       keys[r].len = c->len;
       continue;
     }
-    if (klen + 40 > kcap) {
+    /* a number's key (a big int's digits too) goes to kbuf */
+    size_t room = c->kind == PV_BIGINT ? (size_t)c->len + 1 : 40;
+    while (klen + room > kcap) {
       char *nb = realloc(ks->kbuf, kcap * 2);
       if (!nb) goto nomem;
       ks->kbuf = nb;
       kcap *= 2;
+    }
+    if (c->kind == PV_BIGINT) {
+      memcpy(ks->kbuf + klen, c->v.s, c->len);
+      ks->kbuf[klen + c->len] = 0;
+      keys[r].key = (const char *)(uintptr_t)klen;
+      keys[r].len = c->len;
+      klen += c->len + 1;
+      continue;
     }
     uint32_t len;
     const char *k = cell_key(c, mode, ks->kbuf + klen, &len);
@@ -415,7 +432,8 @@ enum {
   CN_UINT,
   CN_FLOAT,
   CN_BOOL,
-  CN_STR
+  CN_STR,
+  CN_BIGINT /* a Python int beyond 64 bits: its digits */
 };
 
 static canon_cell canon_of(const pv_cell *c, int mode) {
@@ -425,6 +443,17 @@ static canon_cell canon_of(const pv_cell *c, int mode) {
       k.tag = CN_STR;
       k.s = c->v.s;
       k.len = c->len;
+      break;
+    case PV_BIGINT:
+      if (mode & VIEW_AS_FLOAT) {
+        double f = pv_cell_num(c);
+        k.tag = CN_FLOAT;
+        memcpy(&k.bits, &f, sizeof f);
+      } else {
+        k.tag = CN_BIGINT;
+        k.s = c->v.s;
+        k.len = c->len;
+      }
       break;
     case PV_NAN:
       k.tag = (mode & VIEW_NAN0) ? CN_INT : CN_NAN;
@@ -506,7 +535,7 @@ static inline canon_cell canon_at(const tt_column *col, int64_t r, int mode) {
 
 static int canon_equal(const canon_cell *a, const canon_cell *b) {
   if (a->tag != b->tag) return 0;
-  if (a->tag == CN_STR)
+  if (a->tag == CN_STR || a->tag == CN_BIGINT)
     return a->len == b->len && !memcmp(a->s, b->s, a->len);
   return a->bits == b->bits;
 }
@@ -514,9 +543,9 @@ static int canon_equal(const canon_cell *a, const canon_cell *b) {
 static inline uint64_t canon_hash(const canon_cell *k) {
   /* the tag in the top bits before one bijective mix: distinct for
   ** distinct bits under one tag */
-  if (k->tag != CN_STR)
+  if (k->tag != CN_STR && k->tag != CN_BIGINT)
     return mix64(k->bits + (uint64_t)k->tag * UINT64_C(0x9E3779B97F4A7C15));
-  uint64_t h = mix64(CN_STR) ^ k->len;
+  uint64_t h = mix64(k->tag) ^ k->len;
   uint32_t i = 0;
   for (; i + 8 <= k->len; i += 8) {
     uint64_t w;
@@ -536,6 +565,7 @@ static double canon_num(const canon_cell *k) {
     case CN_INT: return (double)(int64_t)k->bits;
     case CN_UINT: return (double)k->bits;
     case CN_BOOL: return (double)k->bits;
+    case CN_BIGINT: return pv_bigint_num(k->s, k->len);
     default: memcpy(&f, &k->bits, sizeof f); return f;
   }
 }
@@ -698,7 +728,8 @@ enum { MS_AHEAD = 8 };
 ** are equal exactly when their hashes are (canon_hash is a bijection of
 ** the bits under one tag), so the multiset need not read the cells. */
 static int one_number_tag(const struct tt_view *v) {
-  return v->tags && !(v->tags & (v->tags - 1)) && v->tags != 1u << CN_STR;
+  return v->tags && !(v->tags & (v->tags - 1)) && v->tags != 1u << CN_STR &&
+         v->tags != 1u << CN_BIGINT;
 }
 
 /* Fills the multiset (slots allocated by the caller, mask set) with the

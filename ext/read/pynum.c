@@ -705,6 +705,42 @@ int pn_str_to_uint64_3(pn_uint_state *st, const char *p, uint64_t *out) {
   return e == PN_OVERFLOW ? overflow_3(p) : e;
 }
 
+/* CPython's PyLong_FromString(word, &end, 10) as pandas 3's _try_pylong
+** calls it: blanks, an optional sign, digits with single underscores
+** between them, blanks, then the end of the word; at most 4,300 digits
+** (sys.get_int_max_str_digits(), beyond which Python raises ValueError). */
+int pn_pylong_ok(const char *p) {
+  while (is_space_ascii(*p)) p++;
+  if (*p == '+' || *p == '-') p++;
+  if (!is_digit_ascii(*p)) return 0;
+  size_t nd = 0;
+  for (;;) {
+    while (is_digit_ascii(*p)) {
+      p++;
+      nd++;
+    }
+    if (*p != '_' || !is_digit_ascii(p[1])) break;
+    p++;
+  }
+  if (nd > 4300) return 0;
+  while (is_space_ascii(*p)) p++;
+  return *p == 0;
+}
+
+size_t pn_pylong_canon(const char *p, char *out) {
+  size_t n = 0;
+  while (is_space_ascii(*p)) p++;
+  int neg = *p == '-';
+  if (*p == '+' || *p == '-') p++;
+  while (*p == '0' || *p == '_') p++;
+  if (neg && is_digit_ascii(*p)) out[n++] = '-';
+  for (; is_digit_ascii(*p) || *p == '_'; p++)
+    if (*p != '_') out[n++] = *p;
+  if (n == 0) out[n++] = '0';
+  out[n] = 0;
+  return n;
+}
+
 int pn_parse_bool(const char *w, int *out) {
   if (!strcasecmp(w, "TRUE")) {
     *out = 1;

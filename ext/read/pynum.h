@@ -87,6 +87,16 @@ int pn_parse_float3(const char *word, double *out, pn_hint *hint);
 int pn_str_to_int64_3(const char *word, int64_t *out);
 int pn_str_to_uint64_3(pn_uint_state *st, const char *word, uint64_t *out);
 
+/* pandas 3's _try_pylong: 1 when PyLong_FromString(word, &end, 10) takes
+** the whole word (blanks around, a sign, digits with single underscores
+** between them, at most 4,300 digits), else 0. */
+int pn_pylong_ok(const char *word);
+
+/* str() of the Python int of a word pn_pylong_ok accepts: canonical
+** digits ('-' when negative, no leading zeros) and a NUL into out, which
+** may be word itself (never longer); returns their length. */
+size_t pn_pylong_canon(const char *word, char *out);
+
 /* The same for a word in a buffer whose bytes from word up to lim may all
 ** be read (lim beyond the word's NUL, e.g. the end of the token stream):
 ** the digits of a plain decimal are then taken sixteen at a time. */

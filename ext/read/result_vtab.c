@@ -256,10 +256,13 @@ static int cellsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
         case PV_STR:
           sqlite3_result_text(ctx, cell->v.s, (int)cell->len, SQLITE_TRANSIENT);
           break;
+        case PV_BIGINT: /* beyond SQLite's integers: its digits */
+          sqlite3_result_text(ctx, cell->v.s, (int)cell->len, SQLITE_TRANSIENT);
+          break;
       }
       break;
     case CELLS_COLUMN_TEXT: {
-      if (cell->kind == PV_STR) {
+      if (pv_has_text(cell->kind)) {
         sqlite3_result_text(ctx, cell->v.s, (int)cell->len, SQLITE_TRANSIENT);
       } else {
         char buf[80];

@@ -118,7 +118,8 @@ const char *tt_dtype_name(tt_dtype d) {
 }
 
 const char *pv_kind_name(pv_kind k) {
-  static const char *const n[] = {"nan", "int", "int", "float", "bool", "str"};
+  static const char *const n[] = {"nan", "int",  "int", "float",
+                                  "bool", "str", "int"};
   return n[k];
 }
 
@@ -1084,6 +1085,62 @@ static inline int tk_float(const tokenizer *t, const char *w, double *out,
                             : pn_parse_float(w, out, h);
 }
 
+/* The cell of the Python int of w (pn_pylong_ok): an int or uint when it
+** fits 64 bits, else a big int whose canonical digits are written over
+** the word in the token stream (never longer; left alone when the word is
+** already canonical, so a cut word's restored byte is never needed). */
+static void pylong_cell(char *w, pv_cell *c) {
+  size_t wl = strlen(w);
+  const char *p = w;
+  int canonical = p[0] == '-' ? p[1] >= '1' && p[1] <= '9'
+                              : (p[0] >= '1' && p[0] <= '9') ||
+                                    (p[0] == '0' && p[1] == 0);
+  for (p = w + (*w == '-'); canonical && *p; p++)
+    canonical = *p >= '0' && *p <= '9';
+  size_t n = canonical ? wl : pn_pylong_canon(w, w);
+  int neg = w[0] == '-';
+  size_t nd = n - (size_t)neg;
+  if (nd <= 20) {
+    uint64_t u = 0;
+    int fits = 1;
+    for (size_t i = (size_t)neg; i < n; i++) {
+      uint64_t d = (uint64_t)(w[i] - '0');
+      if (u > (UINT64_MAX - d) / 10) {
+        fits = 0;
+        break;
+      }
+      u = u * 10 + d;
+    }
+    if (fits && !neg) {
+      if (u <= (uint64_t)INT64_MAX) {
+        c->kind = PV_INT;
+        c->v.i = (int64_t)u;
+      } else {
+        c->kind = PV_UINT;
+        c->v.u = u;
+      }
+      return;
+    }
+    if (fits && u <= (uint64_t)INT64_MAX + 1) {
+      c->kind = PV_INT;
+      c->v.i = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
+      return;
+    }
+  }
+  c->kind = PV_BIGINT;
+  c->v.s = w;
+  c->len = (uint32_t)n;
+}
+
+double pv_bigint_num(const char *d, uint32_t len) {
+  int neg = len && d[0] == '-';
+  if (len - (uint32_t)neg > 309) return neg ? -HUGE_VAL : HUGE_VAL;
+  char buf[320];
+  memcpy(buf, d, len);
+  buf[len] = 0;
+  return strtod(buf, NULL);
+}
+
 /* Infer one chunk of one column: rows [r0, r1) of field index col.
 ** Fills cells[0..r1-r0) and returns the chunk dtype. */
 static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
@@ -1136,11 +1193,14 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     ** int that rounds to -2^63 does (down to -2^63 + 512); from 2.0 the
     ** mask is taken on the ints, so only -2^63 itself */
     int exact_mask = t->gen >= TT_GEN_2;
+    /* pandas 3.1 keeps the NA positions of the parse (a mask) and
+    ** masks no value: -2^63 stays a number */
+    int no_mask = t->gen >= TT_GEN_3;
     for (r = r0; r < r1; r++) {
       pv_cell *c = &cells[r - r0];
       if (c->kind == PV_INT &&
-          (exact_mask ? c->v.i != INT64_MIN
-                      : (double)c->v.i != (double)INT64_MIN)) {
+          (no_mask || (exact_mask ? c->v.i != INT64_MIN
+                                  : (double)c->v.i != (double)INT64_MIN))) {
         double f = (double)c->v.i;
         c->kind = PV_FLOAT;
         c->v.f = f;
@@ -1151,7 +1211,10 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     }
     return TT_FLOAT64;
   }
-  int object_nofilter = 0, object = 0;
+  int object_nofilter = 0, object = 0, pylong = 0;
+  /* from 3.0 an overflow of the uint64 pass, or a negative number beside
+  ** an overflowing one, makes pandas try Python ints (_try_pylong) */
+  int gen3 = t->gen >= TT_GEN_3;
   if (overflow) {
     pn_uint_state st = {0, 0, 0};
     int failed = 0;
@@ -1164,7 +1227,8 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
       }
       int e = tk_uint64(t, &st, w, &c->v.u);
       if (e == PN_OVERFLOW) {
-        object = 1;
+        if (gen3) pylong = 1;
+        else object = 1;
         break;
       }
       if (e) {
@@ -1172,11 +1236,12 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
         break;
       }
     }
-    if (!object && !failed) {
+    if (!object && !failed && !pylong) {
       if (st.seen_uint && (st.seen_sint || st.seen_null)) {
         object_nofilter = 1;
       } else if (st.seen_sint) {
-        object = 1;
+        if (gen3) pylong = 1;
+        else object = 1;
       } else {
         for (r = r0; r < r1; r++) {
           pv_cell *c = &cells[r - r0];
@@ -1190,6 +1255,27 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
         }
         return TT_UINT64;
       }
+    }
+  }
+  if (pylong) {
+    /* every word an NA token or a Python int, or strings with no NA */
+    for (r = r0; r < r1; r++) {
+      const char *w = NEXT_WORD(r);
+      if (!tk_na(t, w, lim) && !pn_pylong_ok(w)) break;
+    }
+    if (r < r1) {
+      object_nofilter = 1;
+    } else {
+      for (r = r0; r < r1; r++) {
+        const char *w = NEXT_WORD(r);
+        pv_cell *c = &cells[r - r0];
+        if (tk_na(t, w, lim)) {
+          c->kind = PV_NAN;
+          continue;
+        }
+        pylong_cell((char *)(uintptr_t)w, c);
+      }
+      return TT_OBJECT;
     }
   }
   if (!object && !object_nofilter) {
@@ -1733,7 +1819,8 @@ static size_t str_bytes(const tt_column *col, size_t nrows) {
   for (size_t r = 0; r < nrows; r++) {
     if (col->store == TT_STORE_STR && col->data.str[r].len != TT_STR_NAN)
       need += col->data.str[r].len + 1;
-    else if (col->store == TT_STORE_CELLS && col->data.cells[r].kind == PV_STR)
+    else if (col->store == TT_STORE_CELLS &&
+             pv_has_text(col->data.cells[r].kind))
       need += col->data.cells[r].len + 1;
   }
   return need;
@@ -1752,7 +1839,7 @@ static size_t move_strs(tt_column *col, size_t nrows, const char *stream,
       s->off = (uint32_t)off;
       off += s->len + 1;
     } else if (col->store == TT_STORE_CELLS &&
-               col->data.cells[r].kind == PV_STR) {
+               pv_has_text(col->data.cells[r].kind)) {
       pv_cell *cell = &col->data.cells[r];
       memcpy(arena + off, cell->v.s, cell->len);
       arena[off + cell->len] = 0;
@@ -2485,7 +2572,7 @@ tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
   }
   size_t text = 1;
   for (size_t i = 0; i < nrows * ncols; i++)
-    if (cells[i].kind == PV_STR) text += cells[i].len + 1;
+    if (pv_has_text(cells[i].kind)) text += cells[i].len + 1;
   if (text > UINT32_MAX) {
     if (errmsg) *errmsg = tt_msgf("text of the values beyond 4 GiB");
     return TT_ERR_LIMIT;
@@ -2506,7 +2593,7 @@ tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
     int ints = 0, floats = 0, nans = 0, bools = 0, other = 0;
     for (size_t r = 0; r < nrows; r++) {
       pv_cell x = cells[r * ncols + c];
-      if (x.kind == PV_STR) {
+      if (pv_has_text(x.kind)) {
         memcpy(t->arena + off, x.v.s, x.len);
         t->arena[off + x.len] = 0;
         x.v.s = t->arena + off;

@@ -40,6 +40,7 @@ static const char *cell_text(pv_cell c, char *kind, char *buf, size_t *len) {
     case PV_FLOAT: *kind = 'f'; pn_float_repr(c.v.f, NULL, buf); break;
     case PV_BOOL: *kind = 'b'; strcpy(buf, c.v.i ? "True" : "False"); break;
     case PV_STR: *kind = 's'; *len = c.len; return c.v.s;
+    case PV_BIGINT: *kind = 'i'; *len = c.len; return c.v.s;
   }
   *len = strlen(buf);
   return buf;
