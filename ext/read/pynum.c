@@ -166,6 +166,16 @@ const double pn_pow10_table[309] = {
     1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
 };
 
+/* number x 10^exponent for an exponent of at most 308, scaled as xstrtod
+** scales (below -308 in two steps, below -616 zero) */
+static double scale_pow10(double number, long exponent) {
+  if (exponent > 0) return number * pn_pow10_table[exponent];
+  if (exponent < -616) return 0.;
+  if (exponent < -308)
+    return number / pn_pow10_table[-308 - exponent] / pn_pow10_table[308];
+  return number / pn_pow10_table[-exponent];
+}
+
 /* A 32-bit pattern as the two's-complement int it is in C on every
 ** platform pandas ships for (the cast itself is implementation-defined). */
 _Static_assert(sizeof(int) == 4, "pandas' C int is 32 bits");
@@ -253,17 +263,8 @@ static double precise_xstrtod_literal(const char *str, const char **endp, int *e
     *error = 1;
     *endp = p;
     return HUGE_VAL;
-  } else if (exponent > 0) {
-    number *= pn_pow10_table[exponent];
-  } else if (exponent < -308) {
-    if (exponent < -616) {
-      number = 0.;
-    } else {
-      number /= pn_pow10_table[-308 - exponent];
-      number /= pn_pow10_table[308];
-    }
   } else {
-    number /= pn_pow10_table[-exponent];
+    number = scale_pow10(number, exponent);
   }
   if (number == HUGE_VAL || number == -HUGE_VAL) *error = 1;
   while (is_space_ascii(*p)) p++;
@@ -372,17 +373,8 @@ static double precise_xstrtod(const char *str, const char **endp, int *error,
     *error = 1;
     *endp = p;
     return HUGE_VAL;
-  } else if (exponent > 0) {
-    number *= pn_pow10_table[exponent];
-  } else if (exponent < -308) {
-    if (exponent < -616) {
-      number = 0.;
-    } else {
-      number /= pn_pow10_table[-308 - exponent];
-      number /= pn_pow10_table[308];
-    }
   } else {
-    number /= pn_pow10_table[-exponent];
+    number = scale_pow10(number, exponent);
   }
   if (number == HUGE_VAL || number == -HUGE_VAL) *error = 1;
   while (is_space_ascii(*p)) p++;
@@ -614,17 +606,8 @@ static double xstrtod_31(const char *str, const char **endp, int *error) {
   }
   if (exponent > 308) {
     number = number == 0 ? 0 : number < 0 ? -HUGE_VAL : HUGE_VAL;
-  } else if (exponent > 0) {
-    number *= pn_pow10_table[exponent];
-  } else if (exponent < -308) {
-    if (exponent < -616) {
-      number = 0.;
-    } else {
-      number /= pn_pow10_table[-308 - exponent];
-      number /= pn_pow10_table[308];
-    }
   } else {
-    number /= pn_pow10_table[-exponent];
+    number = scale_pow10(number, exponent);
   }
   while (is_space_ascii(*p)) p++;
   *endp = p;
