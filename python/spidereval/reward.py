@@ -384,6 +384,14 @@ class SqlReward:
                 "empty_match": empty or 0}
         return float(sum(w * float(vals[k]) for k, w in self.weights.items()))
 
+    def _empty_rule(self, empty, match, info):
+        """match and error_info once empty_match has ruled on a pair of
+        empty results (empty: both have zero rows)."""
+        if not empty or self.empty_match is None:
+            return match, info
+        return self.empty_match, "" if self.empty_match else (
+            "Result Error: both results are empty (empty_match=False)")
+
     def _result(self, format_ok, executed, match, rows, info,
                 similarity=None, recall=None, precision=None, empty=None):
         return RewardResult(
@@ -492,10 +500,7 @@ class SqlReward:
         """The reward of a prepared completion from its native verdict."""
         match, info, executed, rows, sim, recall, precision = v
         empty = bool(executed) and rows == 0 and got.table.nrows == 0
-        if empty and self.empty_match is not None:
-            match = self.empty_match
-            info = "" if match else (
-                "Result Error: both results are empty (empty_match=False)")
+        match, info = self._empty_rule(empty, match, info)
         return self._result(1, executed, match, rows, info, sim, recall,
                             precision, empty)
 
@@ -573,10 +578,7 @@ class SqlReward:
             sim, recall, precision = (v["similarity"], v["cell_recall"],
                                       v["cell_precision"])
         empty = bool(executed) and rows == 0 and _zero_rows(gold_arg)
-        if empty and self.empty_match is not None:
-            match = self.empty_match
-            info = "" if match else (
-                "Result Error: both results are empty (empty_match=False)")
+        match, info = self._empty_rule(empty, match, info)
         return self._result(1, executed, match, rows, info, sim, recall,
                             precision, empty)
 
