@@ -138,13 +138,22 @@ def test_gil_released_while_a_query_runs(shop_db):
 
 
 def test_gil_released_while_comparing():
+    # one call long enough to tell (a loop of short calls would let the
+    # other thread run between them even with the GIL held): the input
+    # grows until a comparison takes 0.6 s or more on this host
     rows = 200000
-    a = ("x,y\n" + "".join("%d,v%d\n" % (i, i % 977) for i in range(rows))).encode()
-    b = ("x,y\n" + "".join("%d,v%d\n" % (i, i % 977) for i in reversed(range(rows)))).encode()
-    gold = _native.Table(a)
-    n, v = _progress_while(lambda: [_native.match(b, gold, None, True, "lite")
-                                    for _ in range(3)])
-    assert v[0][0] == 1 and n > 10, n
+    while True:
+        a = ("x,y\n" + "".join("%d,v%d\n" % (i, i % 977) for i in range(rows))).encode()
+        b = ("x,y\n" + "".join("%d,v%d\n" % (i, i % 977) for i in reversed(range(rows)))).encode()
+        gold = _native.Table(a)
+        t0 = time.monotonic()
+        _native.match(b, gold, None, True, "lite")
+        took = time.monotonic() - t0
+        if took >= 0.6 or rows >= 12800000:
+            break
+        rows = int(rows * min(8.0, 0.8 / max(took, 0.01)))
+    n, v = _progress_while(lambda: _native.match(b, gold, None, True, "lite"))
+    assert v[0] == 1 and n > 10, n
 
 
 def test_threads_share_a_gold(shop_db):
