@@ -8,9 +8,10 @@
 ** name up to the first dot is an instance of the gold's eval jsonl (as
 ** sql/evaluate.sql and the official script list them), sorted; each gets
 ** spider_verdict(<result_dir>/<id>.csv, gold, id, '<flavor> <options>') on
-** --max_workers threads, each with its own connection (the extension is
-** compiled into this program). The verdicts land in a table indexed like
-** the sorted instances, so the output does not depend on the threads.
+** --max_workers threads (the main thread one of them), each with its own
+** connection (the extension is compiled into this program), the largest
+** files first. The verdicts land in a table indexed like the sorted
+** instances, so the output does not depend on the threads or the order.
 ** sql mode runs sql/evaluate_sql.sql in the sqlite3 shell and reads its CSV.
 **
 ** Output (stdout), as the official script of the flavour prints it: the
@@ -55,17 +56,22 @@ typedef struct {
   char *failure;    /* spider_verdict raised (no verdict), else NULL */
 } ev_item;
 
-/* The work the threads share. */
+/* The work the threads share. The helper threads start before the
+** instances are listed (they open their connection and load the gold
+** index meanwhile) and wait until the items are published; the main
+** thread judges too, unless it draws the progress bar. */
 typedef struct {
   ev_item *items;
+  size_t *order; /* the items in the order taken: the largest files first */
   size_t n;
   const char *gold;
-  const char *options; /* "<flavor> <options>" */
-  atomic_size_t next;  /* the next item to take */
-  atomic_size_t done;  /* items judged */
-  pthread_mutex_t lock; /* guards finished, with ended */
-  pthread_cond_t ended; /* a worker finished */
-  int finished;         /* workers that finished */
+  const char *options;  /* "<flavor> <options>" */
+  atomic_size_t next;   /* the next position in order to take */
+  atomic_size_t done;   /* items judged */
+  pthread_mutex_t lock; /* guards published and finished, with cond */
+  pthread_cond_t cond;  /* items published, a helper finished */
+  int published;        /* 1: the items are set; -1: none (helpers quit) */
+  int finished;         /* helpers done with the items */
 } ev_work;
 
 static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
@@ -92,20 +98,21 @@ static sqlite3 *open_db(char **err) {
   return db;
 }
 
-/* Judges items until none is left. */
-static void *worker(void *arg) {
-  ev_work *w = arg;
-  char *err = NULL;
-  sqlite3 *db = open_db(&err);
+/* The verdict statement on db, or NULL with *err set. */
+static sqlite3_stmt *prepare_verdict(sqlite3 *db, char **err) {
   sqlite3_stmt *st = NULL;
   if (db && sqlite3_prepare_v2(db, "SELECT spider_verdict(?1, ?2, ?3, ?4)", -1,
-                               &st, NULL) != SQLITE_OK) {
-    err = xstrdup(sqlite3_errmsg(db));
-  }
+                               &st, NULL) != SQLITE_OK)
+    *err = xstrdup(sqlite3_errmsg(db));
+  return st;
+}
+
+/* Judges items until none is left; err: the connection's failure. */
+static void judge(ev_work *w, sqlite3 *db, sqlite3_stmt *st, const char *err) {
   for (;;) {
-    size_t i = atomic_fetch_add(&w->next, 1);
-    if (i >= w->n) break;
-    ev_item *it = &w->items[i];
+    size_t k = atomic_fetch_add(&w->next, 1);
+    if (k >= w->n) break;
+    ev_item *it = &w->items[w->order[k]];
     if (err) {
       it->failure = xstrdup(err);
     } else {
@@ -131,14 +138,53 @@ static void *worker(void *arg) {
     }
     atomic_fetch_add(&w->done, 1);
   }
+}
+
+/* A helper thread: its connection and the gold index loaded while the
+** main thread lists the instances, then items until none is left. It
+** says it finished before closing its connection, so the main thread
+** prints while it frees. */
+static void *helper(void *arg) {
+  ev_work *w = arg;
+  char *err = NULL;
+  sqlite3 *db = open_db(&err);
+  if (db) { /* the gold index into this connection's cache; the main
+            ** thread reports a bad gold folder */
+    sqlite3_stmt *g = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM gold_instances(?1) LIMIT 1",
+                           -1, &g, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(g, 1, w->gold, -1, SQLITE_STATIC);
+      sqlite3_step(g);
+    }
+    sqlite3_finalize(g);
+  }
+  sqlite3_stmt *st = prepare_verdict(db, &err);
+  pthread_mutex_lock(&w->lock);
+  while (!w->published) pthread_cond_wait(&w->cond, &w->lock);
+  int go = w->published > 0;
+  pthread_mutex_unlock(&w->lock);
+  if (go) judge(w, db, st, err);
+  pthread_mutex_lock(&w->lock);
+  w->finished++;
+  pthread_cond_broadcast(&w->cond);
+  pthread_mutex_unlock(&w->lock);
   sqlite3_finalize(st);
   sqlite3_close(db);
   free(err);
-  pthread_mutex_lock(&w->lock);
-  w->finished++;
-  pthread_cond_signal(&w->ended);
-  pthread_mutex_unlock(&w->lock);
   return NULL;
+}
+
+/* Publishes the items (or, with n == 0, that there are none). */
+static void publish(ev_work *w, ev_item *items, size_t *order, size_t n,
+                    const char *options) {
+  pthread_mutex_lock(&w->lock);
+  w->items = items;
+  w->order = order;
+  w->n = n;
+  w->options = options;
+  w->published = n ? 1 : -1;
+  pthread_cond_broadcast(&w->cond);
+  pthread_mutex_unlock(&w->lock);
 }
 
 static double now_seconds(void) {
@@ -157,49 +203,73 @@ static void draw_bar(size_t done, size_t n, double elapsed) {
   fflush(stderr);
 }
 
-/* Runs the verdicts on nthreads threads; on a terminal (show_bar), the
-** bar once the run has taken bar_after seconds (1 by default;
-** $SPIDEREVAL_BAR_AFTER changes it, for the tests), redrawn every 100 ms
-** until the last worker ends. Without the bar the workers are joined at
-** once: nothing waits on a timer. */
-static int run_threads(ev_work *w, int nthreads, int show_bar) {
-  pthread_t *t = calloc((size_t)nthreads, sizeof *t);
-  if (!t) return -1;
-  int started = 0;
-  for (; started < nthreads; started++)
-    if (pthread_create(&t[started], NULL, worker, w)) break;
-  if (!started) {
-    free(t);
-    return -1;
-  }
+/* Waits until the nhelpers helpers finished the published items. With
+** show_bar (a terminal), the bar once the run has taken bar_after
+** seconds (1 by default; $SPIDEREVAL_BAR_AFTER changes it, for the
+** tests), redrawn every 100 ms until the last helper ends; without it
+** nothing waits on a timer. */
+static void wait_helpers(ev_work *w, int nhelpers, int show_bar, double t0) {
   const char *env = getenv("SPIDEREVAL_BAR_AFTER");
   double bar_after = env && *env ? atof(env) : 1.0;
-  double t0 = now_seconds();
-  if (show_bar) {
-    pthread_mutex_lock(&w->lock);
-    while (w->finished < started) {
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += 100 * 1000 * 1000;
-      if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-      }
-      pthread_cond_timedwait(&w->ended, &w->lock, &ts);
-      double el = now_seconds() - t0;
-      if (w->finished < started && el >= bar_after)
-        draw_bar(atomic_load(&w->done), w->n, el);
+  pthread_mutex_lock(&w->lock);
+  while (w->finished < nhelpers) {
+    if (!show_bar) {
+      pthread_cond_wait(&w->cond, &w->lock);
+      continue;
     }
-    pthread_mutex_unlock(&w->lock);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 100 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000L) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&w->cond, &w->lock, &ts);
+    double el = now_seconds() - t0;
+    if (w->finished < nhelpers && el >= bar_after)
+      draw_bar(atomic_load(&w->done), w->n, el);
   }
-  for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+  pthread_mutex_unlock(&w->lock);
   double el = now_seconds() - t0;
   if (show_bar && el >= bar_after) {
     draw_bar(w->n, w->n, el);
     fputc('\n', stderr);
   }
-  free(t);
-  return 0;
+}
+
+/* A file's size for the order of the items, -1 when stat fails. */
+typedef struct {
+  long long size;
+  size_t i;
+} ev_size;
+
+static int cmp_larger(const void *a, const void *b) {
+  const ev_size *x = a, *y = b;
+  if (x->size != y->size) return x->size > y->size ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The items' order: the largest file first, so that the longest verdict
+** does not start last (verdicts land by index: the output is the same).
+** NULL when out of memory. */
+static size_t *largest_first(const ev_item *items, size_t n) {
+  size_t *order = malloc((n ? n : 1) * sizeof *order);
+  ev_size *s = malloc((n ? n : 1) * sizeof *s);
+  if (!order || !s) {
+    free(order);
+    free(s);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    struct stat st;
+    s[i].size = items[i].path && !stat(items[i].path, &st)
+                    ? (long long)st.st_size : -1;
+    s[i].i = i;
+  }
+  qsort(s, n, sizeof *s, cmp_larger);
+  for (size_t i = 0; i < n; i++) order[i] = s[i].i;
+  free(s);
+  return order;
 }
 
 /* ---- listing: gold instances, submitted files ---- */
@@ -821,11 +891,27 @@ int cmd_evaluate(int argc, char **argv) {
     return CLI_FAILED;
   }
 
+  /* exec_result mode: the helper threads start now (a thread a core, at
+  ** most one a file, the main thread judging too unless it draws the
+  ** bar) and load the gold while the instances are listed */
+  int show_bar = isatty(2);
+  long nthreads = (size_t)workers < ncsv ? workers : (long)ncsv;
+  int nhelpers = 0;
+  pthread_t *helpers = NULL;
+  ev_work w = {NULL, NULL, 0, gold, NULL, 0, 0, PTHREAD_MUTEX_INITIALIZER,
+               PTHREAD_COND_INITIALIZER, 0, 0};
+  if (!sql_mode && (show_bar || nthreads > 1) &&
+      (helpers = calloc((size_t)nthreads, sizeof *helpers)))
+    for (long i = show_bar ? 0 : 1; i < nthreads; i++)
+      if (!pthread_create(&helpers[nhelpers], NULL, helper, &w)) nhelpers++;
   char *err = NULL;
   sqlite3 *db = open_db(&err);
   if (!db) {
     cli_error("evaluate", "cannot open a database: %s", err);
     free(err);
+    publish(&w, NULL, NULL, 0, NULL);
+    for (int i = 0; i < nhelpers; i++) pthread_join(helpers[i], NULL);
+    free(helpers);
     return CLI_FAILED;
   }
   strlist gold_ids = {0}, excluded = {0}, files = {0}, file_ids = {0};
@@ -967,14 +1053,23 @@ int cmd_evaluate(int argc, char **argv) {
         sprintf(items[i].path, "%s/%s.csv", result_dir, items[i].id);
     }
     sl_free(&chosen);
-    ev_work w = {items, n, gold, opt, 0, 0, PTHREAD_MUTEX_INITIALIZER,
-                 PTHREAD_COND_INITIALIZER, 0};
-    int nthreads = (size_t)workers < n ? (int)workers : (int)n;
-    if (run_threads(&w, nthreads, isatty(2))) {
+    size_t *order = largest_first(items, n);
+    if (!order) {
       free(opt);
-      cli_error("evaluate", "cannot start threads");
+      cli_error("evaluate", "out of memory");
       goto done;
     }
+    double t0 = now_seconds();
+    publish(&w, items, order, n, opt);
+    if (!show_bar || !nhelpers) { /* the main thread judges too */
+      char *jerr = NULL;
+      sqlite3_stmt *st = prepare_verdict(db, &jerr);
+      judge(&w, db, st, jerr);
+      sqlite3_finalize(st);
+      free(jerr);
+    }
+    wait_helpers(&w, nhelpers, show_bar && nhelpers, t0);
+    free(order);
     free(opt);
     size_t bad = 0;
     for (size_t i = 0; i < n; i++)
@@ -1006,6 +1101,9 @@ done:
     fprintf(stderr, "spidereval evaluate: note: tables read as pandas %s "
                     "reads them (--pandas 1.5, 2 or 3)\n",
             options_pandas(options));
+  if (!w.published) publish(&w, NULL, NULL, 0, NULL);
+  for (int i = 0; i < nhelpers; i++) pthread_join(helpers[i], NULL);
+  free(helpers);
   free_items(items, n);
   free(results_dir);
   sl_free(&gold_ids);
