@@ -327,8 +327,10 @@ static int sl_has(const strlist *l, const char *s) {
 
 /* Rows of a one-text-column query with up to two text bindings into l.
 ** Returns 0, or -1 with *err set. */
+/* The first column of sql's rows into l, the second into l2 (if not
+** NULL); a and b bound to ?1 and ?2 when not NULL. */
 static int query_list(sqlite3 *db, const char *sql, const char *a,
-                      const char *b, strlist *l, char **err) {
+                      const char *b, strlist *l, strlist *l2, char **err) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
     *err = xstrdup(sqlite3_errmsg(db));
@@ -338,7 +340,9 @@ static int query_list(sqlite3 *db, const char *sql, const char *a,
   if (b) sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-    if (sl_add(l, (const char *)sqlite3_column_text(st, 0))) break;
+    if (sl_add(l, (const char *)sqlite3_column_text(st, 0)) ||
+        (l2 && sl_add(l2, (const char *)sqlite3_column_text(st, 1))))
+      break;
   if (rc != SQLITE_DONE) *err = xstrdup(sqlite3_errmsg(db));
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : -1;
@@ -949,15 +953,15 @@ int cmd_evaluate(int argc, char **argv) {
   size_t n = 0;
   rc = CLI_FAILED;
   if (query_list(db, "SELECT instance_id FROM gold_instances(?1) WHERE in_eval "
-                     "ORDER BY instance_id", gold, NULL, &gold_ids, &err) ||
+                     "ORDER BY instance_id", gold, NULL, &gold_ids, NULL, &err) ||
       (!strcmp(instances, "spider2e") &&
        query_list(db, "SELECT value ->> 'instance_id' FROM "
                       "json_each(spider2e_excluded()) ORDER BY 1",
-                  NULL, NULL, &excluded, &err)) ||
-      query_list(db, "SELECT file FROM submission_files(?1, ?2) ORDER BY file",
-                 result_dir, sql_mode ? "sql" : "csv", &files, &err) ||
-      query_list(db, "SELECT instance_id FROM submission_files(?1, ?2) ORDER BY file",
-                 result_dir, sql_mode ? "sql" : "csv", &file_ids, &err)) {
+                  NULL, NULL, &excluded, NULL, &err)) ||
+      query_list(db, "SELECT file, instance_id FROM submission_files(?1, ?2) "
+                     "ORDER BY file",
+                 result_dir, sql_mode ? "sql" : "csv", &files, &file_ids,
+                 &err)) {
     cli_error("evaluate", "%s", err);
     goto done;
   }
