@@ -646,9 +646,30 @@ typedef struct {
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-static int cmp_entry(const void *a, const void *b) {
-  uint64_t x = ((const pack_entry *)a)->hash, y = ((const pack_entry *)b)->hash;
-  return x < y ? -1 : x > y;
+/* Sorts e[0..n) by hash: a bottom-up merge sort through tmp (n
+** entries), the comparison inline (qsort's calls through a pointer cost
+** each process that loads a pack of a thousand tables more than the rest
+** of the load). Returns 0, or -1 when out of memory. */
+static int sort_entries(pack_entry *e, size_t n) {
+  if (n < 2) return 0;
+  pack_entry *tmp = malloc(n * sizeof *tmp), *src = e, *dst = tmp;
+  if (!tmp) return -1;
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        dst[k++] = src[j].hash < src[i].hash ? src[j++] : src[i++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < hi) dst[k++] = src[j++];
+    }
+    pack_entry *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != e) memcpy(e, src, n * sizeof *e);
+  free(tmp);
+  return 0;
 }
 
 void ts_pack_release(ts_pack *p) {
@@ -738,7 +759,7 @@ ts_pack *ts_pack_load(const char *dir, const char *key, const void *stamp,
     at += need;
   }
   if (at != len) goto bad;
-  qsort(p->entry, (size_t)count, sizeof *p->entry, cmp_entry);
+  if (sort_entries(p->entry, (size_t)count)) goto bad;
   p->data = data;
   p->len = len;
   p->n = (size_t)count;
