@@ -223,19 +223,40 @@ static void run_fetch(sb_conn *c, const sx_request *q, bb_buf *out) {
   sqlite3_finalize(st);
 }
 
-/* Text and blob bytes of one chunk, copied out of the statement. */
+/* Text and blob bytes of one chunk, copied out of the statement. The
+** buffer grows with the rows that come (up to RC_CHUNK_ROWS): a tiny
+** result does not pay for zeroing 500 rows' worth of values. */
 typedef struct {
   rv_value *v;
-  char **owned;
-  size_t n;
+  char **owned; /* rows * ncols, NULL where nothing is owned */
+  size_t n;     /* rows held */
+  size_t rows;  /* rows allocated */
 } chunk_buf;
 
-static void chunk_clear(chunk_buf *c, size_t nvals) {
-  for (size_t i = 0; i < nvals; i++) {
+/* Free what the rows held (and a row being filled) own. */
+static void chunk_clear(chunk_buf *c, size_t ncols) {
+  size_t used = (c->n < c->rows ? c->n + 1 : c->rows) * ncols;
+  for (size_t i = 0; i < used; i++) {
     free(c->owned[i]);
     c->owned[i] = NULL;
   }
   c->n = 0;
+}
+
+/* Room for one more row: 0, or -1 out of memory. */
+static int chunk_room(chunk_buf *c, size_t ncols) {
+  if (c->n < c->rows) return 0;
+  size_t rows = c->rows ? c->rows * 4 : 8;
+  if (rows > RC_CHUNK_ROWS) rows = RC_CHUNK_ROWS;
+  rv_value *v = realloc(c->v, rows * ncols * sizeof *v);
+  if (!v) return -1;
+  c->v = v;
+  char **o = realloc(c->owned, rows * ncols * sizeof *o);
+  if (!o) return -1;
+  memset(o + c->rows * ncols, 0, (rows - c->rows) * ncols * sizeof *o);
+  c->owned = o;
+  c->rows = rows;
+  return 0;
 }
 
 /*
@@ -245,7 +266,7 @@ static void chunk_clear(chunk_buf *c, size_t nvals) {
 */
 static void run_csv(sb_conn *c, const sx_request *q, bb_buf *out) {
   sqlite3_stmt *st = NULL;
-  chunk_buf cb = {NULL, NULL, 0};
+  chunk_buf cb = {NULL, NULL, 0, 0};
   bb_buf *csv = out; /* the CSV is written in place, its length patched */
   size_t len_at = 0;
   int ncols = 0, rc, nomem = 0;
@@ -272,14 +293,12 @@ static void run_csv(sb_conn *c, const sx_request *q, bb_buf *out) {
     rc_header(csv, names, (size_t)ncols);
     free(names);
   }
-  size_t nvals = (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1);
-  cb.v = calloc(nvals, sizeof *cb.v);
-  cb.owned = calloc(nvals, sizeof *cb.owned);
-  if (!cb.v || !cb.owned) {
-    nomem = 1;
-    goto done;
-  }
+  size_t width = (size_t)(ncols ? ncols : 1);
   while ((rc = sb_step(c, st)) == SQLITE_ROW) {
+    if (chunk_room(&cb, width) < 0) {
+      nomem = 1;
+      goto done;
+    }
     rv_value *row = cb.v + cb.n * (size_t)ncols;
     char **own = cb.owned + cb.n * (size_t)ncols;
     for (int k = 0; k < ncols; k++) {
@@ -326,7 +345,7 @@ static void run_csv(sb_conn *c, const sx_request *q, bb_buf *out) {
     nrows++;
     if (++cb.n == RC_CHUNK_ROWS) {
       rc_chunk(csv, cb.v, cb.n, (size_t)ncols);
-      chunk_clear(&cb, nvals);
+      chunk_clear(&cb, width);
       if (sb_check(c) != SQLITE_OK) break;
     }
     if (csv->nomem) {
@@ -353,8 +372,7 @@ static void run_csv(sb_conn *c, const sx_request *q, bb_buf *out) {
 done:
   if (nomem) put_failure(out, SB_NOMEM, "out of memory while writing the result");
   sqlite3_free(bad);
-  if (cb.owned)
-    chunk_clear(&cb, (size_t)RC_CHUNK_ROWS * (size_t)(ncols ? ncols : 1));
+  if (cb.owned) chunk_clear(&cb, (size_t)(ncols ? ncols : 1));
   free(cb.v);
   free(cb.owned);
   sqlite3_finalize(st);
