@@ -816,8 +816,9 @@ nomem:
 /* sim_tables_sym, the overlaps of columns through pg's groups when pg is
 ** not NULL. */
 static double similarity(tt_table *a, tt_table *b, const sim_options *o,
-                         pair_groups *pg, int *symmetric) {
+                         pair_groups *pg, int *symmetric, double *cells) {
   if (symmetric) *symmetric = 1;
+  if (cells) *cells = !a || !b ? 0.0 : 1.0;
   if (!a || !b) return 0.0; /* a failed candidate is similar to nothing */
   /* a table with itself: every column pairs with itself (by name, the
   ** k-th of a name with the k-th; aligned, the diagonal wins every step
@@ -856,8 +857,11 @@ static double similarity(tt_table *a, tt_table *b, const sim_options *o,
                             symmetric);
     if (r < 0) goto nomem;
   }
+  int64_t ca = (int64_t)na * ra, cb = (int64_t)nb * rb;
+  if (cells) /* the same R over the cells denominator */
+    *cells = (ca > cb ? ca : cb) == 0 ? 1.0
+                                       : (double)R / (double)(ca > cb ? ca : cb);
   if (o->cells_denominator) {
-    int64_t ca = (int64_t)na * ra, cb = (int64_t)nb * rb;
     D = ca > cb ? ca : cb;
   } else {
     for (int i = 0; i < na; i++)
@@ -874,12 +878,17 @@ nomem:
 }
 
 double sim_tables(tt_table *a, tt_table *b, const sim_options *o) {
-  return similarity(a, b, o, NULL, NULL);
+  return similarity(a, b, o, NULL, NULL, NULL);
 }
 
 double sim_tables_sym(tt_table *a, tt_table *b, const sim_options *o,
                       int *symmetric) {
-  return similarity(a, b, o, NULL, symmetric);
+  return similarity(a, b, o, NULL, symmetric, NULL);
+}
+
+double sim_tables_cells(tt_table *a, tt_table *b, const sim_options *o,
+                        double *cells) {
+  return similarity(a, b, o, NULL, NULL, cells);
 }
 
 uint64_t sim_table_hash(const tt_table *t) {
@@ -968,11 +977,11 @@ int sim_mbr(tt_table **t, const int *present, int n, const sim_options *o,
       tt_table *ty = t[rep[y]];
       int symmetric = 1;
       pair_groups pg = {&groups, seen + at[rep[x]], seen + at[rep[y]]};
-      double s = similarity(tx, ty, o, &pg, &symmetric);
+      double s = similarity(tx, ty, o, &pg, &symmetric, NULL);
       if (s < 0) goto done;
       sim[x * nd + y] = s;
       pair_groups swapped = {&groups, pg.sb, pg.sa};
-      if (!symmetric && (s = similarity(ty, tx, o, &swapped, NULL)) < 0)
+      if (!symmetric && (s = similarity(ty, tx, o, &swapped, NULL, NULL)) < 0)
         goto done;
       sim[y * nd + x] = s;
     }

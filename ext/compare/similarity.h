@@ -29,6 +29,12 @@ void sim_options_default(sim_options *o);
 */
 double sim_tables(tt_table *a, tt_table *b, const sim_options *o);
 
+/* sim_tables, and *cells = the same pairing's R over the cells
+** denominator (what sim_tables with cells_denominator gives), in one
+** pass. */
+double sim_tables_cells(tt_table *a, tt_table *b, const sim_options *o,
+                        double *cells);
+
 /* The same, and *symmetric = 1 when sim_tables(b, a) is certainly the
 ** same value (always, except when aligned pairing met an exact tie between
 ** mirrored column positions, whose winner depends on the argument order).

@@ -247,13 +247,11 @@ int sm_judge(tt_table *pred, tt_table *gold, const cc_spec *spec,
   sim_options so;
   sim_options_default(&so);
   so.aligned = 1;
-  double sim = sim_tables(pred, gold, &so);
-  if (sim < 0) return -1;
   /* cell recall and precision: the shared cells R of the same pairing over
   ** the gold's cells and the prediction's (R from S = R / max(cells)) */
-  so.cells_denominator = 1;
-  double s_cells = sim_tables(pred, gold, &so);
-  if (s_cells < 0) return -1;
+  double s_cells = 0;
+  double sim = sim_tables_cells(pred, gold, &so, &s_cells);
+  if (sim < 0) return -1;
   double pc = (double)pred->ncols * (double)pred->nrows;
   double gc = (double)gold->ncols * (double)gold->nrows;
   double shared = nearbyint(s_cells * (pc > gc ? pc : gc));

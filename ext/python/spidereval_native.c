@@ -219,15 +219,31 @@ typedef struct {
   char *spec_error; /* Python Script Error text (malloc'd) or NULL */
 } judge_args;
 
+/* The last options text parsed well and its settings (plain values):
+** a trainer passes the same words on every call. Read and written with
+** the GIL held. */
+static char *last_opts;
+static sm_settings last_settings;
+
 /* Parse the settings; returns -1 with an exception set. */
 static int judge_args_init(const char *fn, PyObject *cc, const char *opts,
                            const tt_table *gold, tt_gen gold_gen,
                            judge_args *a) {
   memset(a, 0, sizeof *a);
-  char *err = sm_parse_settings(fn, opts, 1, &a->s);
-  if (err) {
-    raise_msg(err);
-    return -1;
+  if (last_opts && !strcmp(opts, last_opts)) {
+    a->s = last_settings;
+  } else {
+    char *err = sm_parse_settings(fn, opts, 1, &a->s);
+    if (err) {
+      raise_msg(err);
+      return -1;
+    }
+    char *keep = strdup(opts);
+    if (keep) {
+      free(last_opts);
+      last_opts = keep;
+      last_settings = a->s;
+    }
   }
   if (a->s.o.gen != gold_gen) {
     PyErr_Format(NativeError,
@@ -237,13 +253,15 @@ static int judge_args_init(const char *fn, PyObject *cc, const char *opts,
                  fn, tt_gen_name(a->s.o.gen), tt_gen_name(gold_gen));
     return -1;
   }
-  const char *cc_json = "[]";
-  PyObject *keep = NULL;
-  if (cc != Py_None) {
-    Py_ssize_t len;
-    cc_json = utf8_of(cc, &keep, &len, fn, "condition_cols (JSON text)");
-    if (!cc_json) return -1;
+  if (cc == Py_None) {
+    a->spec.kind = CC_ALL; /* what "[]" gives in every flavour */
+    return 0;
   }
+  PyObject *keep = NULL;
+  Py_ssize_t len;
+  const char *cc_json =
+      utf8_of(cc, &keep, &len, fn, "condition_cols (JSON text)");
+  if (!cc_json) return -1;
   char *jerr = NULL;
   int bad = tc_variant_spec(cc_json, 1, 0, 1, &a->s.o, &a->spec, &jerr);
   Py_XDECREF(keep);
@@ -271,14 +289,27 @@ static void judge_args_clear(judge_args *a) {
 static PyObject *verdict_tuple(int score, char *info, int executed,
                                int64_t rows, double sim, double recall,
                                double precision) {
-  PyObject *t = NULL;
-  if (sim >= 0)
-    t = Py_BuildValue("(isiLddd)", score, info ? info : "", executed,
-                      (long long)rows, sim, recall, precision);
-  else
-    t = Py_BuildValue("(isiLOOO)", score, info ? info : "", executed,
-                      (long long)rows, Py_None, Py_None, Py_None);
+  PyObject *v[7];
+  v[0] = PyLong_FromLong(score);
+  v[1] = PyUnicode_FromString(info ? info : "");
+  v[2] = PyLong_FromLong(executed);
+  v[3] = PyLong_FromLongLong((long long)rows);
+  for (int k = 0; k < 3; k++) {
+    double x = k == 0 ? sim : k == 1 ? recall : precision;
+    if (sim >= 0) {
+      v[4 + k] = PyFloat_FromDouble(x);
+    } else {
+      Py_INCREF(Py_None);
+      v[4 + k] = Py_None;
+    }
+  }
   sqlite3_free(info);
+  PyObject *t = PyTuple_New(7);
+  for (int k = 0; k < 7; k++) {
+    if (!v[k] && t) Py_CLEAR(t);
+    if (t) PyTuple_SetItem(t, k, v[k]); /* (steals v[k]) */
+    else Py_XDECREF(v[k]);
+  }
   return t;
 }
 
