@@ -325,10 +325,9 @@ static int sl_has(const strlist *l, const char *s) {
   return l->n && bsearch(&s, l->v, l->n, sizeof *l->v, cmp_str) != NULL;
 }
 
-/* Rows of a one-text-column query with up to two text bindings into l.
-** Returns 0, or -1 with *err set. */
 /* The first column of sql's rows into l, the second into l2 (if not
-** NULL); a and b bound to ?1 and ?2 when not NULL. */
+** NULL); a and b bound to ?1 and ?2 when not NULL. Returns 0, or -1 with
+** *err set. */
 static int query_list(sqlite3 *db, const char *sql, const char *a,
                       const char *b, strlist *l, strlist *l2, char **err) {
   sqlite3_stmt *st;
@@ -1013,9 +1012,8 @@ int cmd_evaluate(int argc, char **argv) {
     for (size_t i = 0; i < gold_ids.n; i++) {
       const char *g = gold_ids.v[i];
       if (sl_has(&excluded, g)) continue;
-      int found = 0;
-      for (size_t k = 0; k < n && !found; k++) found = !strcmp(chosen.v[k], g);
-      if (!found) sl_add(&missing, g);
+      strlist taken = {chosen.v, n, n}; /* sorted, distinct */
+      if (!sl_has(&taken, g)) sl_add(&missing, g);
     }
     if (missing.n) {
       cli_eprintf("spidereval evaluate: note: %zu of the gold's %zu "
