@@ -159,10 +159,28 @@ static void huge_arena(void) {
   free(p);
 }
 
+/* The connections of the verdicts, left open to the end of the process:
+** closing one frees its cache table by table (each table read, the gold
+** index, the snapshots' mappings) after the output is written, where the
+** exit drops the whole address space at once. Held here, they stay
+** reachable for a leak checker. */
+static sqlite3 **left_open;
+static size_t n_left_open;
+
+static void leave_open(sqlite3 *db) {
+  if (!db) return;
+  sqlite3 **v = realloc(left_open, (n_left_open + 1) * sizeof *v);
+  if (!v) {
+    sqlite3_close(db);
+    return;
+  }
+  left_open = v;
+  left_open[n_left_open++] = db;
+}
+
 /* A helper thread: its connection and the gold index loaded while the
-** main thread lists the instances, then items until none is left. It
-** says it finished before closing its connection, so the main thread
-** prints while it frees. */
+** main thread lists the instances, then items until none is left.
+** Returns its connection (for leave_open). */
 static void *helper(void *arg) {
   ev_work *w = arg;
   char *err = NULL;
@@ -189,9 +207,8 @@ static void *helper(void *arg) {
   pthread_cond_broadcast(&w->cond);
   pthread_mutex_unlock(&w->lock);
   sqlite3_finalize(st);
-  sqlite3_close(db);
   free(err);
-  return NULL;
+  return db;
 }
 
 /* Publishes the items (or, with n == 0, that there are none). */
@@ -942,7 +959,11 @@ int cmd_evaluate(int argc, char **argv) {
     cli_error("evaluate", "cannot open a database: %s", err);
     free(err);
     publish(&w, NULL, NULL, 0, NULL);
-    for (int i = 0; i < nhelpers; i++) pthread_join(helpers[i], NULL);
+    for (int i = 0; i < nhelpers; i++) {
+      void *hdb = NULL;
+      pthread_join(helpers[i], &hdb);
+      leave_open(hdb);
+    }
     free(helpers);
     return CLI_FAILED;
   }
@@ -1133,7 +1154,11 @@ done:
                     "reads them (--pandas 1.5, 2 or 3)\n",
             options_pandas(options));
   if (!w.published) publish(&w, NULL, NULL, 0, NULL);
-  for (int i = 0; i < nhelpers; i++) pthread_join(helpers[i], NULL);
+  for (int i = 0; i < nhelpers; i++) {
+    void *hdb = NULL;
+    pthread_join(helpers[i], &hdb);
+    leave_open(hdb);
+  }
   free(helpers);
   free_items(items, n);
   free(results_dir);
@@ -1141,6 +1166,6 @@ done:
   sl_free(&excluded);
   sl_free(&files);
   sl_free(&file_ids);
-  sqlite3_close(db);
+  leave_open(db);
   return rc;
 }
