@@ -415,8 +415,7 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
                         &timeout))
     return NULL;
   TableObject *gold = (TableObject *)gold_o;
-  if (check_timeout("reward", timeout) < 0 || check_database("reward", db) < 0)
-    return NULL;
+  if (check_timeout("reward", timeout) < 0) return NULL;
   judge_args a;
   if (judge_args_init("reward", cc, opts, gold->t, gold->gen, &a) < 0)
     return NULL;
@@ -424,6 +423,10 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   if (a.spec_error) {
     char *info = sqlite3_mprintf("Python Script Error:%s", a.spec_error);
     judge_args_clear(&a);
+    if (check_database("reward", db) < 0) {
+      sqlite3_free(info);
+      return NULL;
+    }
     return info ? verdict_tuple(0, info, 0, 0, -1, -1, -1) : PyErr_NoMemory();
   }
   tt_table *pred = NULL;
@@ -448,6 +451,13 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   if (r < 0) {
     sqlite3_free(info);
     return PyErr_NoMemory();
+  }
+  /* a database that is not a file raises: looked at when the query did
+  ** not run (one stat less per reward; the verdict of a query that ran
+  ** on it stands for itself) */
+  if (!executed && check_database("reward", db) < 0) {
+    sqlite3_free(info);
+    return NULL;
   }
   return verdict_tuple(out.score, info, executed, executed ? nrows : 0,
                        out.sim, out.recall, out.precision);

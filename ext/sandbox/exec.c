@@ -413,7 +413,7 @@ void sx_execute(const sx_request *q, bb_buf *out) {
     }
     return;
   }
-  if (sb_open(q->db_path, &c, &err) != SQLITE_OK) {
+  if (sb_open_checked(q->db_path, &c, &err) != SQLITE_OK) {
     put_failure(out, SB_OPEN, err ? err : "cannot open the database");
     sqlite3_free(err);
     return;

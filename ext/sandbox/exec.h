@@ -26,9 +26,9 @@
 ** fails with "timeout after N s". A worker that dies fails only its own
 ** query. After fork() a child process starts a pool of its own.
 ** sx_run_batch sends several requests to one worker in one round trip.
-** In a worker an unchanged rollback database is opened immutable=1 and
-** checked for changes before and after each query (sandbox.h,
-** sb_changed).
+** In a worker, and in process, an unchanged rollback database is opened
+** immutable=1 and checked for changes before and after each query
+** (sandbox.h, sb_open_checked, sb_changed).
 **
 ** The same operations also run in this process (sx_set_isolation(0),
 ** $SPIDEREVAL_ISOLATION=inprocess): for trusted input and for the bench;

@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,6 +62,7 @@ typedef struct {
   int busy;  /* a thread holds it */
   int pidfd; /* the process's pidfd, or -1 */
   uint64_t *progress; /* its batches' shared page (exec.h), or NULL */
+  double rcvtimeo;    /* its socket's SO_RCVTIMEO now (seconds; 0 none) */
 } worker;
 
 static struct {
@@ -75,7 +77,7 @@ static struct {
   char looked[2 * PATH_MAX + 128]; /* where it was looked for */
   sx_stats stats;
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0,
-          {{0, 0, 0, -1, NULL}}, -1, 0, "", "", {0, 0, 0, 0}};
+          {{0, 0, 0, -1, NULL, 0}}, -1, 0, "", "", {0, 0, 0, 0}};
 
 /* Held shared by each worker start from its socketpair() until its socket
 ** is recorded in its slot (or closed), exclusively by fork() (the prepare
@@ -360,21 +362,41 @@ static int send_all(int fd, const void *p, size_t n) {
   return 0;
 }
 
+/* A blocking recv on w's socket that returns by the deadline at the
+** latest: the socket's receive timeout (SO_RCVTIMEO) is at most the time
+** left, and is set again only when it is more than that or more than
+** RCV_SLACK below it (the same bound on every request: one setsockopt
+** per worker, not a poll per answer). It may return early (EAGAIN): the
+** caller looks at the deadline and calls again. -1 with errno on error,
+** as recv. */
+#define RCV_EARLY 0.002 /* seconds the timeout is set below the time left */
+#define RCV_SLACK 0.010 /* how far below it may stay */
+static ssize_t recv_by(worker *w, void *p, size_t n, double left) {
+  if (w->rcvtimeo <= 0 || w->rcvtimeo > left ||
+      w->rcvtimeo < left - RCV_SLACK) {
+    double t = left > 2 * RCV_EARLY ? left - RCV_EARLY : left;
+    if (t > 1e7) t = 1e7;
+    struct timeval tv;
+    tv.tv_sec = (time_t)t;
+    tv.tv_usec = (suseconds_t)((t - (double)tv.tv_sec) * 1e6);
+    if (tv.tv_sec == 0 && tv.tv_usec == 0) tv.tv_usec = 1; /* 0: forever */
+    if (setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0)
+      return -1;
+    w->rcvtimeo = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+  }
+  return recv(w->fd, p, n, 0);
+}
+
 /* Receive all n bytes by the deadline: 0, -1 (the worker closed or
 ** failed) or -2 (the deadline passed). */
-static int recv_all(int fd, void *p, size_t n, double deadline) {
+static int recv_all(worker *w, void *p, size_t n, double deadline) {
   char *c = p;
   while (n) {
     double left = deadline - now_seconds();
     if (left <= 0) return -2;
-    struct pollfd pf = {fd, POLLIN, 0};
-    int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
-    int r = poll(&pf, 1, ms);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return -1;
-    if (r == 0) continue; /* the loop sees the deadline */
-    ssize_t k = recv(fd, c, n, 0);
-    if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    ssize_t k = recv_by(w, c, n, left);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+      continue; /* the loop sees the deadline */
     if (k <= 0) return -1;
     c += k;
     n -= (size_t)k;
@@ -386,20 +408,16 @@ static int recv_all(int fd, void *p, size_t n, double deadline) {
 ** *buf (malloc'd) and *len: 0, -1 (the worker closed, failed or sent a
 ** length beyond 1 TiB), -2 (the deadline passed), -3 (out of memory). A
 ** small answer comes in one read. */
-static int recv_answer(int fd, double deadline, char **buf, uint64_t *len) {
+static int recv_answer(worker *w, double deadline, char **buf, uint64_t *len) {
   char first[65536];
   size_t got = 0;
   *buf = NULL;
   while (got < sizeof *len) {
     double left = deadline - now_seconds();
     if (left <= 0) return -2;
-    struct pollfd pf = {fd, POLLIN, 0};
-    int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
-    int r = poll(&pf, 1, ms);
-    if (r < 0 && errno != EINTR) return -1;
-    if (r <= 0) continue;
-    ssize_t k = recv(fd, first + got, sizeof first - got, MSG_DONTWAIT);
-    if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    ssize_t k = recv_by(w, first + got, sizeof first - got, left);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+      continue;
     if (k <= 0) return -1;
     got += (size_t)k;
   }
@@ -409,7 +427,7 @@ static int recv_answer(int fd, double deadline, char **buf, uint64_t *len) {
   if (have > *len) return -1; /* more than one answer: out of step */
   if (!(*buf = malloc(*len ? *len : 1))) return -3;
   memcpy(*buf, first + sizeof *len, have);
-  return have == *len ? 0 : recv_all(fd, *buf + have, *len - have, deadline);
+  return have == *len ? 0 : recv_all(w, *buf + have, *len - have, deadline);
 }
 
 /* A failed answer made here (no worker said it); msg is sqlite3_malloc'd
@@ -462,7 +480,7 @@ static worker *take_worker(char **err) {
       fresh->fd = fresh->pidfd = -1;
       fresh->busy = 1;
       pthread_mutex_unlock(&pool.mu);
-      worker w = {0, -1, 1, -1, NULL};
+      worker w = {0, -1, 1, -1, NULL, 0};
       pthread_rwlock_rdlock(&starting);
       int rc = spawn_worker(path, &w, err);
       pthread_mutex_lock(&pool.mu);
@@ -559,7 +577,7 @@ static int run_in_worker(const sx_request *q0, sx_result *r) {
                        sqlite3_mprintf("cannot send the query to a worker"));
     }
     char *buf = NULL;
-    int rc = recv_answer(w->fd, deadline, &buf, &len);
+    int rc = recv_answer(w, deadline, &buf, &len);
     if (rc == 0) {
       give_back(w, 0);
       free(req.s);

@@ -975,7 +975,9 @@ static int same_file(const sb_conn *c, const struct stat *st) {
 /* ------------------------------------------------- unchanged files
 **
 ** A process that runs one query at a time (sb_set_exclusive: the
-** execution service's worker) opens a database in rollback mode (header
+** execution service's worker), and the execution service in any process
+** (sb_open_checked: it calls sb_changed after each query), opens a
+** database in rollback mode (header
 ** bytes 18-19 are 1) that has no -wal and no -journal beside it with
 ** immutable=1: SQLite then takes no lock and looks for no journal, WAL or
 ** change of the file on each query (about ten system calls a query: four
@@ -1062,15 +1064,23 @@ int sb_changed(sb_conn *c) {
   return 1;
 }
 
-static int open_conn(const char *path, int locking, sb_conn **out,
-                     char **err);
+/* How open_conn may open: immutable only in a process of sb_set_exclusive
+** (OPEN_PLAIN), never (OPEN_LOCKING), or in any process for a caller that
+** calls sb_changed after each query (OPEN_CHECKED). */
+enum { OPEN_PLAIN = 0, OPEN_LOCKING = 1, OPEN_CHECKED = 2 };
+
+static int open_conn(const char *path, int mode, sb_conn **out, char **err);
 
 int sb_open(const char *path, sb_conn **out, char **err) {
-  return open_conn(path, 0, out, err);
+  return open_conn(path, OPEN_PLAIN, out, err);
 }
 
 int sb_open_locking(const char *path, sb_conn **out, char **err) {
-  return open_conn(path, 1, out, err);
+  return open_conn(path, OPEN_LOCKING, out, err);
+}
+
+int sb_open_checked(const char *path, sb_conn **out, char **err) {
+  return open_conn(path, OPEN_CHECKED, out, err);
 }
 
 /* The -wal and -shm of path: neither a link nor another file's name
@@ -1093,8 +1103,9 @@ static int check_sides(const char *path, char **err) {
   return SQLITE_OK;
 }
 
-static int open_conn(const char *path, int locking, sb_conn **out,
-                     char **err) {
+static int open_conn(const char *path, int mode, sb_conn **out, char **err) {
+  int may_immutable =
+      mode == OPEN_CHECKED || (mode == OPEN_PLAIN && sb_exclusive);
   *out = NULL;
   *err = NULL;
   pthread_once(&fn_once, load_function_names);
@@ -1114,14 +1125,15 @@ static int open_conn(const char *path, int locking, sb_conn **out,
     return SQLITE_CANTOPEN;
   }
   /* a cached one? (others of the same file that changed are dropped; an
-  ** immutable one is taken only when asked to lock) */
+  ** immutable one is taken only by a caller that may have one) */
   sb_conn *found = NULL, *stale = NULL;
   pthread_mutex_lock(&pool_mutex);
   for (sb_conn **pp = &pool; *pp;) {
     sb_conn *c = *pp;
     if (!strcmp(c->path, path)) {
       *pp = c->next;
-      if (!found && !(locking && c->immutable) && still_same(c, &st)) {
+      if (!found && !(c->immutable && !may_immutable) &&
+          still_same(c, &st)) {
         found = c;
       } else {
         c->next = stale;
@@ -1157,7 +1169,7 @@ static int open_conn(const char *path, int locking, sb_conn **out,
   c->ino = st.st_ino;
   c->size = st.st_size;
   c->mtime = st.st_mtim;
-  c->immutable = sb_exclusive && !locking && can_be_immutable(c, path, &st);
+  c->immutable = may_immutable && can_be_immutable(c, path, &st);
   if (!c->immutable && check_sides(path, err) != SQLITE_OK) {
     conn_free(c);
     return SQLITE_CANTOPEN;

@@ -89,7 +89,14 @@ int sb_open(const char *path, sb_conn **out, char **err);
 /* sb_open, never immutable (see sb_changed): SQLite's own locks. */
 int sb_open_locking(const char *path, sb_conn **out, char **err);
 
-/* In a process of sb_set_exclusive, a database in rollback mode with no
+/* sb_open for a caller that calls sb_changed after each query (and runs
+** it again on sb_open_locking when it says so): immutable as in a
+** process of sb_set_exclusive, in any process (the execution service in
+** process, exec.c). */
+int sb_open_checked(const char *path, sb_conn **out, char **err);
+
+/* In a process of sb_set_exclusive (and through sb_open_checked in any
+** process), a database in rollback mode with no
 ** -wal and no -journal is opened immutable=1 (no lock, no look for
 ** journals per query: sandbox.c, "unchanged files"), and checked for
 ** changes (identity and header) when it is taken from the cache. 1 when
