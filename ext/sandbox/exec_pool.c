@@ -119,11 +119,35 @@ static void forget_workers(void) {
   pool.owner = getpid();
 }
 
-static void atfork_prepare(void) { pthread_rwlock_wrlock(&starting); }
+/* SQLite's process-wide mutexes, held across a fork: a fork while another
+** thread held one left it locked forever in the child, whose next
+** sqlite3_free (the memory counters' mutex), write transaction (the
+** random generator's) or open (the VFS list's, the unix VFS's) hung
+** (tests/isolation_check.py fork_while_allocating). Taken in SQLite's own
+** order (the random generator finds the VFS; opening a file allocates;
+** never the reverse); NULL (a no-op) in a single-threaded build. */
+static const int fork_mutex_ids[] = {
+    SQLITE_MUTEX_STATIC_PRNG, SQLITE_MUTEX_STATIC_MAIN,
+    SQLITE_MUTEX_STATIC_VFS1, SQLITE_MUTEX_STATIC_MEM};
+#define N_FORK_MUTEXES (int)(sizeof fork_mutex_ids / sizeof fork_mutex_ids[0])
+static sqlite3_mutex *fork_mutexes[N_FORK_MUTEXES];
 
-static void atfork_parent(void) { pthread_rwlock_unlock(&starting); }
+static void leave_fork_mutexes(void) {
+  for (int i = N_FORK_MUTEXES - 1; i >= 0; i--) sqlite3_mutex_leave(fork_mutexes[i]);
+}
+
+static void atfork_prepare(void) {
+  pthread_rwlock_wrlock(&starting);
+  for (int i = 0; i < N_FORK_MUTEXES; i++) sqlite3_mutex_enter(fork_mutexes[i]);
+}
+
+static void atfork_parent(void) {
+  leave_fork_mutexes();
+  pthread_rwlock_unlock(&starting);
+}
 
 static void atfork_child(void) {
+  leave_fork_mutexes();
   pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
   pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
@@ -134,6 +158,8 @@ static void atfork_child(void) {
 }
 
 static void register_atfork(void) {
+  for (int i = 0; i < N_FORK_MUTEXES; i++)
+    fork_mutexes[i] = sqlite3_mutex_alloc(fork_mutex_ids[i]);
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
