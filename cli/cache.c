@@ -1,17 +1,19 @@
 /*
-** cache.c: `spidereval cache [clear]`, the snapshot cache on disk.
+** cache.c: `spidereval cache [clear|prune]`, the snapshot cache on disk.
 **
 ** Every process that reads a gold CSV keeps its parsed table as a snapshot
 ** file, <dir>/<32 hex digits>.tts (ext/cache/table_snapshot.c), so that the
 ** next process maps it instead of parsing the CSV again; dir is
 ** $SPIDEREVAL_SNAPSHOT_DIR (empty: no snapshots), else
-** $XDG_CACHE_HOME/spidereval, else ~/.cache/spidereval. The files are never
-** removed by the evaluation (a snapshot whose CSV changed is rebuilt in
-** place), so the folder grows with every gold read (a few hundred MB for
-** the Spider 2.0 golds). `cache` says where it is and how big; `cache
-** clear` removes the snapshot files (and temporary ones a killed process
-** left), nothing else: other files in the folder (the Python
-** environments the tests make) stay.
+** $XDG_CACHE_HOME/spidereval, else ~/.cache/spidereval. A snapshot whose CSV
+** changed is rebuilt in place, and about once a day a process that writes
+** into the folder prunes it (ts_prune: snapshots of files gone or changed,
+** of gold folders gone), so the folder holds about what the golds in use
+** need (a few hundred MB for the Spider 2.0 golds). `cache` says where it
+** is and how big; `cache prune` prunes now; `cache clear` removes every
+** snapshot file (and temporary ones a killed process left), nothing else:
+** other files in the folder (the Python environments the tests make)
+** stay.
 */
 #include <dirent.h>
 #include <errno.h>
@@ -24,18 +26,6 @@
 #include "cache/table_snapshot.h"
 #include "cli.h"
 
-/* 1 when name is a snapshot file's: 32 hex digits and .tts, or that and a
-** temporary file's ".<pid>.<n>.tmp" */
-static int snapshot_name(const char *name) {
-  for (int i = 0; i < 32; i++)
-    if (!strchr("0123456789abcdef", name[i]) || !name[i]) return 0;
-  if (strncmp(name + 32, ".tts", 4)) return 0;
-  const char *rest = name + 36;
-  if (!*rest) return 1;
-  size_t n = strlen(rest);
-  return n > 4 && !strcmp(rest + n - 4, ".tmp") && rest[0] == '.';
-}
-
 static void human(double bytes, char *buf, size_t n) {
   static const char *const unit[] = {"bytes", "KB", "MB", "GB", "TB"};
   int u = 0;
@@ -46,26 +36,56 @@ static void human(double bytes, char *buf, size_t n) {
   snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
 }
 
+/* `cache prune`: dir (malloc'd) is freed here. */
+static int prune_cache(char *dir) {
+  ts_prune_result r;
+  int err = ts_prune(dir, &r);
+  if (err == ENOENT) {
+    printf("%s: no snapshots yet (the folder does not exist)\n", dir);
+    free(dir);
+    return CLI_OK;
+  }
+  if (err) {
+    cli_error("cache", "cannot read the cache folder '%s': %s", dir,
+              strerror(err));
+    free(dir);
+    return CLI_FAILED;
+  }
+  char gone[32], kept[32];
+  human(r.bytes_removed, gone, sizeof gone);
+  human(r.bytes_kept, kept, sizeof kept);
+  printf("%s: removed %zu snapshot files no longer usable, %s; %zu kept, "
+         "%s\n", dir, r.removed, gone, r.kept, kept);
+  if (r.failed)
+    cli_error("cache", "%zu files in '%s' could not be removed", r.failed,
+              dir);
+  free(dir);
+  return r.failed ? CLI_FAILED : CLI_OK;
+}
+
 int cmd_cache(int argc, char **argv) {
   static const char usage[] =
-      "usage: spidereval cache [clear]\n"
+      "usage: spidereval cache [clear|prune]\n"
       "Where the snapshots of parsed gold tables are kept, how many and how\n"
-      "big; `clear` removes them (the next run parses the gold CSVs again and\n"
-      "writes them anew). The folder: $SPIDEREVAL_SNAPSHOT_DIR (empty: no\n"
+      "big; `prune` removes those that can no longer be used (their CSV file\n"
+      "or gold folder gone or changed: runs do this about once a day), `clear`\n"
+      "removes them all (the next run parses the gold CSVs again and writes\n"
+      "them anew). The folder: $SPIDEREVAL_SNAPSHOT_DIR (empty: no\n"
       "snapshots), else $XDG_CACHE_HOME/spidereval, else ~/.cache/spidereval.\n";
   const char *pos[1];
   int npos;
   cli_option opts[] = {{0, 0, 0, 0}};
   int rc = cli_parse("cache", usage, argc, argv, opts, pos, 1, &npos);
   if (rc) return rc < 0 ? CLI_OK : rc;
-  int clear = 0;
+  int clear = 0, prune = 0;
   if (npos) {
-    if (strcmp(pos[0], "clear")) {
-      cli_error("cache", "unknown action '%s' (expected clear, or nothing to "
-                         "see the cache)", pos[0]);
+    clear = !strcmp(pos[0], "clear");
+    prune = !strcmp(pos[0], "prune");
+    if (!clear && !prune) {
+      cli_error("cache", "unknown action '%s' (expected clear, prune, or "
+                         "nothing to see the cache)", pos[0]);
       return CLI_USAGE;
     }
-    clear = 1;
   }
   char *dir = ts_default_dir();
   if (!dir) {
@@ -75,6 +95,7 @@ int cmd_cache(int argc, char **argv) {
                : "neither XDG_CACHE_HOME nor HOME is set");
     return CLI_OK;
   }
+  if (prune) return prune_cache(dir);
   DIR *d = opendir(dir);
   if (!d) {
     if (errno == ENOENT) {
@@ -92,7 +113,7 @@ int cmd_cache(int argc, char **argv) {
   struct dirent *e;
   while ((e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    if (!snapshot_name(e->d_name)) {
+    if (!ts_cache_file_name(e->d_name)) {
       others++;
       continue;
     }
@@ -119,8 +140,9 @@ int cmd_cache(int argc, char **argv) {
     printf("%s: removed %zu snapshot files, %s%s\n", dir, files, size,
            others ? " (other files left there)" : "");
   else
-    printf("%s: %zu snapshot files, %s on disk (spidereval cache clear "
-           "removes them)\n", dir, files, size);
+    printf("%s: %zu snapshot files, %s on disk (spidereval cache prune "
+           "removes those no longer usable, cache clear all)\n", dir, files,
+           size);
   free(dir);
   return failed ? CLI_FAILED : CLI_OK;
 }

@@ -1174,7 +1174,7 @@ static const struct {
     {"compare", cmd_compare, "runs side by side: gained, lost, McNemar's test"},
     {"diff", cmd_diff, "official vs corrected verdicts"},
     {"audit", cmd_audit, "how sound a gold directory is"},
-    {"cache", cmd_cache, "the snapshot cache: where, how big; cache clear"},
+    {"cache", cmd_cache, "the snapshot cache: where, how big; cache prune, cache clear"},
     {"serve", cmd_serve, "the RL reward over HTTP (the Python package's server)"},
 };
 
@@ -1194,7 +1194,8 @@ static void main_usage(FILE *f) {
         "                           run (empty: nowhere); default\n"
         "                           $XDG_CACHE_HOME/spidereval or ~/.cache/spidereval,\n"
         "                           a few hundred MB for the Spider 2.0 golds\n"
-        "                           (spidereval cache: its size; cache clear)\n"
+        "                           (spidereval cache: its size; cache prune,\n"
+        "                           cache clear)\n"
         "  SPIDEREVAL_EXT           the bundle the sqlite3 shell loads\n"
         "  SPIDEREVAL_SQLITE3       the sqlite3 shell (default: sqlite3 on the PATH)\n"
         "  SPIDEREVAL_BAR_AFTER     seconds before evaluate draws its progress bar\n",

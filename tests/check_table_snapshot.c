@@ -1,4 +1,5 @@
 /* Check suite: parsed tables kept on disk (table_snapshot.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +458,53 @@ START_TEST(test_snapshot_pack_misaligned) {
 }
 END_TEST
 
+/* ts_prune removes what can never be served again and nothing else */
+START_TEST(test_snapshot_prune) {
+  tt_table *t = NULL;
+  ts_prune_result r;
+  char cwd[4096], *rel = NULL, *blob = NULL, *stamp = NULL;
+  ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+  ck_assert_int_eq(ts_read_file(dir, csv, &t, NULL), TT_OK);
+  tt_free(t);
+  ck_assert_int_eq(chdir(dir), 0); /* a relative path's snapshot */
+  ck_assert_int_eq(ts_read_file(dir, "t.csv", &t, NULL), TT_OK);
+  tt_free(t);
+  ck_assert_int_eq(chdir(cwd), 0);
+  rel = ts_snapshot_path_gen(dir, "t.csv", TT_GEN_DEFAULT);
+  ck_assert_int_eq(ts_prune(dir, &r), 0);
+  ck_assert_uint_eq(r.removed, 0);
+  ck_assert_uint_eq(r.kept, 2);
+  /* a kept gold result of a database that is gone */
+  ts_blob_save(dir, "exec-result\n/nonexistent/se/db.sqlite\n0123", "s", 1,
+               "data", 4);
+  blob = ts_snapshot_path(dir, "exec-result\n/nonexistent/se/db.sqlite\n0123");
+  ck_assert_int_eq(access(blob, F_OK), 0);
+  ck_assert_int_eq(ts_prune(dir, &r), 0);
+  ck_assert_uint_eq(r.removed, 1);
+  ck_assert_int_ne(access(blob, F_OK), 0);
+  /* the CSV gone: its snapshot goes, the relative path's stays */
+  unlink(csv);
+  ck_assert_int_eq(ts_prune(dir, &r), 0);
+  ck_assert_uint_eq(r.removed, 1);
+  ck_assert_uint_eq(r.kept, 1);
+  ck_assert_int_eq(access(rel, F_OK), 0);
+  ck_assert_int_eq(ts_prune("/nonexistent/se/dir", &r), ENOENT);
+  ck_assert_int_eq(ts_cache_file_name("0123456789abcdef0123456789abcdef.tts"), 1);
+  ck_assert_int_eq(ts_cache_file_name("0123456789abcdef0123456789abcdef.tts.12.3.tmp"), 2);
+  ck_assert_int_eq(ts_cache_file_name("0123456789abcdef0123456789abcdeF.tts"), 0);
+  ck_assert_int_eq(ts_cache_file_name("0123456789abcdef.tts"), 0);
+  ck_assert_int_eq(ts_cache_file_name("last-prune"), 0);
+  unlink(rel);
+  stamp = tt_msgf("%s/last-prune", dir);
+  unlink(stamp);
+  free(stamp);
+  free(rel);
+  free(blob);
+  write_file(csv, fixture); /* for teardown */
+}
+END_TEST
+
+
 Suite *suite_table_snapshot(void) {
   Suite *s = suite_create("table_snapshot");
   TCase *tc = tcase_create("core");
@@ -466,6 +514,7 @@ Suite *suite_table_snapshot(void) {
   tcase_add_test(tc, test_snapshot_blob);
   tcase_add_test(tc, test_snapshot_pack_misaligned);
   tcase_add_test(tc, test_snapshot_off_and_errors);
+  tcase_add_test(tc, test_snapshot_prune);
   suite_add_tcase(s, tc);
   TCase *ex = exhaustive_case(s);
   tcase_add_checked_fixture(ex, setup, teardown);

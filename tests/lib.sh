@@ -5,6 +5,11 @@
 # tests/run_all.sh reads) and returns 0 only when nothing failed.
 passed=0
 failed=0
+# Gold snapshots made by the tests go to build/test-snapshots, not to the
+# user's cache (~/.cache/spidereval), where the tests' temporary gold
+# folders would leave files until a prune; a SPIDEREVAL_SNAPSHOT_DIR the
+# caller set (even empty) is kept.
+export SPIDEREVAL_SNAPSHOT_DIR=${SPIDEREVAL_SNAPSHOT_DIR-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/test-snapshots}
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
 # check NAME GOT WANT: the strings are equal; otherwise prints got and

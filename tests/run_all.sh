@@ -5,6 +5,8 @@
 set -u
 cd "$(dirname "$0")/.."
 shared=${1:-../shared}
+# the tests' gold snapshots stay out of the user's cache (see tests/lib.sh)
+export SPIDEREVAL_SNAPSHOT_DIR=${SPIDEREVAL_SNAPSHOT_DIR-$PWD/build/test-snapshots}
 total_pass=0
 total_fail=0
 # The runners run $TEST_JOBS at a time (default: the processors), each

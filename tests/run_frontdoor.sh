@@ -241,23 +241,68 @@ check "log.txt: the score file still written" "$(head -1 run.csv)" output
 cd "$root"
 
 # ---- the snapshot cache ----
+snapdir_before=$SPIDEREVAL_SNAPSHOT_DIR # tests/lib.sh's
 export SPIDEREVAL_SNAPSHOT_DIR=$work/cache
 "$bin" evaluate --mode exec_result --result_dir samples/submission --gold_dir samples/gold --no-log --format csv >/dev/null 2>&1
 n=$(ls "$work/cache" | grep -c '\.tts$')
 echo other >"$work/cache/notes.txt"
 check "cache: where, how many" "$("$bin" cache | sed "s#$work#W#; s/, [0-9.]* [KMG]*B on disk/, SIZE on disk/; s/, [0-9]* bytes on disk/, SIZE on disk/")" \
-  "W/cache: $n snapshot files, SIZE on disk (spidereval cache clear removes them)"
+  "W/cache: $n snapshot files, SIZE on disk (spidereval cache prune removes those no longer usable, cache clear all)"
 check "cache: some snapshots made" "$([ "$n" -gt 0 ] && echo yes)" yes
 check "cache clear" "$("$bin" cache clear | sed "s#$work#W#; s/, [0-9.]* [KMG]*B/, SIZE/; s/, [0-9]* bytes/, SIZE/")" \
   "W/cache: removed $n snapshot files, SIZE (other files left there)"
-check "cache clear: other files stay" "$(ls "$work/cache")" notes.txt
+check "cache clear: other files stay" "$(ls "$work/cache" | tr '\n' ' ')" "last-prune notes.txt "
 check "cache: empty variable" "$(SPIDEREVAL_SNAPSHOT_DIR= "$bin" cache)" "no snapshot cache: SPIDEREVAL_SNAPSHOT_DIR is empty"
 check "cache: bad action" "$("$bin" cache clean 2>&1; echo "rc $?")" \
-  "spidereval cache: unknown action 'clean' (expected clear, or nothing to see the cache)
+  "spidereval cache: unknown action 'clean' (expected clear, prune, or nothing to see the cache)
 rc 2"
+# prune: what can never be served again goes (a gold folder gone, a CSV
+# changed, damage, a killed writer's old temporary file), the rest stays
+pg() { "$bin" evaluate --mode exec_result --result_dir samples/submission --gold_dir "$1" --no-log --format csv >/dev/null 2>&1; }
+ntts() { ls "$work/cache" | grep -c '\.tts$'; }
+cp -r samples/gold "$work/pg1"
+cp -r samples/gold "$work/pg2"
+big=$work/pg2/exec_result/demo001.csv # over 16 KiB: a snapshot of its own
+{ head -1 samples/gold/exec_result/demo001.csv; for i in $(seq 1 2000); do echo "2024-01,$i"; done; } >"$big"
+pg "$work/pg1"
+n1=$(ntts)
+pg "$work/pg2"
+n2=$(ntts)
+check "cache prune: nothing to prune" "$("$bin" cache prune | sed "s#$work#W#; s/, [0-9.]* [KMG]*B/, SIZE/g; s/, [0-9]* bytes/, SIZE/g")" \
+  "W/cache: removed 0 snapshot files no longer usable, SIZE; $n2 kept, SIZE"
+rm -rf "$work/pg1"
+echo "2024-02,1" >>"$big"
+printf 'damaged' >"$work/cache/fedcba9876543210fedcba9876543210.tts"
+touch "$work/cache/0123456789abcdef0123456789abcdef.tts.99.1.tmp"
+touch -d '2 hours ago' "$work/cache/0123456789abcdef0123456789abcdef.tts.98.1.tmp"
+check "cache prune: the gone folder's, the changed CSV's, the damaged one, the old temporary file" \
+  "$("$bin" cache prune | sed "s#$work#W#; s/, [0-9.]* [KMG]*B/, SIZE/g; s/, [0-9]* bytes/, SIZE/g")" \
+  "W/cache: removed $((n1 + 3)) snapshot files no longer usable, SIZE; $((n2 - n1)) kept, SIZE"
+check "cache prune: the young temporary file and other files stay" \
+  "$(ls "$work/cache" | grep -v '^[0-9a-f]*\.tts$' | tr '\n' ' ')" \
+  "0123456789abcdef0123456789abcdef.tts.99.1.tmp last-prune notes.txt "
+rm "$work/cache/0123456789abcdef0123456789abcdef.tts.99.1.tmp"
+check "cache prune: what a run then writes stays" "$(pg "$work/pg2"; "$bin" cache prune | sed -E 's/.*removed ([0-9]+) .*/\1/')" 0
+# every run that writes into the folder prunes it about once a day: the
+# stamp last-prune is made by the first write, and a day later a write
+# prunes
+rm -f "$work/cache/last-prune"
+cp -r samples/gold "$work/pg3"
+pg "$work/pg3"
+check "cache: the first write makes the prune stamp" "$([ -f "$work/cache/last-prune" ] && echo yes)" yes
+rm -rf "$work/pg3"
+n=$(( $(ntts) - n1 ))
+echo "2024-02,3" >>"$big"
+pg "$work/pg2" # writes, but the stamp is fresh: no prune
+check "cache: a write within the day does not prune" "$(ntts)" "$((n + n1))"
+touch -d '25 hours ago' "$work/cache/last-prune"
+echo "2024-02,2" >>"$big"
+pg "$work/pg2" # writes the changed CSV's snapshot anew, and prunes pg3's
+check "cache: a write a day after the stamp prunes" "$(ntts)" "$n"
+check "cache: the stamp is renewed" "$(find "$work/cache/last-prune" -mmin -5 | wc -l)" 1
 check "--help: the cache and its variables" "$("$bin" --help | grep -c 'SPIDEREVAL_SNAPSHOT_DIR\|cache clear\|~/.cache/spidereval' | awk '{print ($1 >= 3)}')" 1
 check "man page: the cache and its variables" "$(grep -c 'SPIDEREVAL_SNAPSHOT_DIR\|cache clear\|\.cache/spidereval' docs/spidereval.1 | awk '{print ($1 >= 3)}')" 1
-unset SPIDEREVAL_SNAPSHOT_DIR
+export SPIDEREVAL_SNAPSHOT_DIR=$snapdir_before
 
 # ---- make install PREFIX=... ----
 make -s install PREFIX="$work/prefix" >/dev/null 2>&1

@@ -72,6 +72,7 @@
 #include "base/bytebuf.h"
 #include "base/hash64.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TS_MAGIC "SETTSNP1"
@@ -491,6 +493,8 @@ static ts_header header_of(const struct stat *st, size_t plen,
   return h;
 }
 
+static void prune_now_and_then(const char *dir);
+
 /* Best effort: the snapshot of t, made from the file st describes. */
 static void save(const char *dir, const char *snap, const char *path,
                  const struct stat *st, const tt_table *t) {
@@ -512,6 +516,7 @@ static void save(const char *dir, const char *snap, const char *path,
             write_all(fd, payload, len);
   bad = close(fd) || bad;
   if (bad || rename(tmp, snap)) unlink(tmp);
+  else prune_now_and_then(dir);
 out:
   free(tmp);
   free(payload);
@@ -604,6 +609,7 @@ void ts_blob_save(const char *dir, const char *key, const void *stamp,
               write_all(fd, stamp, stamp_len) || write_all(fd, data, len);
     bad = close(fd) || bad;
     if (bad || rename(tmp, snap)) unlink(tmp);
+    else prune_now_and_then(dir);
   }
   free(tmp);
   free(snap);
@@ -903,4 +909,161 @@ tt_error ts_read_file_stat_gen(const char *dir, const char *path,
     save(dir, snap, path, &st, *out);
   free(snap);
   return e;
+}
+
+/* ------------------------------------------------------------ pruning */
+
+int ts_cache_file_name(const char *name) {
+  for (int i = 0; i < 32; i++)
+    if (!name[i] || !strchr("0123456789abcdef", name[i])) return 0;
+  if (strncmp(name + 32, ".tts", 4)) return 0;
+  const char *rest = name + 36;
+  if (!*rest) return 1;
+  size_t n = strlen(rest);
+  return rest[0] == '.' && n > 4 && !strcmp(rest + n - 4, ".tmp") ? 2 : 0;
+}
+
+/* A temporary file younger than this may still be being written. */
+#define TS_TMP_GRACE_S 3600
+
+/* Whether a source path that stat() could not find is gone for good (an
+** absolute path: a relative one names a file only from the folder the
+** process that made the snapshot ran in). */
+static int gone(const char *path) {
+  struct stat st;
+  if (path[0] != '/') return 0; /* also "": no path in the key */
+  return stat(path, &st) && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* Reads n bytes at off; 0 when all came. */
+static int read_at(int fd, void *buf, size_t n, off_t off) {
+  char *b = buf;
+  while (n) {
+    ssize_t r = pread(fd, b, n, off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return -1;
+    b += r;
+    n -= (size_t)r;
+    off += r;
+  }
+  return 0;
+}
+
+/* Whether the cache file open at fd (size bytes) can never be served
+** again: a snapshot of another format, or of a file that is gone or
+** changed since (served only while the file is the one it was made from);
+** a blob whose key names a path that is gone (the first line of the key
+** that is an absolute path: a gold folder, a database); anything without
+** a whole header of either kind (files get their names only when
+** complete, so that is damage). A relative source path cannot be judged:
+** its file is kept. */
+static int dead(int fd, off_t size) {
+  char magic[8];
+  if (size < 8 || read_at(fd, magic, 8, 0)) return 1;
+  char *src = NULL;
+  int verdict = 1;
+  if (!memcmp(magic, TS_MAGIC, 8)) {
+    ts_header h;
+    if ((size_t)size < sizeof h || read_at(fd, &h, sizeof h, 0) ||
+        h.version != TS_VERSION || h.path_len == 0 ||
+        (uint64_t)h.path_len > (uint64_t)size - sizeof h ||
+        !(src = malloc((size_t)h.path_len + 1)) ||
+        read_at(fd, src, h.path_len, (off_t)sizeof h))
+      goto out;
+    src[h.path_len] = 0;
+    struct stat st;
+    if (src[0] != '/') verdict = 0;
+    else if (stat(src, &st)) verdict = errno == ENOENT || errno == ENOTDIR;
+    else verdict = !same_file(&h, &st);
+  } else if (!memcmp(magic, TS_BLOB_MAGIC, 8)) {
+    ts_blob_header h;
+    if ((size_t)size < sizeof h || read_at(fd, &h, sizeof h, 0) ||
+        h.key_len == 0 || (uint64_t)h.key_len > (uint64_t)size - sizeof h ||
+        !(src = malloc((size_t)h.key_len + 1)) ||
+        read_at(fd, src, h.key_len, (off_t)sizeof h))
+      goto out;
+    src[h.key_len] = 0;
+    /* the key's first line that is an absolute path: a gold folder (gold
+    ** indexes, packs), a database (kept gold results) */
+    char *line = src;
+    while (*line && *line != '/') {
+      char *nl = strchr(line, '\n');
+      line = nl ? nl + 1 : line + strlen(line);
+    }
+    line[strcspn(line, "\n")] = 0;
+    verdict = gone(line);
+  }
+out:
+  free(src);
+  return verdict;
+}
+
+int ts_prune(const char *dir, ts_prune_result *r) {
+  ts_prune_result local;
+  if (!r) r = &local;
+  memset(r, 0, sizeof *r);
+  DIR *d = dir && *dir ? opendir(dir) : NULL;
+  if (!d) return dir && *dir ? errno : EINVAL;
+  time_t now = time(NULL);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    int kind = ts_cache_file_name(e->d_name);
+    if (!kind) continue;
+    char *p = tt_msgf("%s/%s", dir, e->d_name);
+    if (!p) continue;
+    struct stat st, again;
+    int fd = -1, remove = 0;
+    if (lstat(p, &st) || !S_ISREG(st.st_mode)) goto next;
+    if (kind == 2) {
+      remove = now - st.st_mtime > TS_TMP_GRACE_S;
+    } else if ((fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) >= 0) {
+      /* judged by what the name held when it was opened; removed only if
+      ** the name still holds that file (a new snapshot renamed into place
+      ** meanwhile stays) */
+      remove = dead(fd, st.st_size) && !lstat(p, &again) &&
+               again.st_ino == st.st_ino && again.st_dev == st.st_dev;
+    }
+    double bytes = (double)st.st_blocks * 512;
+    if (remove && !unlink(p)) {
+      r->removed++;
+      r->bytes_removed += bytes;
+    } else {
+      if (remove && errno != ENOENT) r->failed++;
+      r->kept++;
+      r->bytes_kept += bytes;
+    }
+  next:
+    if (fd >= 0) close(fd);
+    free(p);
+  }
+  closedir(d);
+  return 0;
+}
+
+/* After a process writes into the cache, and at most once an hour per
+** process, it looks at the folder's prune stamp: none yet, it makes one
+** (a new folder holds nothing to prune); older than TS_PRUNE_EVERY_S, it
+** sets it to now (so that other processes do not prune too) and prunes.
+** The cost, a header read per file, is paid about once a day. */
+#define TS_PRUNE_STAMP "last-prune"
+#define TS_PRUNE_EVERY_S (24 * 3600)
+
+static void prune_now_and_then(const char *dir) {
+  static _Atomic int64_t next_look;
+  time_t now = time(NULL);
+  int64_t when = atomic_load(&next_look);
+  if ((int64_t)now < when ||
+      !atomic_compare_exchange_strong(&next_look, &when, (int64_t)now + 3600))
+    return;
+  char *stamp = tt_msgf("%s/" TS_PRUNE_STAMP, dir);
+  if (!stamp) return;
+  struct stat st;
+  if (stat(stamp, &st)) {
+    int fd = open(stamp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) close(fd);
+  } else if (now - st.st_mtime >= TS_PRUNE_EVERY_S &&
+             !utimensat(AT_FDCWD, stamp, NULL, 0)) {
+    ts_prune(dir, NULL);
+  }
+  free(stamp);
 }

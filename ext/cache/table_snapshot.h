@@ -94,6 +94,27 @@ char *ts_snapshot_path(const char *dir, const char *path);
 ** ts_snapshot_path's). */
 char *ts_snapshot_path_gen(const char *dir, const char *path, tt_gen gen);
 
+/*
+** Pruning: the cache files of dir that can never be served again are
+** removed: snapshots of CSV files that are gone or changed since (or of
+** another format), blobs (gold indexes, packs, kept gold results) whose
+** gold folder or database is gone, damaged files, and temporary files older than an hour (a killed
+** writer's). Files of a relative path are kept (their source cannot be
+** judged from here), and nothing but cache files (ts_cache_file_name) is
+** touched. Returns 0, or an errno when dir cannot be read. Every process
+** that writes into a cache folder prunes it this way about once a day
+** (the folder's "last-prune" stamp), so that snapshots of temporary gold
+** folders do not pile up.
+*/
+typedef struct {
+  size_t removed, kept, failed; /* failed: could not be removed */
+  double bytes_removed, bytes_kept;
+} ts_prune_result;
+int ts_prune(const char *dir, ts_prune_result *r);
+/* 1 when name is a cache file's (32 hex digits and ".tts"), 2 a temporary
+** one's (that and ".<pid>.<n>.tmp"), else 0. */
+int ts_cache_file_name(const char *name);
+
 /* The default snapshot directory (malloc'd): $SPIDEREVAL_SNAPSHOT_DIR
 ** when set (empty: none, NULL returned), else $XDG_CACHE_HOME/spidereval
 ** or $HOME/.cache/spidereval; NULL when none can be named. */
