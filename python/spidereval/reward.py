@@ -122,25 +122,63 @@ def extract_sql(completion, conn=None):
     return row[0] or ""
 
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
-_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
+# The extractors below read a model's text, which may be anything a policy
+# loops into (a hundred thousand "<answer>" or a fence opened and never
+# closed): each runs in time linear in the text. The regular expressions
+# they stand for (and the tests compare them with) are in the comments.
+_LANG = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                  "0123456789_+-")
+
+
+def _fences(text):
+    """(language, body) of each fence, as
+    re.findall(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", text, re.S)
+    gives them: an opening that finds no newline, or no closing ``` after
+    its newline, ends the search (no later opening can find one either)."""
+    out = []
+    i = text.find("```")
+    while i >= 0:
+        nl = text.find("\n", i + 3)
+        end = text.find("```", nl + 1) if nl >= 0 else -1
+        if end < 0:
+            break
+        j = i + 3
+        while j < nl and text[j] in " \t":
+            j += 1
+        k = j
+        while k < nl and text[k] in _LANG:
+            k += 1
+        out.append((text[j:k], text[nl + 1:end]))
+        i = text.find("```", end + 3)
+    return out
 
 
 def _last_fence(text):
     """The last ```sql fence's text, else the last fence of any language,
     else the whole text."""
-    fences = _FENCE.findall(text)
+    fences = _fences(text)
     sql = [body for lang, body in fences if lang.lower() == "sql"]
     if sql or fences:
         return (sql or [body for _, body in fences])[-1].strip()
     return text.strip()
 
 
+_ANSWER_OPEN = re.compile("<answer>", re.I)
+_ANSWER_CLOSE = re.compile("</answer>", re.I)
+
+
 def _answer_tag(text):
-    """The last <answer>...</answer> (DeepSeek-R1 / SQL-R1 style); a ```sql
-    fence inside it is taken as the official way takes it. '' without."""
-    found = _ANSWER.findall(text)
-    return found[-1] if found else ""
+    """The last <answer>...</answer> (DeepSeek-R1 / SQL-R1 style), as the
+    last of re.findall(r"<answer>(.*?)</answer>", text, re.S | re.I); a
+    ```sql fence inside it is taken as the official way takes it. ''
+    without."""
+    found, pos = "", 0
+    while True:
+        o = _ANSWER_OPEN.search(text, pos)
+        c = _ANSWER_CLOSE.search(text, o.end()) if o else None
+        if c is None:
+            return found
+        found, pos = text[o.end():c.start()], c.end()
 
 
 def _solution_body(text):
@@ -168,19 +206,24 @@ class FinalSql(str):
     official way): SkyRL-SQL runs its <solution> text unchanged."""
 
 
-_THINK = re.compile(r"<think>(.*?)</think>", re.S)
+_OBSERVATION_END = re.compile("</observation>", re.I)
+_BLANKS = re.compile(r"\s*")  # \s is str.isspace, what lstrip() strips
 
 
 def _skyrl_format(text):
     """SkyRL-SQL's whole format rule: the one <solution> of _solution_tag,
-    at least one <think>...</think>, and every </observation> before the
-    solution followed (after blanks) by <think>. '' else."""
+    at least one <think>...</think> (re.search(r"<think>(.*?)</think>",
+    text, re.S)), and every </observation> before the solution followed
+    (after blanks) by <think> (before[m.end():].lstrip().lower()
+    .startswith("<think>"), of which seven characters decide). '' else."""
     body = _solution_body(text)
-    if body is None or not _THINK.search(text):
+    think = text.find("<think>")
+    if body is None or think < 0 or text.find("</think>", think + 7) < 0:
         return ""
     before = text.split("<solution>", 1)[0]
-    for m in re.finditer(r"</observation>", before, re.I):
-        if not before[m.end():].lstrip().lower().startswith("<think>"):
+    for m in _OBSERVATION_END.finditer(before):
+        j = _BLANKS.match(before, m.end()).end()
+        if not before[j:j + 7].lower().startswith("<think>"):
             return ""
     return FinalSql(body)
 
