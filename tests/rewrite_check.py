@@ -56,6 +56,17 @@ out.append(q(p))
 w.close()
 print(" ".join(out))
 
+# the same text after the table changed its columns (in place): the new
+# columns, never the statement prepared for the old ones (the worker keeps
+# statements by text on an unchanged file: sandbox.c, "kept statements")
+make(p, [1])
+cols = [c.execute("SELECT sql_result_csv(?, 'SELECT * FROM t')", (p,)).fetchone()[0].split()]
+w = sqlite3.connect(p, isolation_level=None)
+w.execute("ALTER TABLE t ADD COLUMN b DEFAULT 2")
+w.close()
+cols.append(c.execute("SELECT sql_result_csv(?, 'SELECT * FROM t')", (p,)).fetchone()[0].split())
+print(" ".join("|".join(x) for x in cols))
+
 # a writer rewriting every row (many pages) in one transaction while
 # queries run: each query sees one state, never a mix
 make(p, [0] * 3000)

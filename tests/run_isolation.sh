@@ -88,10 +88,12 @@ check "a WAL database is read with its -wal" "$out" "sum(a)
 # worker's immutable connections: ext/sandbox/sandbox.c, "unchanged files")
 out=$(/usr/bin/python3 tests/rewrite_check.py "$PWD/$EXT.so" build 2>&1)
 check "a database changed between or during queries" "$out" "3 23 10 14 10 110
+a|1 a,b|1,2
 torn reads: 0 (some queries ran)"
 # the same in process: the execution service opens immutable there too
 # (sb_open_checked) and checks the file before and after each query
 out=$(SPIDEREVAL_ISOLATION=inprocess /usr/bin/python3 tests/rewrite_check.py "$PWD/$EXT.so" build 2>&1)
 check "a database changed between or during queries, in process" "$out" "3 23 10 14 10 110
+a|1 a,b|1,2
 torn reads: 0 (some queries ran)"
 finish isolation

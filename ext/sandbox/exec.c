@@ -180,7 +180,7 @@ static void run_fetch(sb_conn *c, const sx_request *q, bb_buf *out) {
       return;
     }
   }
-  if (sb_prepare_len(c, q->sql, q->sql_len, &st) != SQLITE_OK) {
+  if (sb_prepare_kept(c, q->sql, q->sql_len, &st) != SQLITE_OK) {
     put_query_failure(out, c);
     return;
   }
@@ -220,7 +220,7 @@ static void run_fetch(sb_conn *c, const sx_request *q, bb_buf *out) {
     patch_head(out, sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0),
                now_seconds() - t0, nrows);
   }
-  sqlite3_finalize(st);
+  sb_release(c, st, q->sql, q->sql_len);
 }
 
 /* Text and blob bytes of one chunk, copied out of the statement. The
@@ -273,7 +273,7 @@ static void run_csv(sb_conn *c, const sx_request *q, bb_buf *out) {
   int64_t nrows = 0;
   char *bad = NULL;
   double t0 = now_seconds();
-  if (sb_prepare_len(c, q->sql, q->sql_len, &st) != SQLITE_OK) {
+  if (sb_prepare_kept(c, q->sql, q->sql_len, &st) != SQLITE_OK) {
     put_query_failure(out, c);
     goto done;
   }
@@ -375,7 +375,7 @@ done:
   if (cb.owned) chunk_clear(&cb, (size_t)(ncols ? ncols : 1));
   free(cb.v);
   free(cb.owned);
-  sqlite3_finalize(st);
+  sb_release(c, st, q->sql, q->sql_len);
 }
 
 /* SX_DBT: the table read by DuckDB (libduckdb loaded on the first such

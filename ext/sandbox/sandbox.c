@@ -59,6 +59,11 @@ struct sb_conn;
 #define SB_CACHE_MAX 16     /* idle connections kept */
 #define SB_PROGRESS_OPS 1000 /* opcodes between deadline checks */
 #define SB_FMT_CACHED 8 /* printf statements kept, by argument count */
+/* statements kept for their SQL text (sb_prepare_kept): how many per
+** connection, the longest text and the most memory one may hold */
+#define SB_KEPT 8
+#define SB_KEPT_SQL_MAX 16384
+#define SB_KEPT_MEM_MAX (256 << 10)
 enum { WD_TIME = 1, WD_MEMORY = 2 }; /* why the watchdog interrupted */
 enum { IN_PREPARE = 1, IN_STEP = 2 };  /* sb_conn.in_sqlite */
 
@@ -92,6 +97,15 @@ struct sb_conn {
   int hfd;                      /* the file, for its header; -1: none */
   unsigned char hdr[SB_HDR_N];  /* its header bytes SB_HDR_AT.. when opened */
   int stale;                    /* changed under a query: not cached */
+  /* prepared statements kept by SQL text (immutable connections only) */
+  struct {
+    char *sql; /* malloc'd, its n bytes and a 0 */
+    size_t n;
+    sqlite3_stmt *st; /* NULL: a free slot */
+    unsigned long used; /* kept_clock when last taken */
+    int out;           /* handed out now */
+  } kept[SB_KEPT];
+  unsigned long kept_clock;
 };
 
 /* ------------------------------------------------------------- limits */
@@ -643,6 +657,10 @@ static void conn_free(sb_conn *c) {
   wd_disarm(c);
   if (c->hfd >= 0) close(c->hfd);
   for (int i = 0; i <= SB_FMT_CACHED; i++) sqlite3_finalize(c->fmt_st[i]);
+  for (int i = 0; i < SB_KEPT; i++) {
+    sqlite3_finalize(c->kept[i].st);
+    free(c->kept[i].sql);
+  }
   sqlite3_close(c->fmt_db);
   sqlite3_close(c->db);
   sqlite3_free(c->msg);
@@ -1430,4 +1448,85 @@ int sb_step(sb_conn *c, sqlite3_stmt *st) {
   watchdog_fired(c);
   sql_failed(c, rc);
   return rc;
+}
+
+/* ------------------------------------------------- kept statements
+**
+** A connection opened immutable (an unchanged rollback database, checked
+** before and after each query: "unchanged files" above) keeps the
+** statements of its last SB_KEPT distinct SQL texts that ran without a
+** failure, reset, for the next query of the same text: an RL rollout
+** repeats its queries, and the prepare is half the work of a tiny one.
+** Only there: its schema cannot change while it lives (a changed file is
+** opened anew), so a kept statement is exactly what a new prepare would
+** make, and it never recompiles with other columns. What the prepare
+** checked (one statement, no parameters, read-only, the authorizer's
+** verdicts, the WITH expansion) depends on the text and the schema alone;
+** the deadline is checked as before a prepare. Python's sqlite3 keeps
+** statements by text the same way (its statement cache). */
+
+int sb_prepare_kept(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st) {
+  *st = NULL;
+  if (c->immutable && n <= SB_KEPT_SQL_MAX) {
+    for (int i = 0; i < SB_KEPT; i++) {
+      if (!c->kept[i].st || c->kept[i].out || c->kept[i].n != n ||
+          memcmp(c->kept[i].sql, sql, n))
+        continue;
+      if (sb_check(c) != SQLITE_OK) return SQLITE_INTERRUPT;
+      c->kept[i].out = 1;
+      c->kept[i].used = ++c->kept_clock;
+      *st = c->kept[i].st;
+      return SQLITE_OK;
+    }
+  }
+  return sb_prepare_len(c, sql, n, st);
+}
+
+void sb_release(sb_conn *c, sqlite3_stmt *st, const char *sql, size_t n) {
+  if (!st) return;
+  int keep = c->immutable && !c->stale && c->status == SB_OK &&
+             n <= SB_KEPT_SQL_MAX;
+  for (int i = 0; i < SB_KEPT; i++) {
+    if (c->kept[i].st != st) continue;
+    c->kept[i].out = 0;
+    if (keep && sqlite3_reset(st) == SQLITE_OK) {
+      sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 1); /* counted anew */
+      return;
+    }
+    sqlite3_finalize(st);
+    free(c->kept[i].sql);
+    memset(&c->kept[i], 0, sizeof c->kept[i]);
+    return;
+  }
+  if (!keep || sqlite3_stmt_status(st, SQLITE_STMTSTATUS_MEMUSED, 0) >
+                   SB_KEPT_MEM_MAX ||
+      sqlite3_reset(st) != SQLITE_OK) {
+    sqlite3_finalize(st);
+    return;
+  }
+  /* a free slot, else the one taken longest ago (none is out: one query
+  ** at a time on a connection) */
+  int at = 0;
+  for (int i = 0; i < SB_KEPT; i++) {
+    if (!c->kept[i].st) {
+      at = i;
+      break;
+    }
+    if (c->kept[i].used < c->kept[at].used) at = i;
+  }
+  char *copy = malloc(n + 1);
+  if (!copy) {
+    sqlite3_finalize(st);
+    return;
+  }
+  memcpy(copy, sql, n);
+  copy[n] = 0;
+  sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 1);
+  sqlite3_finalize(c->kept[at].st);
+  free(c->kept[at].sql);
+  c->kept[at].sql = copy;
+  c->kept[at].n = n;
+  c->kept[at].st = st;
+  c->kept[at].used = ++c->kept_clock;
+  c->kept[at].out = 0;
 }

@@ -135,6 +135,16 @@ int sb_prepare(sb_conn *c, const char *sql, sqlite3_stmt **st);
 ** character"), where a C string would silently end there. */
 int sb_prepare_len(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st);
 
+/* sb_prepare_len for a statement the connection may keep for the next
+** query of the same n bytes of SQL (sandbox.c, "kept statements"): the
+** statement is given back with sb_release, never finalized. */
+int sb_prepare_kept(sb_conn *c, const char *sql, size_t n, sqlite3_stmt **st);
+
+/* Give back a statement of sb_prepare_kept (sql and n as given to it),
+** kept reset when the query had no failure (sb_failed), else finalized.
+** NULL is a no-op. Before sb_close. */
+void sb_release(sb_conn *c, sqlite3_stmt *st, const char *sql, size_t n);
+
 /* sqlite3_prepare_v2 on the connection, with none of sb_prepare's checks
 ** but under the bound's memory watch (a prepare can grow past any cap
 ** before a callback runs: sandbox.c, "watchdog"). For callers that must
