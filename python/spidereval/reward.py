@@ -76,8 +76,27 @@ _SPIDER2_RULES = {
 }
 
 
+# exec_verdict's rule sets (BIRD, Spider 1.0, LiveSQLBench), in bundles
+# built with them
+_PEER_RULES = ("bird", "bird_f1", "bird_ves", "spider", "livesql")
+
 COMPONENTS = ("format_ok", "executed", "match", "similarity", "cell_recall",
               "cell_precision", "empty_match")
+
+
+def _number(name, value):
+    """value as a finite float, else SpiderevalError naming the option."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        f = float(value)
+    except (TypeError, ValueError):
+        raise SpiderevalError("spidereval: %s must be a number, not %r"
+                              % (name, value)) from None
+    if not math.isfinite(f):
+        raise SpiderevalError("spidereval: %s must be a finite number, not %r"
+                              % (name, value))
+    return f
 
 
 class RewardResult(NamedTuple):
@@ -284,7 +303,7 @@ def available_rules():
     """The rule sets this bundle supports."""
     rules = list(_SPIDER2_RULES)
     if _peer_rules(thread_connection()):
-        rules += ["bird", "bird_f1", "bird_ves", "spider", "livesql"]
+        rules += list(_PEER_RULES)
     return rules
 
 
@@ -366,6 +385,10 @@ class SqlReward:
                  condition_cols=None, empty_ok=False, weights=None,
                  extract="official", format_penalty=None, empty_match=None,
                  pandas=None):
+        if rules not in _SPIDER2_RULES and rules not in _PEER_RULES:
+            raise SpiderevalError(
+                "spidereval: unknown rules %r (expected %s)"
+                % (rules, ", ".join(list(_SPIDER2_RULES) + list(_PEER_RULES))))
         self.rules = rules
         # sql_match's option words for this rule set, pandas=G checked
         flavor, _, words = _SPIDER2_RULES.get(rules, "lite").partition(" ")
@@ -374,8 +397,8 @@ class SqlReward:
         self.extract = extract
         self._extract = _extractor(extract)
         if format_penalty is not None:
-            format_penalty = float(format_penalty)
-            if not (format_penalty <= 0 and math.isfinite(format_penalty)):
+            format_penalty = _number("format_penalty", format_penalty)
+            if not format_penalty <= 0:
                 raise SpiderevalError(
                     "spidereval: format_penalty must be a negative number or "
                     "0, not %r" % format_penalty)
@@ -384,16 +407,21 @@ class SqlReward:
             raise SpiderevalError("spidereval: empty_match must be None, True "
                                   "or False, not %r" % (empty_match,))
         self.empty_match = empty_match
-        self.timeout = float(timeout)
+        self.timeout = _number("timeout", timeout)
         self.ignore_order = bool(ignore_order)
         self.condition_cols = condition_cols
         self.empty_ok = bool(empty_ok)
+        if weights is not None and not isinstance(weights, dict):
+            raise SpiderevalError(
+                "spidereval: weights must be a dict of component: weight, "
+                "not %s" % type(weights).__name__)
         self.weights = dict(weights) if weights else {"match": 1.0}
         for k in self.weights:
             if k not in COMPONENTS:
                 raise SpiderevalError(
                     "spidereval: unknown reward component %r in weights "
                     "(expected %s)" % (k, ", ".join(COMPONENTS)))
+            self.weights[k] = _number("weights[%r]" % k, self.weights[k])
         if not (0 < self.timeout <= 86400):
             raise SpiderevalError("spidereval: timeout must be above 0 and at "
                                   "most 86400 seconds")

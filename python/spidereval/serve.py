@@ -55,11 +55,11 @@ class RewardService:
             raise SpiderevalError("spidereval serve: --workers must be at "
                                   "least 1 and --queue at least 0")
         self.options = {k: v for k, v in options.items() if v is not None}
-        reward_for(**self.options)  # bad options fail at start
         rules = self.options.get("rules", "spider2")
         if rules not in available_rules():
             raise SpiderevalError("unknown rule set %r (this build has %s)"
                                   % (rules, ", ".join(available_rules())))
+        reward_for(**self.options)  # bad options fail at start
         self.workers = workers
         self.capacity = workers + queue
         self.db_root = os.path.realpath(db_root) if db_root else None
