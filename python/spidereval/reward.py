@@ -473,6 +473,10 @@ class SqlReward:
 
     def sql_of(self, completion, conn=None):
         """The SQL this reward takes from a completion (see extract)."""
+        if completion is not None and not isinstance(completion, str):
+            raise SpiderevalError(
+                "spidereval: the completion must be a str (the model's text), "
+                "not %s" % type(completion).__name__)
         if self._extract is not None and completion is not None:
             completion = self._extract(completion)
             if not isinstance(completion, str):
@@ -616,8 +620,13 @@ class SqlReward:
                                 "Gold Error: %s" % str(e).replace(
                                     "spidereval: ", "", 1))
         opts = self._opts + (" emptyok" if self.empty_ok else "")
-        ccj = None if cc is None else json.dumps(
-            list(cc) if isinstance(cc, (list, tuple)) else cc)
+        try:
+            ccj = None if cc is None else json.dumps(
+                list(cc) if isinstance(cc, (list, tuple)) else cc)
+        except (TypeError, ValueError):
+            raise SpiderevalError(
+                "spidereval: condition_cols must be a list of column indices "
+                "or None, not %r" % (cc,)) from None
         if native:
             if isinstance(gold_arg, str):  # a gold CSV file (os.PathLike)
                 try:

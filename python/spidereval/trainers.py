@@ -560,10 +560,15 @@ def openrlhf_rewards(queries, prompts, labels, **kwargs):
     """OpenRLHF's reward result as plain lists: {'rewards', 'scores',
     'extra_logs'} (what reward_func returns, and spidereval serve's
     POST /openrlhf answers)."""
-    queries = list(queries)
+    def listed(name, v):
+        if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__iter__"):
+            raise SpiderevalError("spidereval: reward_func: %s must be a list,"
+                                  " not %s" % (name, type(v).__name__))
+        return list(v)
+    queries = listed("queries", queries)
     n = len(queries)
-    prompts = list(prompts) if prompts is not None else [""] * n
-    labels = list(labels)
+    prompts = listed("prompts", prompts) if prompts is not None else [""] * n
+    labels = listed("labels", labels)
     if not (len(prompts) == len(labels) == n):
         raise SpiderevalError(
             "spidereval: reward_func: %d queries but %d prompts and %d labels"

@@ -37,3 +37,41 @@ def test_numbers_as_text_and_ints_are_numbers(shop_db):
                          format_penalty=-1)
     assert r.weights == {"match": 2.0, "executed": 0.5} and r.timeout == 5.0
     assert r("```sql\nSELECT 1\n```", shop_db, "SELECT 1").score == 2.5
+
+
+ODD = [None, 1, 1.5, True, "", "x", [], [1], {}, {"a": 1}, b"bytes", float("nan")]
+
+
+def test_adapters_on_odd_inputs(shop_db):
+    # whatever a misconfigured dataset hands the adapters: a score, or
+    # SpiderevalError saying what is wrong; never another exception
+    from spidereval import trainers
+    gold = "SELECT city, count(*) FROM customers GROUP BY city"
+    sol = "```sql\nSELECT city, count(*) FROM customers GROUP BY 1\n```"
+    trl = trainers.make_trl_reward(workers=1)
+    calls = []
+    for v in ODD:
+        calls += [
+            lambda v=v: trainers.compute_score("s", v, gold, {"db_path": shop_db}),
+            lambda v=v: trainers.compute_score("s", sol, v, {"db_path": shop_db}),
+            lambda v=v: trainers.compute_score("s", sol, gold, v),
+            lambda v=v: trainers.compute_score("s", sol, gold, {"db_path": v}),
+            lambda v=v: trainers.compute_score("s", sol, gold, {"db_path": shop_db, "condition_cols": v}),
+            lambda v=v: trainers.compute_score("s", sol, gold, {"db_path": shop_db, "ignore_order": v}),
+            lambda v=v: trl(prompts=["p"], completions=[v], db_path=[shop_db], gold_sql=[gold]),
+            lambda v=v: trl(prompts=["p"], completions=[[{"role": "assistant", "content": v}]],
+                            db_path=[shop_db], gold_sql=[gold]),
+            lambda v=v: trl(prompts=["p"], completions=[sol], db_path=v, gold_sql=[gold]),
+            lambda v=v: trainers.reward_func(v, ["p"], [{"sql": gold, "db_path": shop_db}]),
+            lambda v=v: trainers.reward_func([sol], ["p"], [v]),
+            lambda v=v: trainers.compute_score_single(v, gold, shop_db),
+            lambda v=v: trainers.compute_score_single("<think>a</think><solution>SELECT 1</solution>", gold, v),
+        ]
+    for i, call in enumerate(calls):
+        try:
+            got = call()
+        except SpiderevalError:
+            continue
+        except Exception as e:  # pragma: no cover - the failure's report
+            pytest.fail("call %d (value %r): %s: %s" % (i, ODD[i // 13], type(e).__name__, e))
+        assert not (isinstance(got, float) and got != got), "call %d gave nan" % i
