@@ -285,11 +285,13 @@ static void judge_args_clear(judge_args *a) {
 }
 
 /* The result tuple: (score, error_info, executed, rows, similarity,
-** cell_recall, cell_precision). Takes info (sqlite3_free'd). */
-static PyObject *verdict_tuple(int score, char *info, int executed,
-                               int64_t rows, double sim, double recall,
-                               double precision) {
-  PyObject *v[7];
+** cell_recall, cell_precision), and extra as an eighth item when it is not
+** NULL (taken). Takes info (sqlite3_free'd). */
+static PyObject *verdict_tuple_x(int score, char *info, int executed,
+                                 int64_t rows, double sim, double recall,
+                                 double precision, PyObject *extra) {
+  PyObject *v[8];
+  int n = extra ? 8 : 7;
   v[0] = PyLong_FromLong(score);
   v[1] = PyUnicode_FromString(info ? info : "");
   v[2] = PyLong_FromLong(executed);
@@ -303,14 +305,22 @@ static PyObject *verdict_tuple(int score, char *info, int executed,
       v[4 + k] = Py_None;
     }
   }
+  v[7] = extra;
   sqlite3_free(info);
-  PyObject *t = PyTuple_New(7);
-  for (int k = 0; k < 7; k++) {
+  PyObject *t = PyTuple_New(n);
+  for (int k = 0; k < n; k++) {
     if (!v[k] && t) Py_CLEAR(t);
     if (t) PyTuple_SetItem(t, k, v[k]); /* (steals v[k]) */
     else Py_XDECREF(v[k]);
   }
   return t;
+}
+
+static PyObject *verdict_tuple(int score, char *info, int executed,
+                               int64_t rows, double sim, double recall,
+                               double precision) {
+  return verdict_tuple_x(score, info, executed, rows, sim, recall, precision,
+                         NULL);
 }
 
 static PyObject *py_match(PyObject *m, PyObject *args) {
@@ -403,31 +413,40 @@ static int check_database(const char *fn, const char *path) {
   return 0;
 }
 
-static PyObject *py_reward(PyObject *m, PyObject *args) {
-  (void)m;
-  const char *db, *answer, *opts;
-  Py_ssize_t answer_len;
-  PyObject *gold_o, *cc;
-  int ignore_order;
-  double timeout;
-  if (!PyArg_ParseTuple(args, "ss#O!Opsd:reward", &db, &answer, &answer_len,
-                        TableType, &gold_o, &cc, &ignore_order, &opts,
-                        &timeout))
-    return NULL;
-  TableObject *gold = (TableObject *)gold_o;
-  if (check_timeout("reward", timeout) < 0) return NULL;
+/* reward() of a parsed call: the answer run on db and judged against
+** gold. cached: reward_cached's way (the database was just looked at:
+** one that is gone when the query did not run gives None, not an error;
+** the gold's zero rows appended as an eighth item). */
+static PyObject *reward_core(const char *fn, const char *db,
+                             const char *answer, size_t answer_len,
+                             TableObject *gold, PyObject *cc,
+                             int ignore_order, const char *opts,
+                             double timeout, int cached) {
+  if (check_timeout(fn, timeout) < 0) return NULL;
   judge_args a;
-  if (judge_args_init("reward", cc, opts, gold->t, gold->gen, &a) < 0)
+  if (judge_args_init(fn, cc, opts, gold->t, gold->gen, &a) < 0)
     return NULL;
   a.s.lim.timeout = timeout;
+  PyObject *gold_empty = NULL;
+  if (cached) {
+    gold_empty = PyBool_FromLong(gold->t->nrows == 0);
+    if (!gold_empty) {
+      judge_args_clear(&a);
+      return NULL;
+    }
+  }
   if (a.spec_error) {
     char *info = sqlite3_mprintf("Python Script Error:%s", a.spec_error);
     judge_args_clear(&a);
-    if (check_database("reward", db) < 0) {
+    if (!cached && check_database(fn, db) < 0) {
       sqlite3_free(info);
       return NULL;
     }
-    return info ? verdict_tuple(0, info, 0, 0, -1, -1, -1) : PyErr_NoMemory();
+    if (!info) {
+      Py_XDECREF(gold_empty);
+      return PyErr_NoMemory();
+    }
+    return verdict_tuple_x(0, info, 0, 0, -1, -1, -1, gold_empty);
   }
   tt_table *pred = NULL;
   int executed = 0, r;
@@ -435,9 +454,8 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   char *info = NULL;
   sm_outcome out = {0, -1, -1, -1, NULL};
   Py_BEGIN_ALLOW_THREADS
-  r = sm_run_prediction_gen(db, answer, (size_t)answer_len, &a.s.lim,
-                            a.s.empty_ok, gold->gen, &pred, &executed,
-                            &nrows, &info);
+  r = sm_run_prediction_gen(db, answer, answer_len, &a.s.lim, a.s.empty_ok,
+                            gold->gen, &pred, &executed, &nrows, &info);
   if (r == 0) {
     pthread_mutex_lock(&gold->mu);
     r = sm_judge(pred, gold->t, &a.spec, ignore_order, &a.s.o, a.s.redact,
@@ -450,17 +468,103 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
   judge_args_clear(&a);
   if (r < 0) {
     sqlite3_free(info);
+    Py_XDECREF(gold_empty);
     return PyErr_NoMemory();
   }
   /* a database that is not a file raises: looked at when the query did
   ** not run (one stat less per reward; the verdict of a query that ran
   ** on it stands for itself) */
-  if (!executed && check_database("reward", db) < 0) {
+  if (!executed && check_database(fn, db) < 0) {
     sqlite3_free(info);
-    return NULL;
+    Py_XDECREF(gold_empty);
+    if (!cached) return NULL;
+    PyErr_Clear(); /* gone since it was looked at: the caller's slow path */
+    Py_RETURN_NONE;
   }
-  return verdict_tuple(out.score, info, executed, executed ? nrows : 0,
-                       out.sim, out.recall, out.precision);
+  return verdict_tuple_x(out.score, info, executed, executed ? nrows : 0,
+                         out.sim, out.recall, out.precision, gold_empty);
+}
+
+static PyObject *py_reward(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *db, *answer, *opts;
+  Py_ssize_t answer_len;
+  PyObject *gold_o, *cc;
+  int ignore_order;
+  double timeout;
+  if (!PyArg_ParseTuple(args, "ss#O!Opsd:reward", &db, &answer, &answer_len,
+                        TableType, &gold_o, &cc, &ignore_order, &opts,
+                        &timeout))
+    return NULL;
+  return reward_core("reward", db, answer, (size_t)answer_len,
+                     (TableObject *)gold_o, cc, ignore_order, opts, timeout,
+                     0);
+}
+
+/* reward_cached(golds, db_path, answer, gold_sql, condition_cols,
+** ignore_order, options, timeout): reward() whose gold Table is
+** golds[(st_dev, st_ino, st_size, st_mtime_ns, gold_sql)] of db_path's
+** stat now (the key the package's gold cache uses), with the gold's zero
+** rows as an eighth item; None when that is not decided here: the answer
+** has no SQL (no printable ASCII in its fenced text), db_path is not a
+** regular file (or holds a NUL), the key is not in golds. One call and one
+** stat for what SqlReward did in Python around reward(). */
+static PyObject *py_reward_cached(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *golds, *db_o, *gold_sql, *cc;
+  const char *answer, *opts;
+  Py_ssize_t answer_len;
+  int ignore_order;
+  double timeout;
+  if (!PyArg_ParseTuple(args, "O!Us#UOpsd:reward_cached", &PyDict_Type,
+                        &golds, &db_o, &answer, &answer_len, &gold_sql, &cc,
+                        &ignore_order, &opts, &timeout))
+    return NULL;
+  size_t fl = 0;
+  char *fenced = sql_from_fence(answer, (size_t)answer_len, &fl);
+  if (!fenced) return PyErr_NoMemory();
+  int has_sql = 0;
+  for (size_t i = 0; i < fl && !has_sql; i++)
+    has_sql = fenced[i] > 0x20 && fenced[i] < 0x7f;
+  PyObject *keep = NULL, *key = NULL, *res = NULL;
+  Py_ssize_t db_len;
+  const char *db;
+  struct stat st;
+  if (!has_sql) goto none;
+  db = utf8_of(db_o, &keep, &db_len, "reward_cached", "db_path");
+  if (!db) goto done;
+  if ((Py_ssize_t)strlen(db) != db_len || stat(db, &st) != 0 ||
+      !S_ISREG(st.st_mode))
+    goto none;
+  long long mtime_ns;
+  if (__builtin_mul_overflow((long long)st.st_mtim.tv_sec, 1000000000LL,
+                             &mtime_ns) ||
+      __builtin_add_overflow(mtime_ns, (long long)st.st_mtim.tv_nsec,
+                             &mtime_ns))
+    goto none;
+  key = Py_BuildValue("(KKLLO)", (unsigned long long)st.st_dev,
+                      (unsigned long long)st.st_ino, (long long)st.st_size,
+                      mtime_ns, gold_sql);
+  if (!key) goto done;
+  PyObject *gold = PyDict_GetItemWithError(golds, key); /* borrowed */
+  if (!gold) {
+    if (PyErr_Occurred()) goto done;
+    goto none;
+  }
+  if (!PyObject_TypeCheck(gold, TableType)) goto none;
+  Py_INCREF(gold); /* held while the GIL is released: golds may drop it */
+  res = reward_core("reward_cached", db, fenced, fl, (TableObject *)gold, cc,
+                    ignore_order, opts, timeout, 1);
+  Py_DECREF(gold);
+  goto done;
+none:
+  Py_INCREF(Py_None);
+  res = Py_None;
+done:
+  free(fenced);
+  Py_XDECREF(keep);
+  Py_XDECREF(key);
+  return res;
 }
 
 /* rewards(items): reward() of each (db_path, answer, gold, condition_cols,
@@ -972,6 +1076,9 @@ static PyMethodDef module_methods[] = {
     {"reward", py_reward, METH_VARARGS,
      "reward(db_path, answer, gold, condition_cols, ignore_order, options, "
      "timeout) -> verdict"},
+    {"reward_cached", py_reward_cached, METH_VARARGS,
+     "reward_cached(golds, db_path, answer, gold_sql, condition_cols, "
+     "ignore_order, options, timeout) -> verdict + (gold_empty,) or None"},
     {"rewards", py_rewards, METH_O,
      "rewards(items) -> verdicts: reward() of each (db_path, answer, gold, "
      "condition_cols, ignore_order, options, timeout), the queries in one "

@@ -328,6 +328,19 @@ def _transient(message):
 
 _TABLES_MAX = 4096  # parsed gold results kept by the native path
 
+_new_tuple = tuple.__new__  # a RewardResult made without its Python __new__
+
+
+def _cc_json(cc):
+    """condition_cols as the JSON text sql_match takes (None: None)."""
+    try:
+        return None if cc is None else json.dumps(
+            list(cc) if isinstance(cc, (list, tuple)) else cc)
+    except (TypeError, ValueError):
+        raise SpiderevalError(
+            "spidereval: condition_cols must be a list of column indices "
+            "or None, not %r" % (cc,)) from None
+
 
 def _native_table(tables, csv, what, pandas=None):
     """The native module's Table of a gold result's CSV bytes, parsed once
@@ -428,8 +441,29 @@ class SqlReward:
         self._gold = {}
         self._inflight = {}
         self._tables = {}  # native Tables of gold CSVs (native backend)
+        # (st_dev, st_ino, st_size, st_mtime_ns, gold SQL) -> the gold's
+        # native Table: what _native.reward_cached looks up in C
+        self._golds = {}
         self._lock = threading.Lock()
         self.gold_runs = 0  # gold results computed (not taken from the cache)
+        self._settle()
+
+    def _settle(self):
+        """What every call of these settings shares, worked out once: the
+        option words, condition_cols as JSON, the weights in order, and
+        whether a call may take the fast path (_native.reward_cached: a
+        spider2 rule set, a built-in extraction but SkyRL's)."""
+        self._match_opts = self._opts + (" emptyok" if self.empty_ok else "")
+        try:
+            self._ccj = _cc_json(self.condition_cols)
+            ccj_ok = True
+        except SpiderevalError:  # raised by each call, on the full path
+            self._ccj, ccj_ok = None, False
+        self._witems = tuple(self.weights.items())
+        self._match_only = self._witems == (("match", 1.0),)
+        self._fast = (ccj_ok and self.rules in _SPIDER2_RULES and (
+            self._extract is None or self._extract in (
+                _last_fence, _answer_tag, _solution_tag)))
 
     # pickling for process pools: the cache and lock stay behind
     def __getstate__(self):
@@ -437,6 +471,7 @@ class SqlReward:
         d["_gold"] = {}
         d["_inflight"] = {}
         d["_tables"] = {}
+        d["_golds"] = {}
         del d["_lock"]
         return d
 
@@ -448,12 +483,14 @@ class SqlReward:
                 recall=None, precision=None, empty=None):
         if not format_ok and self.format_penalty is not None:
             return self.format_penalty
+        if self._match_only:  # the default: what the sum below gives
+            return 1.0 if match else 0.0
         vals = {"format_ok": format_ok, "executed": executed, "match": match,
                 "similarity": similarity or 0.0,
                 "cell_recall": recall or 0.0,
                 "cell_precision": precision or 0.0,
                 "empty_match": empty or 0}
-        return float(sum(w * float(vals[k]) for k, w in self.weights.items()))
+        return float(sum(w * float(vals[k]) for k, w in self._witems))
 
     def _empty_rule(self, empty, match, info):
         """match and error_info once empty_match has ruled on a pair of
@@ -560,6 +597,36 @@ class SqlReward:
         fails gives score 0 with error_info starting 'Gold Error:' (the
         trainers' entry points, spidereval.trainers, raise on it naming the
         sample, or count and log it)."""
+        if (self._fast and conn is None and isinstance(gold, str)
+                and isinstance(db_path, str) and isinstance(completion, str)
+                and _use_native()):
+            # the gold result cached for the database file as it is now:
+            # one native call extracts the SQL, stats the database, finds
+            # the gold Table in self._golds (the gold cache's key), runs
+            # and judges the query; None when it cannot decide (no SQL, no
+            # such database, the gold not cached): the full path below
+            ex = self._extract
+            try:
+                v = _native.reward_cached(
+                    self._golds, db_path,
+                    completion if ex is None else ex(completion), gold,
+                    self._ccj if condition_cols is None else _cc_json(
+                        condition_cols),
+                    self.ignore_order if ignore_order is None
+                    else bool(ignore_order), self._match_opts, self.timeout)
+            except (_native.Error, ValueError, TypeError):
+                v = None  # the full path says it
+            if v is not None:
+                match, info, executed, rows, sim, recall, precision, ge = v
+                empty = ge and executed and rows == 0
+                if empty and self.empty_match is not None:
+                    match, info = self._empty_rule(True, match, info)
+                return _new_tuple(RewardResult, (
+                    (1.0 if match else 0.0) if self._match_only else
+                    self._scalar(1, executed, match, sim, recall, precision,
+                                 empty),
+                    True, executed == 1, match == 1, sim, recall, precision,
+                    rows, info, self.rules, empty == 1))
         got = self._prepare(completion, db_path, gold, condition_cols,
                             ignore_order, conn)
         if not isinstance(got, _Pending):
@@ -608,7 +675,6 @@ class SqlReward:
                                 "Gold Error: no such database '%s'" % db_path)
         if self.rules not in _SPIDER2_RULES:
             return self._peer(conn or thread_connection(), sql, db_path, gold)
-        cc = self.condition_cols if condition_cols is None else condition_cols
         io = self.ignore_order if ignore_order is None else ignore_order
         try:
             if isinstance(gold, str):
@@ -619,14 +685,9 @@ class SqlReward:
             return self._result(1, 0, 0, 0,
                                 "Gold Error: %s" % str(e).replace(
                                     "spidereval: ", "", 1))
-        opts = self._opts + (" emptyok" if self.empty_ok else "")
-        try:
-            ccj = None if cc is None else json.dumps(
-                list(cc) if isinstance(cc, (list, tuple)) else cc)
-        except (TypeError, ValueError):
-            raise SpiderevalError(
-                "spidereval: condition_cols must be a list of column indices "
-                "or None, not %r" % (cc,)) from None
+        opts = self._match_opts
+        ccj = _cc_json(self.condition_cols if condition_cols is None
+                       else condition_cols)
         if native:
             if isinstance(gold_arg, str):  # a gold CSV file (os.PathLike)
                 try:
@@ -642,6 +703,11 @@ class SqlReward:
             except (_native.Error, SpiderevalError) as e:
                 return self._result(1, 0, 0, 0, "Gold Error: %s" % str(
                     e).replace("spidereval: ", "", 1))
+            if isinstance(gold, str):  # for _cached: the gold cache's key
+                if len(self._golds) >= _TABLES_MAX:
+                    self._golds.clear()
+                self._golds[(st.st_dev, st.st_ino, st.st_size,
+                             st.st_mtime_ns, gold)] = table
             return _Pending((db_path, sql, table, ccj, bool(io), opts,
                              self.timeout), table)
         else:
@@ -784,6 +850,7 @@ def sql_execution(completion, db_path, gold, rules="spider2", timeout=30.0,
         r = SqlReward(rules, timeout, empty_ok=True)
         shared = _reward_for(rules, timeout)
         r._gold, r._inflight, r._lock = shared._gold, shared._inflight, shared._lock
+        r._golds = shared._golds
     return r(completion, db_path, gold, condition_cols, ignore_order)
 
 

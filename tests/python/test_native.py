@@ -239,3 +239,96 @@ def test_rewards_batch_worker_killed(shop_db):
     finally:
         done.set()
         _native.pool_size(old)
+
+
+EMPTY_SQL = "SELECT city, count(*) FROM customers WHERE 0 GROUP BY 1"
+COMPLETIONS = [GOOD, "  SELECT city, count(*) FROM customers GROUP BY 1;  ",
+               "SELECT city FROM customers GROUP BY 1", "I think SELECT nothing",
+               "SELECT 1; SELECT 2", EMPTY_SQL, "", "  \n ", "```sql\n\n```",
+               "\u00a0", "```sql\n\u00a0SELECT city, count(*) FROM customers GROUP BY 1\n```",
+               "<answer>```sql\nSELECT city, count(*) FROM customers GROUP BY 1\n```</answer>",
+               "DELETE FROM customers"]
+
+
+def _slow_path(r):
+    """r with SqlReward.__call__'s one-call native path off."""
+    r._fast = False
+    return r
+
+
+def test_one_call_path_same_rewards(shop_db):
+    # SqlReward.__call__ with the gold cached takes one native call
+    # (_native.reward_cached: extraction, the database's stat, the gold
+    # cache's lookup, the query and the verdict): the same RewardResult as
+    # the full path, field by field and type by type
+    settings = [{}, {"weights": {"format_ok": 0.1, "executed": 0.2, "match": 0.3,
+                                 "similarity": 0.1, "cell_recall": 0.1,
+                                 "cell_precision": 0.1, "empty_match": 0.1}},
+                {"empty_match": True}, {"empty_match": False}, {"rules": "spider2-snow"},
+                {"rules": "spider2-strict", "ignore_order": False},
+                {"extract": "answer"}, {"extract": "last_fence"}, {"extract": "solution"},
+                {"condition_cols": [0]}, {"format_penalty": -1.0, "timeout": 1}]
+    golds = [GOLD_SQL, "SELECT city FROM customers WHERE 0"]
+    for kw in settings:
+        fast, slow = reward.SqlReward(**kw), _slow_path(reward.SqlReward(**kw))
+        full, prepare = [], fast._prepare
+        fast._prepare = lambda *a: full.append(1) or prepare(*a)
+        blank = 0
+        for gold in golds:
+            fast("<answer>SELECT 1</answer> <solution>SELECT 1</solution>", shop_db, gold)
+            full.clear()  # the gold cached: the full path only without SQL
+            for c in COMPLETIONS:
+                for cc, io in ((None, None), ([1], None), (None, False)):
+                    a, b = fast(c, shop_db, gold, cc, io), slow(c, shop_db, gold, cc, io)
+                    assert a == b and [type(x) for x in a] == [type(x) for x in b], (kw, gold, c, a, b)
+                    blank += not fast.sql_of(c).strip()
+            assert len(full) == blank, kw
+            blank = 0
+
+
+def test_one_call_path_taken_and_keyed_by_the_file(shop_db, tmp_path, monkeypatch):
+    import shutil
+    import sqlite3
+    db = str(tmp_path / "shop.sqlite")
+    shutil.copy(shop_db, db)
+    r = reward.SqlReward()
+    full = []
+    prepare = r._prepare
+    monkeypatch.setattr(r, "_prepare", lambda *a: full.append(1) or prepare(*a))
+    assert r(GOOD, db, GOLD_SQL).match and full == [1]
+    st = os.stat(db)
+    assert list(r._golds) == [(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, GOLD_SQL)]
+    for _ in range(3):
+        assert r(GOOD, db, GOLD_SQL).match
+    assert full == [1] and r.gold_runs == 1  # the key C builds is Python's
+    # a changed database file: its new state is a new key, the gold runs again
+    w = sqlite3.connect(db)
+    w.execute("INSERT INTO customers (customer_id, customer_name, city) VALUES (999, 'x', 'Recife')")
+    w.commit()
+    w.close()
+    assert not r(GOOD.replace("ORDER BY 2 DESC", "LIMIT 4"), db, GOLD_SQL).match
+    assert full == [1, 1] and r.gold_runs == 2
+    # no SQL, no such database, a gold not cached: the full path
+    r("  ", db, GOLD_SQL)
+    assert r(GOOD, str(tmp_path / "nope.sqlite"), GOLD_SQL).error_info.startswith(
+        "Gold Error: no such database")
+    assert r(GOOD, db, "SELECT cty FROM customers").error_info.startswith("Gold Error:")
+    assert full == [1, 1, 1, 1, 1]
+    # a gold failure is never in the one-call path's cache
+    assert r(GOOD, db, "SELECT cty FROM customers").error_info.startswith("Gold Error:")
+    assert full == [1, 1, 1, 1, 1, 1] and len(r._golds) == 2
+
+
+def test_reward_cached_undecided(shop_db, tmp_path):
+    gold = _native.Table(_native.result_csv(shop_db, GOLD_SQL, 30.0))
+    st = os.stat(shop_db)
+    golds = {(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, GOLD_SQL): gold}
+    args = (None, True, "lite", 30.0)
+    got = _native.reward_cached(golds, shop_db, GOOD, GOLD_SQL, *args)
+    assert got == _native.reward(shop_db, GOOD, gold, *args) + (False,)
+    for db, answer, g in ((shop_db, " \n", GOLD_SQL), (shop_db, "```sql\n\n```", GOLD_SQL),
+                          (shop_db, GOOD, "SELECT 1"), (str(tmp_path), GOOD, GOLD_SQL),
+                          (str(tmp_path / "nope"), GOOD, GOLD_SQL), (shop_db + "\0x", GOOD, GOLD_SQL)):
+        assert _native.reward_cached(golds, db, answer, g, *args) is None
+    with pytest.raises(_native.Error, match="^reward_cached: timeout must be above 0"):
+        _native.reward_cached(golds, shop_db, GOOD, GOLD_SQL, None, True, "lite", 0.0)
