@@ -31,7 +31,8 @@ from . import __version__
 from ._bundle import SpiderevalError
 from .reward import available_rules
 from .trainers import (REWARD_OPTIONS, GoldError, _gold_problem, _present,
-                       _text, completion_text, openrlhf_rewards, reward_for)
+                       _rewards_of, _text, completion_text, openrlhf_rewards,
+                       reward_for)
 
 MAX_BODY = 64 << 20
 
@@ -126,6 +127,17 @@ class RewardService:
         """One reward: item has completion (a str or messages), db_path
         (or db_file, db_id), gold_sql (or gold, sql), optionally
         condition_cols, ignore_order and reward options."""
+        p = self._parse(item, index)
+        r, args = p[0]
+        try:
+            res = r(*args)
+        except SpiderevalError as e:
+            raise Refused(400, str(e))
+        return self._answer(p, res)
+
+    def _parse(self, item, index):
+        """An item's (SqlReward, its call's arguments) and what _answer
+        needs; Refused when the request is wrong."""
         if not isinstance(item, dict):
             raise Refused(400, "spidereval serve: an item must be a JSON "
                           "object, not %s" % type(item).__name__)
@@ -141,11 +153,18 @@ class RewardService:
         opts.update({k: item[k] for k in REWARD_OPTIONS if k in item})
         try:
             r = reward_for(**opts)
-            res = r(completion_text(item["completion"]), db, gold,
+            args = (completion_text(item["completion"]), db, gold,
                     item.get("condition_cols"), item.get("ignore_order"))
         except SpiderevalError as e:
             raise Refused(400, str(e))
         policy = item.get("on_gold_error", self.on_gold_error)
+        return (r, args), policy, index, db, gold
+
+    @staticmethod
+    def _answer(parsed, res):
+        """The answer of a parsed item's reward (422 for a sample whose
+        data cannot be used, with the policy 'raise')."""
+        _, policy, index, db, gold = parsed
         try:
             res = _gold_problem(res, policy, index, db, gold)
         except GoldError as e:
@@ -160,7 +179,25 @@ class RewardService:
             items = body["items"]
             if not isinstance(items, list):
                 raise Refused(400, "spidereval serve: items must be a list")
-            return {"results": [self.score(it, i) for i, it in enumerate(items)]}
+            # the items before the first wrong one are scored (a sample
+            # among them whose data cannot be used is answered first, as
+            # when they were scored one by one), their queries a chunk at
+            # a time in one round trip to a worker (SqlReward._batch_args)
+            parsed, wrong = [], None
+            for i, it in enumerate(items):
+                try:
+                    parsed.append(self._parse(it, i))
+                except Refused as e:
+                    wrong = e
+                    break
+            try:
+                results = _rewards_of([p[0] for p in parsed], 1)
+            except SpiderevalError as e:
+                raise Refused(400, str(e))
+            out = [self._answer(p, res) for p, res in zip(parsed, results)]
+            if wrong is not None:
+                raise wrong
+            return {"results": out}
         return self.score(body)
 
     def openrlhf(self, body):

@@ -69,7 +69,14 @@ def test_health_and_reward(serve, shop_db):
               "weights": {"executed": 0.5, "match": 0.5}}]
     status, r = call(url, "/reward", {"items": items})
     assert status == 200 and [x["score"] for x in r["results"]] == [1.0, 0.5]
-    assert call(url, "/health")[1]["served"] == 2
+    # a batch answers what its items answer one by one (their queries go
+    # to a worker in one round trip), in order, whatever each one's options
+    many = [{"completion": c, "db_path": shop_db, "gold_sql": GOLD, **o}
+            for c in (GOOD, "SELECT city FROM customers", "nonsense", "", "SELECT 1; SELECT 2")
+            for o in ({}, {"weights": {"executed": 0.5, "match": 0.5}}, {"ignore_order": False})]
+    status, r = call(url, "/reward", {"items": many})
+    assert status == 200 and r["results"] == [call(url, "/reward", it)[1] for it in many]
+    assert call(url, "/health")[1]["served"] == 3 + len(many)
 
 
 def test_nemo_gym_verify(serve, shop_db):
@@ -103,6 +110,13 @@ def test_bad_requests(serve, shop_db, tmp_path):
         {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": GOLD},
         {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": "SELECT cty FROM customers"}]})
     assert s == 422 and "sample 1" in r["error"] and "no such column: cty" in r["error"]
+    # the items are scored together, the answer as one by one: a sample
+    # with bad data before a wrong item is answered first, and the other way
+    bad_gold = {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": "SELECT cty FROM customers"}
+    s, r = call(url, "/reward", {"items": [bad_gold, {"completion": GOOD}]})
+    assert s == 422 and "sample 0" in r["error"]
+    s, r = call(url, "/reward", {"items": [{"completion": GOOD}, bad_gold]})
+    assert s == 400 and "no gold" in r["error"]
     s, r = call(url, "/reward", {"completion": GOOD, "db_path": "shop.sqlite", "gold_sql": GOLD,
                                  "rules": "nope"})
     assert s == 400 and "unknown rules 'nope'" in r["error"]
