@@ -122,9 +122,13 @@ static int parse_csv(const char *fn, const char *p, Py_ssize_t n,
                      tt_gen gen, tt_table **out) {
   char *perr = NULL;
   tt_error te;
-  Py_BEGIN_ALLOW_THREADS
-  te = tt_parse_gen(p, (size_t)n, gen, out, &perr);
-  Py_END_ALLOW_THREADS
+  if (n <= 16384) { /* a few microseconds: less than giving up the GIL */
+    te = tt_parse_gen(p, (size_t)n, gen, out, &perr);
+  } else {
+    Py_BEGIN_ALLOW_THREADS
+    te = tt_parse_gen(p, (size_t)n, gen, out, &perr);
+    Py_END_ALLOW_THREADS
+  }
   if (te != TT_OK) {
     raise_msg(sqlite3_mprintf("%s: cannot read (a CSV of %lld bytes): %s: %s",
                               fn, (long long)n, tt_exception(te, perr),

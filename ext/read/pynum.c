@@ -725,6 +725,8 @@ size_t pn_pylong_canon(const char *p, char *out) {
 }
 
 int pn_parse_bool(const char *w, int *out) {
+  char c = (char)(w[0] | 0x20); /* only 'T', 't', 'F', 'f' can start one */
+  if (c != 't' && c != 'f') return -1;
   if (!strcasecmp(w, "TRUE")) {
     *out = 1;
     return 0;

@@ -38,7 +38,9 @@
 **    never exceed one chunk. Chunks of ints or of floats and NA are typed
 **    straight into an int64 or float64 store (direct_chunk), without the
 **    scratch; the same tests in the same order. Only the text of str
-**    cells is kept.
+**    cells is kept. A small input (a reward's result) tokenizes into
+**    arrays on the stack and its table is made in one block (tt_pool):
+**    the same steps, one allocation.
 ** 6. Streaming (tt_stream_*): the same blocks and chunks, read twice; the
 **    first pass types every chunk and drops its lines, the second hands
 **    out each chunk with the whole file's dtypes. Memory: one chunk.
@@ -260,7 +262,20 @@ typedef struct {
   size_t *hz_off;
   size_t nhz, hz_cap;
   tt_gen gen; /* the pandas generation whose rules apply (tt_gen) */
+  /* the caller's fixed buffer that a small input's arrays start in (see
+  ** parse_impl): they grow out of it into bigmem blocks, never freed */
+  const char *fixed_lo, *fixed_hi;
 } tokenizer;
+
+/* Whether p is in the tokenizer's fixed buffer (not a bigmem block). */
+static inline int tk_fixed(const tokenizer *t, const void *p) {
+  return (uintptr_t)p >= (uintptr_t)t->fixed_lo &&
+         (uintptr_t)p < (uintptr_t)t->fixed_hi;
+}
+
+static void tk_release(const tokenizer *t, void *p) {
+  if (!tk_fixed(t, p)) bm_free(p);
+}
 
 /* An NA token of the tokenizer's generation: pandas' default list, and
 ** from 2.0 on 'None' too (STR_NA_VALUES gained it). */
@@ -270,11 +285,22 @@ static inline int tk_na(const tokenizer *t, const char *w, const char *lim) {
          w[3] == 'e' && w[4] == 0;
 }
 
-static int tk_grow(void **p, size_t *cap, size_t need, size_t elem) {
+/* *p (an array of *cap elements) resized to n elements: a block of the
+** fixed buffer moves to a bigmem block. */
+static void *tk_resize(const tokenizer *t, void *p, size_t cap, size_t n,
+                       size_t elem) {
+  if (!tk_fixed(t, p)) return bm_realloc(p, n * elem);
+  void *np = bm_alloc(n * elem);
+  if (np) memcpy(np, p, (cap < n ? cap : n) * elem);
+  return np;
+}
+
+static int tk_grow(const tokenizer *t, void **p, size_t *cap, size_t need,
+                   size_t elem) {
   if (need <= *cap) return 0;
   size_t nc = *cap ? *cap : 64;
   while (nc < need) nc *= 2;
-  void *np = bm_realloc(*p, nc * elem);
+  void *np = tk_resize(t, *p, *cap, nc, elem);
   if (!np) return -1;
   *p = np;
   *cap = nc;
@@ -293,7 +319,7 @@ static int push_char(tokenizer *t, char c) {
   if (t->stream_len - t->pd_stream_base >= t->pd_stream_cap)
     return pd_overflow(t);
   if (t->stream_len + 2 > t->stream_cap &&
-      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + 2, 1)) {
+      tk_grow(t, (void **)&t->stream, &t->stream_cap, t->stream_len + 2, 1)) {
     t->nomem = 1;
     return -1;
   }
@@ -311,7 +337,7 @@ static inline int push_run(tokenizer *t, const char *p, size_t run,
   if (t->stream_len - t->pd_stream_base + run > t->pd_stream_cap)
     return pd_overflow(t);
   if (t->stream_len + run + 1 > t->stream_cap &&
-      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + run + 1,
+      tk_grow(t, (void **)&t->stream, &t->stream_cap, t->stream_len + run + 1,
               1)) {
     t->nomem = 1;
     return -1;
@@ -345,7 +371,7 @@ static int end_field_slow(tokenizer *t) {
     return -1;
   }
   if (t->stream_len + 2 > t->stream_cap &&
-      tk_grow((void **)&t->stream, &t->stream_cap, t->stream_len + 2, 1)) {
+      tk_grow(t, (void **)&t->stream, &t->stream_cap, t->stream_len + 2, 1)) {
     t->nomem = 1;
     return -1;
   }
@@ -355,7 +381,7 @@ static int end_field_slow(tokenizer *t) {
   } else {
     t->nul_lost = 1;
   }
-  if (tk_grow((void **)&t->words, &t->words_cap, t->nwords + 1,
+  if (tk_grow(t, (void **)&t->words, &t->words_cap, t->nwords + 1,
               sizeof(uint32_t))) {
     t->nomem = 1;
     return -1;
@@ -393,11 +419,12 @@ static inline int end_field(tokenizer *t) {
 static int ensure_line_slot(tokenizer *t) {
   if (t->lines + 1 <= t->lines_cap) return 0;
   size_t old = t->lines_cap;
-  if (tk_grow((void **)&t->line_start, &t->lines_cap, t->lines + 1,
+  if (tk_grow(t, (void **)&t->line_start, &t->lines_cap, t->lines + 1,
               sizeof(size_t)))
     return -1;
   /* line_fields grows in step with line_start */
-  int64_t *lf = bm_realloc(t->line_fields, t->lines_cap * sizeof(int64_t));
+  int64_t *lf = tk_resize(t, t->line_fields, old, t->lines_cap,
+                          sizeof(int64_t));
   if (!lf) {
     t->lines_cap = old;
     return -1;
@@ -522,8 +549,15 @@ size_t tt_test_block_size = 0;
 /* pandas' grow_buffer: double cap (from 2 when 0) while length + space
 ** does not fit. */
 static size_t pd_grow(size_t length, size_t cap, size_t space) {
-  while (length + space >= cap) cap = cap ? cap << 1 : 2;
-  return cap;
+  size_t x = length + space;
+  if (x < cap) return cap;
+  if (!cap) cap = 2;
+  if (x < cap) return cap;
+  /* the doublings at once: cap's top bit moved to x's, then once more if
+  ** that is not above x */
+  cap <<= __builtin_clzll((unsigned long long)cap) -
+          __builtin_clzll((unsigned long long)x);
+  return cap > x ? cap : cap << 1;
 }
 
 /* pandas' make_stream_space at the start of a tokenize_bytes call that
@@ -562,15 +596,15 @@ size_t tt_test_chunk_lines = 0;
 static size_t chunk_lines_for(size_t width) {
   if (tt_test_chunk_lines) return tt_test_chunk_lines;
   size_t heuristic = ((size_t)1 << 20) / (width ? width : 1);
-  size_t b = 1;
-  while (b * 2 < heuristic) b *= 2;
-  return b;
+  /* the largest power of two b with b == 1 or 2b < heuristic */
+  if (heuristic <= 2) return 1;
+  return (size_t)1 << (63 - __builtin_clzll((unsigned long long)(heuristic - 1)));
 }
 
 /* Start tokenizing: the first byte fed will be at offset 0. */
 static int tk_begin(tokenizer *t) {
   if (ensure_line_slot(t) ||
-      (!t->stream_cap && tk_grow((void **)&t->stream, &t->stream_cap, 1, 1))) {
+      (!t->stream_cap && tk_grow(t, (void **)&t->stream, &t->stream_cap, 1, 1))) {
     t->nomem = 1;
     return -1;
   }
@@ -1058,11 +1092,58 @@ static void tk_drop_lines(tokenizer *t, size_t d) {
 static void tokenizer_free(tokenizer *t) {
   free(t->hz_line);
   free(t->hz_off);
-  bm_free(t->words);
-  bm_free(t->line_start);
-  bm_free(t->line_fields);
+  tk_release(t, t->words);
+  tk_release(t, t->line_start);
+  tk_release(t, t->line_fields);
   free(t->err);
   /* stream is handed to the table as its arena */
+}
+
+/* ----------------------------------------------------------------- pool */
+
+/* A small table read in one block (parse_impl): the block starts with
+** this header, the table's backing, and the table, its columns, names,
+** stores and arena are carved from the rest, so a read makes one
+** allocation and tt_free one free. An allocation that finds no room
+** falls back to bigmem (tt_free frees what lies outside the backing). */
+typedef struct {
+  tt_backing b; /* first: the block is the backing's base */
+  size_t used;  /* bytes carved, header included */
+} tt_pool;
+
+#define POOL_ALIGN(n) (((n) + 15) & ~(size_t)15)
+
+static void pool_release(tt_backing *b) { free(b); }
+
+/* A pool of cap bytes (header included), or NULL. */
+static tt_pool *pool_new(size_t cap) {
+  tt_pool *p = malloc(cap);
+  if (!p) return NULL;
+  p->b.base = (const char *)p;
+  p->b.len = cap;
+  p->b.release = pool_release;
+  p->used = POOL_ALIGN(sizeof *p);
+  return p;
+}
+
+/* n bytes (16-aligned) from the pool, or NULL when it has no room. */
+static void *pool_take(tt_pool *p, size_t n) {
+  if (!p || POOL_ALIGN(n) > p->b.len - p->used) return NULL;
+  void *r = (char *)p + p->used;
+  p->used += POOL_ALIGN(n);
+  return r;
+}
+
+/* Column memory (a store, hints, the arena): from the pool, else bigmem. */
+static void *col_alloc(tt_pool *p, size_t n) {
+  void *r = pool_take(p, n);
+  return r ? r : bm_alloc(n);
+}
+
+static void col_free(tt_pool *p, void *q) {
+  if (!p || (uintptr_t)q < (uintptr_t)p ||
+      (uintptr_t)q >= (uintptr_t)p + p->b.len)
+    bm_free(q); /* pool memory is freed with the pool */
 }
 
 /* -------------------------------------------------------- type inference */
@@ -1142,9 +1223,12 @@ double pv_bigint_num(const char *d, uint32_t len) {
 }
 
 /* Infer one chunk of one column: rows [r0, r1) of field index col.
-** Fills cells[0..r1-r0) and returns the chunk dtype. */
+** Fills cells[0..r1-r0) and returns the chunk dtype. not_num: the int
+** pass is known to stop at a word neither NA nor an int (nor too large
+** an int) and the float pass to stop too (direct_chunk found so): both
+** are skipped, the bool pass comes first. */
 static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
-                            size_t r1, pv_cell *cells) {
+                            size_t r1, pv_cell *cells, int not_num) {
   /* in locals: the stores to cells could otherwise alias them */
   const char *stream = t->stream;
   const uint32_t *words = t->words;
@@ -1161,6 +1245,8 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
   int na_count = 0;
   /* every word may be read up to the stream's final NUL */
   const char *lim = stream + t->stream_len + 1;
+  int object_nofilter = 0, object = 0, pylong = 0;
+  if (not_num) goto bool_pass;
   /* int64 */
   int overflow = 0;
   for (r = r0; r < r1; r++) {
@@ -1211,7 +1297,6 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
     }
     return TT_FLOAT64;
   }
-  int object_nofilter = 0, object = 0, pylong = 0;
   /* from 3.0 an overflow of the uint64 pass, or a negative number beside
   ** an overflowing one, makes pandas try Python ints (_try_pylong) */
   int gen3 = t->gen >= TT_GEN_3;
@@ -1303,6 +1388,7 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
       c->exp10 = (int16_t)(h.exp10 & -h.exact); /* h.exp10 when exact */
     }
     if (r == r1) return TT_FLOAT64;
+  bool_pass:
     /* bool */
     na_count = 0;
     for (r = r0; r < r1; r++) {
@@ -1340,9 +1426,9 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
 /* infer_words on the words as pandas sees them when it converts the chunk
 ** (see nul_lost). */
 static tt_dtype infer_chunk(tokenizer *t, size_t col, size_t r0, size_t r1,
-                            pv_cell *cells) {
+                            pv_cell *cells, int not_num) {
   tk_cut cut = tk_cut_at(t, r1 + t->lines_dropped);
-  tt_dtype d = infer_words(t, col, r0, r1, cells);
+  tt_dtype d = infer_words(t, col, r0, r1, cells, not_num);
   tk_uncut(t, cut);
   return d;
 }
@@ -1386,10 +1472,11 @@ static int direct_int_rows(const tokenizer *t, size_t col, size_t r0,
 /* infer_words' float pass over rows [r0, r1), stored as store_rows stores
 ** a float64 chunk at rows row0.. of col (fexp made when the first exact
 ** float comes): 0, 1 when a word is not a float (rows of the chunk then
-** hold nothing to rely on), -2 out of memory. */
+** hold nothing to rely on), 2 when one reads as NaN (never), -2 out of
+** memory. */
 static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
                              size_t r1, tt_column *col, size_t row0,
-                             size_t nrows) {
+                             size_t nrows, tt_pool *pool) {
   const char *stream = t->stream;
   const uint32_t *words = t->words;
   const size_t *line_start = t->line_start;
@@ -1412,12 +1499,12 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
       }
       if (tk_float(t, w, &v, &h)) return 1;
     }
-    if (isnan(v)) return 1; /* never: store_rows would call it a bug */
+    if (isnan(v)) return 2; /* never: store_rows would call it a bug */
     f64[r - r0] = v;
     if (col->fexp) {
       col->fexp[row0 + r - r0] = h.exact ? (int16_t)h.exp10 : TT_INEXACT;
     } else if (h.exact) {
-      col->fexp = bm_alloc(nrows * sizeof(int16_t));
+      col->fexp = col_alloc(pool, nrows * sizeof(int16_t));
       if (!col->fexp) return -2;
       for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
       col->fexp[row0 + r - r0] = (int16_t)h.exp10;
@@ -1432,13 +1519,16 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
 ** here), or a later one while the rows are stored in an int64 or float64
 ** store of that chunk dtype. Returns 1 with *d set when the rows are
 ** stored, 0 when infer_chunk and store_rows must do it (the first chunk's
-** store then undone), -2 on out of memory. */
+** store then undone; *not_num set when both the int and the float pass
+** stopped at a word, see infer_words), -2 on out of memory. */
 static int direct_chunk(tokenizer *t, size_t field, size_t r0, size_t r1,
                         tt_column *col, size_t nchunks, int stored,
-                        size_t nrows, tt_dtype *d) {
+                        size_t nrows, tt_pool *pool, tt_dtype *d,
+                        int *not_num) {
   size_t row0 = r0 - 1;
+  *not_num = 0;
   if (nchunks == 0) {
-    col->data.any = bm_alloc(nrows * sizeof(int64_t));
+    col->data.any = col_alloc(pool, nrows * sizeof(int64_t));
     if (!col->data.any) return -2;
     col->store = TT_STORE_INT;
   } else if (!stored ||
@@ -1455,19 +1545,21 @@ static int direct_chunk(tokenizer *t, size_t field, size_t r0, size_t r1,
   } else if (ir == DIRECT_NOT_INT && (nchunks == 0 ||
                                       col->store == TT_STORE_FLOAT)) {
     col->store = TT_STORE_FLOAT;
-    int fr = direct_float_rows(t, field, r0, r1, col, row0, nrows);
+    int fr = direct_float_rows(t, field, r0, r1, col, row0, nrows, pool);
     if (fr == 0) {
       *d = TT_FLOAT64;
       rc = 1;
     } else if (fr == -2) {
       rc = -2;
+    } else if (fr == 1) {
+      *not_num = 1;
     }
   }
   tk_uncut(t, cut);
   if (rc != 1 && nchunks == 0) {
-    bm_free(col->data.any);
+    col_free(pool, col->data.any);
     col->data.any = NULL;
-    bm_free(col->fexp);
+    col_free(pool, col->fexp);
     col->fexp = NULL;
   }
   return rc;
@@ -1689,9 +1781,10 @@ size_t tt_store_elem(tt_store s) {
   return sizeof(pv_cell);
 }
 
-static int alloc_store(tt_column *col, tt_store s, size_t nrows) {
+static int alloc_store(tt_column *col, tt_store s, size_t nrows,
+                       tt_pool *pool) {
   col->store = s;
-  col->data.any = bm_alloc(nrows * tt_store_elem(s));
+  col->data.any = col_alloc(pool, nrows * tt_store_elem(s));
   return col->data.any ? 0 : -1;
 }
 
@@ -1707,7 +1800,7 @@ static size_t store_bytes(const tt_column *col, size_t nrows) {
 ** taken now and then is the first exact float of the column (a column of
 ** floats and NaN mixed at random otherwise mispredicts every few rows). */
 static int store_float_rows(tt_column *col, size_t nrows, size_t row0,
-                            const pv_cell *cells, size_t n) {
+                            const pv_cell *cells, size_t n, tt_pool *pool) {
   int bad = 0;
   double *f64 = col->data.f64 + row0;
   for (size_t i = 0; i < n; i++) {
@@ -1723,7 +1816,7 @@ static int store_float_rows(tt_column *col, size_t nrows, size_t row0,
       int16_t e = c->exp10;
       col->fexp[row0 + i] = exact ? e : TT_INEXACT;
     } else if (exact) {
-      col->fexp = bm_alloc(nrows * sizeof(int16_t));
+      col->fexp = col_alloc(pool, nrows * sizeof(int16_t));
       if (!col->fexp) return -2;
       for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
       col->fexp[row0 + i] = c->exp10;
@@ -1733,9 +1826,10 @@ static int store_float_rows(tt_column *col, size_t nrows, size_t row0,
 }
 
 static int store_rows(tt_column *col, size_t nrows, size_t row0,
-                      const pv_cell *cells, size_t n, const char *stream) {
+                      const pv_cell *cells, size_t n, const char *stream,
+                      tt_pool *pool) {
   if (col->store == TT_STORE_FLOAT)
-    return store_float_rows(col, nrows, row0, cells, n);
+    return store_float_rows(col, nrows, row0, cells, n, pool);
   if (col->store == TT_STORE_INT) { /* the common stores: a loop each */
     int64_t *d = col->data.i64 + row0;
     for (size_t i = 0; i < n; i++) {
@@ -1784,7 +1878,7 @@ static int store_rows(tt_column *col, size_t nrows, size_t row0,
         if (c->kind == PV_FLOAT && c->exact) {
           if (c->exp10 == TT_INEXACT) return -1;
           if (!col->fexp) {
-            col->fexp = bm_alloc(nrows * sizeof(int16_t));
+            col->fexp = col_alloc(pool, nrows * sizeof(int16_t));
             if (!col->fexp) return -2;
             for (size_t q = 0; q < nrows; q++) col->fexp[q] = TT_INEXACT;
           }
@@ -1860,8 +1954,8 @@ static size_t arena_bytes(const tt_column *cols, size_t ncols, size_t nrows) {
 /* Copy the str cells of the columns from stream into a new arena of need
 ** bytes (arena_bytes) and point the columns at it; NULL on out of memory. */
 static char *strs_to_arena(tt_column *cols, size_t ncols, size_t nrows,
-                           const char *stream, size_t need) {
-  char *arena = bm_alloc(need);
+                           const char *stream, size_t need, tt_pool *pool) {
+  char *arena = col_alloc(pool, need);
   if (!arena) return NULL;
   size_t off = 0;
   for (size_t c = 0; c < ncols; c++) {
@@ -1911,6 +2005,36 @@ fail:
   for (size_t c = 0; c < ncols; c++) free(names[c]);
   free(names);
   return NULL;
+}
+
+/* The names of header_names into the pool, for the usual header that
+** make_names keeps as it is (at most 16 names, none empty, all distinct):
+** 1 when cols[0..ncols) are named so, 0 when header_names must name them
+** (another header, or no room). */
+static int header_names_pool(tokenizer *t, size_t ncols, tt_pool *pool,
+                             tt_column *cols) {
+  if (!pool || ncols > 16) return 0;
+  tk_cut cut = tk_cut_at(t, 2); /* pandas reads it when line 2 ends */
+  const char *w[16];
+  size_t len[16];
+  int ok = 1;
+  for (size_t c = 0; c < ncols && ok; c++) {
+    w[c] = t->stream + t->words[t->line_start[0] + c];
+    len[c] = strlen(w[c]);
+    ok = len[c] > 0;
+    for (size_t j = 0; j < c && ok; j++)
+      ok = len[j] != len[c] || memcmp(w[j], w[c], len[c]);
+  }
+  for (size_t c = 0; c < ncols && ok; c++) {
+    char *d = pool_take(pool, len[c] + 1);
+    if (!d) ok = 0;
+    else memcpy(d, w[c], len[c] + 1);
+    cols[c].name = d;
+  }
+  tk_uncut(t, cut);
+  if (!ok)
+    for (size_t c = 0; c < ncols; c++) cols[c].name = NULL; /* in the pool */
+  return ok;
 }
 
 /* ------------------------------------------------------ reading blocks */
@@ -2216,9 +2340,13 @@ void tt_free(tt_table *t) {
         free(t->cols[c].views[v]);
       }
   }
-  free(t->cols);
+  if (!in_backing(t, t->cols)) free(t->cols);
   if (!in_backing(t, t->arena)) bm_free(t->arena);
-  if (t->backing) t->backing->release(t->backing);
+  if (t->backing) {
+    int inside = in_backing(t, t); /* a table made in its backing (tt_pool) */
+    t->backing->release(t->backing);
+    if (inside) return;
+  }
   free(t);
 }
 
@@ -2245,11 +2373,37 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   memset(&tk, 0, sizeof tk);
   tk.gen = gen;
   tt_error rc = TT_OK;
+  /* A small input (a result of a few rows, the usual one) starts its
+  ** tokenizer's arrays in this buffer on the stack and its scratch cells
+  ** too, so that it allocates nothing until its table, which is then
+  ** made in one block (tt_pool); arrays that outgrow the buffer move to
+  ** bigmem blocks as any array grows. */
+  enum { FIXED_LEN = 1024, FIXED_FIELDS = FIXED_LEN / 4 + 64,
+         FIXED_LINES = 64, FIXED_CELLS = 64, FIXED_CHUNKS = 8 };
+  struct {
+    uint32_t words[FIXED_FIELDS];
+    size_t line_start[FIXED_LINES];
+    int64_t line_fields[FIXED_LINES];
+    pv_cell cells[FIXED_CELLS];
+    tt_dtype chunk_dt[FIXED_CHUNKS];
+    char stream[FIXED_LEN + FIXED_FIELDS + 64];
+  } fixed;
   /* sized for fields of four bytes on average (with their delimiter): the
   ** token stream holds the input plus a NUL a field; more fields (or short
   ** lines padded) grow both, as every buffer of the tokenizer grows. Pages
   ** never written are never touched, so a large estimate costs nothing. */
-  {
+  /* (not under AddressSanitizer, BM_MAPS 0: it checks separate blocks) */
+  if (len <= FIXED_LEN && BM_MAPS) {
+    tk.fixed_lo = (const char *)&fixed;
+    tk.fixed_hi = (const char *)(&fixed + 1);
+    tk.stream = fixed.stream;
+    tk.stream_cap = sizeof fixed.stream;
+    tk.words = fixed.words;
+    tk.words_cap = FIXED_FIELDS;
+    tk.line_start = fixed.line_start;
+    tk.line_fields = fixed.line_fields;
+    tk.lines_cap = FIXED_LINES;
+  } else {
     size_t fields = len / 4 + 64;
     tk.stream = bm_alloc(len + fields + 64);
     tk.words = bm_alloc(fields * sizeof(uint32_t));
@@ -2264,6 +2418,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     tk.words_cap = fields;
   }
   tt_table *t = NULL;
+  tt_pool *pool = NULL;
   pv_cell *scratch = NULL;
   tt_dtype *chunk_dt = NULL;
 
@@ -2284,16 +2439,42 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   size_t ncols = width - leading;
   size_t nrows = tk.lines - 1;
 
-  t = calloc(1, sizeof *t);
-  if (!t) goto nomem;
-  t->cols = calloc(ncols ? ncols : 1, sizeof(tt_column));
+  /* a small table in one block: room for the table, its columns, their
+  ** names (the header's text), two stores of the widest cells and the
+  ** hints a column (a first store given up, see direct_chunk), and an
+  ** arena of the str text (the token stream at most) */
+  {
+    size_t cols_bytes = POOL_ALIGN((ncols ? ncols : 1) * sizeof(tt_column));
+    size_t per_col = POOL_ALIGN(nrows * sizeof(int64_t)) +
+                     POOL_ALIGN(nrows * sizeof(pv_cell)) +
+                     POOL_ALIGN(nrows * sizeof(int16_t)) + 16;
+    size_t text = POOL_ALIGN(tk.stream_len + 1);
+    if (ncols <= 64 && nrows <= 256 && tk.stream_len <= 16384 && BM_MAPS) {
+      size_t cap = POOL_ALIGN(sizeof(tt_pool)) + POOL_ALIGN(sizeof *t) +
+                   cols_bytes + ncols * per_col + 2 * text;
+      pool = pool_new(cap); /* NULL: the table as a large one */
+    }
+  }
+  if (pool) { /* sized for both: never NULL */
+    t = pool_take(pool, sizeof *t);
+    memset(t, 0, sizeof *t);
+    t->backing = &pool->b; /* from here tt_free frees the pool */
+    t->cols = pool_take(pool, (ncols ? ncols : 1) * sizeof(tt_column));
+    memset(t->cols, 0, (ncols ? ncols : 1) * sizeof(tt_column));
+  } else {
+    t = calloc(1, sizeof *t);
+    if (!t) goto nomem;
+    t->cols = calloc(ncols ? ncols : 1, sizeof(tt_column));
+  }
   if (!t->cols) goto nomem;
   t->ncols = (int)ncols;
   t->nrows = (int64_t)nrows;
-  char **names = header_names(&tk, ncols);
-  if (!names) goto nomem;
-  for (size_t c = 0; c < ncols; c++) t->cols[c].name = names[c];
-  free(names);
+  if (!header_names_pool(&tk, ncols, pool, t->cols)) {
+    char **names = header_names(&tk, ncols);
+    if (!names) goto nomem;
+    for (size_t c = 0; c < ncols; c++) t->cols[c].name = names[c];
+    free(names);
+  }
 
   /* data rows are lines 1..lines-1; all of them have `width` fields.
   ** Each column is inferred chunk by chunk into a chunk-sized scratch of
@@ -2306,8 +2487,12 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     size_t chunk_lines = tk.chunk_lines;
     size_t scratch_n = nrows < chunk_lines ? nrows : chunk_lines;
     size_t maxchunks = nrows / chunk_lines + 2;
-    scratch = malloc((scratch_n ? scratch_n : 1) * sizeof(pv_cell));
-    chunk_dt = malloc(maxchunks * sizeof(tt_dtype));
+    scratch = scratch_n <= FIXED_CELLS && BM_MAPS
+                  ? fixed.cells
+                  : malloc((scratch_n ? scratch_n : 1) * sizeof(pv_cell));
+    chunk_dt = maxchunks <= FIXED_CHUNKS && BM_MAPS
+                   ? fixed.chunk_dt
+                   : malloc(maxchunks * sizeof(tt_dtype));
     if (!scratch || !chunk_dt) goto nomem;
     for (size_t c = 0; c < ncols; c++) {
       tt_column *col = &t->cols[c];
@@ -2325,10 +2510,12 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
         tt_dtype d;
+        int not_num;
         int direct = direct_chunk(&tk, leading + c, r0, r1, col, nchunks,
-                                  stored, nrows, &d);
+                                  stored, nrows, pool, &d, &not_num);
         if (direct < 0) goto nomem;
-        if (!direct) d = infer_chunk(&tk, leading + c, r0, r1, scratch);
+        if (!direct)
+          d = infer_chunk(&tk, leading + c, r0, r1, scratch, not_num);
         chunk_dt[nchunks++] = d;
         dt = nchunks == 1 ? d : promote(dt, d);
         if (d != TT_BOOL && d != TT_OBJECT)
@@ -2338,17 +2525,19 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
         if (all_str)
           all_str = !direct && d == TT_OBJECT && only_str(scratch, r1 - r0);
         if (nchunks == 1) {
-          if (!direct && alloc_store(col, store_for(dt, all_str), nrows))
+          if (!direct &&
+              alloc_store(col, store_for(dt, all_str), nrows, pool))
             goto nomem;
         } else if (stored && (d != chunk_dt[0] || all_str != was_str)) {
           stored = 0; /* the store changes: every row again below */
-          bm_free(col->data.any);
+          col_free(pool, col->data.any);
           col->data.any = NULL;
-          bm_free(col->fexp);
+          col_free(pool, col->fexp);
           col->fexp = NULL;
         }
         if (stored && !direct) {
-          int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream);
+          int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream,
+                              pool);
           if (st == -2) goto nomem;
           if (st) goto bug;
         }
@@ -2365,29 +2554,33 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
       }
       col->dtype = dt;
       if (stored) continue;
-      if (alloc_store(col, store_for(dt, all_str), nrows)) goto nomem;
+      if (alloc_store(col, store_for(dt, all_str), nrows, pool)) goto nomem;
       size_t k = 0;
       for (size_t r0 = 1; r0 < tk.lines; r0 += chunk_lines, k++) {
         size_t r1 = r0 + chunk_lines < tk.lines ? r0 + chunk_lines : tk.lines;
-        infer_chunk(&tk, leading + c, r0, r1, scratch);
+        infer_chunk(&tk, leading + c, r0, r1, scratch, 0);
         if (to != TT_OBJECT && chunk_dt[k] != to &&
             !(keep_bools && chunk_dt[k] == TT_BOOL))
           cast_cells(scratch, r1 - r0, to);
-        int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream);
+        int st = store_rows(col, nrows, r0 - 1, scratch, r1 - r0, tk.stream,
+                            pool);
         if (st == -2) goto nomem;
         if (st) goto bug;
       }
     }
-    free(scratch);
-    free(chunk_dt);
+    if (scratch != fixed.cells) free(scratch);
+    if (chunk_dt != fixed.chunk_dt) free(chunk_dt);
     scratch = NULL;
     chunk_dt = NULL;
   }
   /* keep only the text of string cells: numbers need no source text */
   {
     size_t need = arena_bytes(t->cols, ncols, nrows);
-    if (need < tk.stream_len / 2 || tk.nhz) { /* nhz: strs must be cut */
-      t->arena = strs_to_arena(t->cols, ncols, nrows, tk.stream, need);
+    /* nhz: strs must be cut; a stream in the fixed buffer or a pool: its
+    ** text is copied */
+    if (need < tk.stream_len / 2 || tk.nhz || pool ||
+        tk_fixed(&tk, tk.stream)) {
+      t->arena = strs_to_arena(t->cols, ncols, nrows, tk.stream, need, pool);
       if (!t->arena) goto nomem;
       t->mem_bytes = need;
     } else {
@@ -2399,7 +2592,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     for (size_t c = 0; c < ncols; c++)
       t->mem_bytes += store_bytes(&t->cols[c], nrows);
   }
-  bm_free(tk.stream);
+  tk_release(&tk, tk.stream);
   tk.stream = NULL;
   t->mem_bytes += sizeof *t + ncols * sizeof(tt_column);
   tokenizer_free(&tk);
@@ -2416,13 +2609,15 @@ nomem:
   if (errmsg) *errmsg = tt_msgf("out of memory");
 fail:
   bm_free(owned);
-  free(scratch);
-  free(chunk_dt);
+  if (scratch != fixed.cells) free(scratch);
+  if (chunk_dt != fixed.chunk_dt) free(chunk_dt);
   if (t) {
     t->arena = NULL;
-    tt_free(t);
+    tt_free(t); /* and the pool, its backing */
+  } else {
+    free(pool);
   }
-  bm_free(tk.stream);
+  tk_release(&tk, tk.stream);
   tokenizer_free(&tk);
   return rc;
 }
@@ -2622,9 +2817,9 @@ tt_error tt_from_cells(const char *const *names, const pv_cell *cells,
     }
     if (alloc_store(col, store_for(dt, dt == TT_OBJECT &&
                                            only_str(col_cells, nrows)),
-                    nrows))
+                    nrows, NULL))
       goto nomem;
-    int st = store_rows(col, nrows, 0, col_cells, nrows, t->arena);
+    int st = store_rows(col, nrows, 0, col_cells, nrows, t->arena, NULL);
     if (st == -2) goto nomem;
     if (st) {
       if (errmsg) *errmsg = tt_msgf("internal error: a cell does not fit its "
@@ -2811,7 +3006,8 @@ static tt_error stream_first_pass(tt_stream *s, char **errmsg) {
       }
       size_t a = (size_t)(r0 - s->tk.lines_dropped);
       for (size_t c = 0; c < s->ncols; c++) {
-        tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch);
+        tt_dtype d =
+            infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch, 0);
         s->dtypes[c] = r0 == 1 ? d : promote(s->dtypes[c], d);
         if (d != TT_BOOL && d != TT_OBJECT)
           s->num[c] = (s->seen[c] & 2) ? promote(s->num[c], d) : d;
@@ -2917,22 +3113,22 @@ static int stream_chunk_table(tt_stream *s, uint64_t r0, uint64_t r1,
       rc = -2;
       break;
     }
-    tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch);
+    tt_dtype d = infer_chunk(&s->tk, s->leading + c, a, a + n, s->scratch, 0);
     tt_dtype to = s->cast[c];
     if (to != TT_OBJECT && d != to &&
         !(d == TT_BOOL && s->tk.gen >= TT_GEN_3 && dt != to))
       cast_cells(s->scratch, n, to);
     if (alloc_store(col, store_for(dt, dt == TT_OBJECT && only_str(s->scratch, n)),
-                    n ? n : 1)) {
+                    n ? n : 1, NULL)) {
       rc = -2;
       break;
     }
-    int st = store_rows(col, n, 0, s->scratch, n, s->tk.stream);
+    int st = store_rows(col, n, 0, s->scratch, n, s->tk.stream, NULL);
     if (st) rc = st == -2 ? -2 : -1;
   }
   if (!rc) {
     size_t need = arena_bytes(t->cols, s->ncols, n);
-    t->arena = strs_to_arena(t->cols, s->ncols, n, s->tk.stream, need);
+    t->arena = strs_to_arena(t->cols, s->ncols, n, s->tk.stream, need, NULL);
     if (!t->arena) rc = -2;
     for (size_t c = 0; c < s->ncols; c++)
       t->mem_bytes += store_bytes(&t->cols[c], n);

@@ -107,8 +107,10 @@ typedef struct {
 
 /* Memory that a table's parts point into instead of owning them one by
 ** one: a gold snapshot loaded by table_snapshot.c (read or mapped, never
-** written). tt_free frees no name, column data, hints or arena inside
-** [base, base + len) and calls release last. Outside a backing, a
+** written), or the one block a small table is read into (typed_table.c's
+** pool: the table and its columns inside it too). tt_free frees no name,
+** column data, hints, arena, column array or table inside [base, base +
+** len) and calls release last. Outside a backing, a
 ** table's names and cols are malloc'd, and its column data, hints and
 ** arena are bigmem blocks (bm_alloc, bigmem.h): tt_free frees them so. */
 typedef struct tt_backing {
