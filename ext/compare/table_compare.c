@@ -791,16 +791,27 @@ static int multiset_consume(multiset *m, const tt_column *col, int64_t n,
 }
 
 /* Memory settle_by_multiset reuses from one gold column to the next of a
-** comparison (n rows): each side's cell hashes and the multiset's slots. */
+** comparison (n rows): each side's cell hashes and the multiset's slots;
+** for a few rows (a reward's usual result) in the struct itself, on the
+** caller's stack, else bigmem blocks. */
+enum { SCRATCH_ROWS = 32, SCRATCH_SLOTS = 64 }; /* 16 <= 2^k >= 2n */
 typedef struct {
   uint64_t *gold_hash, *pred_hash;
   ms_slot *slots;
   size_t nslots;
+  uint64_t own_hash[2][SCRATCH_ROWS];
+  ms_slot own_slots[SCRATCH_SLOTS];
 } settle_scratch;
 
 static int settle_scratch_init(settle_scratch *s, int64_t n) {
   s->nslots = 16;
   while (s->nslots < (size_t)n * 2) s->nslots *= 2;
+  if (n <= SCRATCH_ROWS && s->nslots <= SCRATCH_SLOTS && BM_MAPS) {
+    s->gold_hash = s->own_hash[0];
+    s->pred_hash = s->own_hash[1];
+    s->slots = s->own_slots;
+    return 0;
+  }
   size_t nh = (size_t)(n ? n : 1);
   /* bigmem: a large table's arrays on huge pages (few page faults) */
   s->gold_hash = bm_alloc(nh * sizeof *s->gold_hash);
@@ -810,10 +821,14 @@ static int settle_scratch_init(settle_scratch *s, int64_t n) {
 }
 
 static void settle_scratch_free(settle_scratch *s) {
-  bm_free(s->gold_hash);
-  bm_free(s->pred_hash);
-  bm_free(s->slots);
-  memset(s, 0, sizeof *s);
+  if (s->slots != s->own_slots) {
+    bm_free(s->gold_hash);
+    bm_free(s->pred_hash);
+    bm_free(s->slots);
+  }
+  s->gold_hash = s->pred_hash = NULL;
+  s->slots = NULL;
+  s->nslots = 0;
 }
 
 /*
@@ -1542,13 +1557,24 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
                int ignore_order, const tc_options *o, tc_detail *detail) {
   int ng = spec->kind == CC_ALL ? gold->ncols : spec->n;
   int np = pred->ncols;
-  int *gcols = malloc((size_t)(ng ? ng : 1) * sizeof(int));
-  side *ps = malloc((size_t)(np ? np : 1) * sizeof(side));
-  int *chosen = malloc((size_t)(ng ? ng : 1) * sizeof(int));
-  uint8_t *mismatch = malloc((size_t)(np ? np : 1));
+  /* a few columns (the usual result) in arrays on the stack */
+  enum { FEW = 16 };
+  int own_gcols[FEW], own_chosen[FEW];
+  side own_ps[FEW];
+  uint8_t own_mismatch[FEW];
+  /* (not under AddressSanitizer, BM_MAPS 0: it checks separate blocks) */
+  int few_g = ng <= FEW && BM_MAPS, few_p = np <= FEW && BM_MAPS;
+  int *gcols = few_g ? own_gcols : malloc((size_t)(ng ? ng : 1) * sizeof(int));
+  side *ps = few_p ? own_ps : malloc((size_t)(np ? np : 1) * sizeof(side));
+  int *chosen =
+      few_g ? own_chosen : malloc((size_t)(ng ? ng : 1) * sizeof(int));
+  uint8_t *mismatch = few_p ? own_mismatch : malloc((size_t)(np ? np : 1));
   int score = 1, rc = 0;
   first_cell gfirst; /* the detail's gold column: its first cell, keys */
-  settle_scratch scratch = {NULL, NULL, NULL, 0};
+  settle_scratch scratch;
+  scratch.gold_hash = scratch.pred_hash = NULL;
+  scratch.slots = NULL;
+  scratch.nslots = 0;
   int gfirst_set = 0;
   if (!gcols || !ps || !chosen || !mismatch) {
     rc = -1;
@@ -1780,10 +1806,14 @@ int tc_compare(tt_table *pred, tt_table *gold, const cc_spec *spec,
 done:
   if (gfirst_set) first_end(&gfirst);
   settle_scratch_free(&scratch);
-  free(mismatch);
-  free(chosen);
-  free(ps);
-  free(gcols);
+  if (!few_p) {
+    free(mismatch);
+    free(ps);
+  }
+  if (!few_g) {
+    free(chosen);
+    free(gcols);
+  }
   return rc < 0 ? -1 : score;
 }
 
