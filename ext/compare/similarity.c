@@ -75,8 +75,8 @@ typedef struct {
 ** numbers (int, float, bool; rounded to `decimals`) as sorted doubles,
 ** those that are NaN as numbers only counted, strs sorted by their
 ** bytes. Built once per column and rounding, kept on the column (in
-** tt_column.similarity_keys, which belongs to this file; one malloc'd block
-** that tt_free frees). */
+** tt_column.similarity_keys, which belongs to this file; one block of
+** tt_col_alloc that tt_free frees). */
 typedef struct {
   int decimals;    /* the rounding the numbers were made with, -1 none */
   int64_t nan;     /* NaN cells */
@@ -274,7 +274,7 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
                                    int decimals) {
   sim_keys *k = (sim_keys *)col->similarity_keys;
   if (k && k->decimals == decimals) return k;
-  free(col->similarity_keys);
+  if (k) tt_col_free(col, k);
   col->similarity_keys = NULL;
   int64_t nnum = 0, nstr = 0;
   for (int64_t r = 0; r < nrows; r++) {
@@ -284,7 +284,7 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
   }
   size_t bytes = sizeof *k + (size_t)nnum * sizeof(double) +
                  (size_t)nstr * sizeof(sim_str);
-  k = malloc(bytes);
+  k = tt_col_alloc(col, bytes);
   if (!k) return NULL;
   k->decimals = decimals;
   k->nan = k->num_nan = k->nnum = k->nstr = 0;
@@ -310,12 +310,8 @@ static const sim_keys *column_keys(tt_column *col, int64_t nrows,
       else k->num[k->nnum++] = x;
     }
   }
-  if (sort_doubles(k->num, k->nnum)) {
-    free(k);
-    return NULL;
-  }
-  if (sort_strs(k->str, k->nstr)) {
-    free(k);
+  if (sort_doubles(k->num, k->nnum) || sort_strs(k->str, k->nstr)) {
+    tt_col_free(col, k);
     return NULL;
   }
   uint64_t h = mix(mix(0x5E1D, (uint64_t)k->nan), (uint64_t)k->num_nan);

@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -265,6 +266,10 @@ typedef struct {
   /* the caller's fixed buffer that a small input's arrays start in (see
   ** parse_impl): they grow out of it into bigmem blocks, never freed */
   const char *fixed_lo, *fixed_hi;
+  /* NULs written after the stream's final NUL once it is complete (a
+  ** whole read): the converters may read that far, so the last words are
+  ** read 16 bytes at a time too */
+  size_t tail_nuls;
 } tokenizer;
 
 /* Whether p is in the tokenizer's fixed buffer (not a bigmem block). */
@@ -1113,11 +1118,40 @@ typedef struct {
 
 #define POOL_ALIGN(n) (((n) + 15) & ~(size_t)15)
 
-static void pool_release(tt_backing *b) { free(b); }
+/* One released block kept per thread for the next small read (a reward
+** reads one result after another): reused instead of a malloc and a free
+** (a block of a few KiB is beyond the cache of glibc's malloc, which
+** costs some 500 instructions a pair). The larger block is kept, up to
+** SPARE_MAX; a thread's is freed when it exits. */
+#define POOL_MAX ((size_t)16384) /* the largest pool made */
+#define SPARE_MAX POOL_MAX
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+static int spare_ok;
 
-/* A pool of cap bytes (header included), or NULL. */
+static void spare_init(void) { spare_ok = !pthread_key_create(&spare_key, free); }
+
+static void pool_release(tt_backing *b) {
+  tt_pool *p = (tt_pool *)b;
+  if (spare_ok && p->b.len <= SPARE_MAX) {
+    tt_pool *s = pthread_getspecific(spare_key);
+    if ((!s || s->b.len < p->b.len) && !pthread_setspecific(spare_key, p)) {
+      free(s);
+      return;
+    }
+  }
+  free(p);
+}
+
+/* A pool of cap bytes or more (header included), or NULL. */
 static tt_pool *pool_new(size_t cap) {
-  tt_pool *p = malloc(cap);
+  pthread_once(&spare_once, spare_init);
+  tt_pool *p = spare_ok ? pthread_getspecific(spare_key) : NULL;
+  if (p && p->b.len >= cap && !pthread_setspecific(spare_key, NULL)) {
+    cap = p->b.len; /* the spare, taken */
+  } else {
+    p = malloc(cap);
+  }
   if (!p) return NULL;
   p->b.base = (const char *)p;
   p->b.len = cap;
@@ -1132,6 +1166,19 @@ static void *pool_take(tt_pool *p, size_t n) {
   void *r = (char *)p + p->used;
   p->used += POOL_ALIGN(n);
   return r;
+}
+
+void *tt_col_alloc(tt_column *col, size_t n) {
+  void *r = pool_take((tt_pool *)col->room, n);
+  return r ? r : malloc(n);
+}
+
+void tt_col_free(tt_column *col, void *p) {
+  tt_pool *pl = (tt_pool *)col->room;
+  if (pl && (uintptr_t)p >= (uintptr_t)pl &&
+      (uintptr_t)p < (uintptr_t)pl + pl->b.len)
+    return; /* freed with the pool */
+  free(p);
 }
 
 /* Column memory (a store, hints, the arena): from the pool, else bigmem. */
@@ -1243,8 +1290,9 @@ static tt_dtype infer_words(const tokenizer *t, size_t col, size_t r0,
        ? __builtin_prefetch(WORD((r) + AHEAD)), WORD(r) : WORD(r))
   size_t r;
   int na_count = 0;
-  /* every word may be read up to the stream's final NUL */
-  const char *lim = stream + t->stream_len + 1;
+  /* every word may be read up to the stream's final NUL and the NULs after
+  ** it */
+  const char *lim = stream + t->stream_len + 1 + t->tail_nuls;
   int object_nofilter = 0, object = 0, pylong = 0;
   if (not_num) goto bool_pass;
   /* int64 */
@@ -1449,7 +1497,7 @@ static int direct_int_rows(const tokenizer *t, size_t col, size_t r0,
   const char *stream = t->stream;
   const uint32_t *words = t->words;
   const size_t *line_start = t->line_start;
-  const char *lim = stream + t->stream_len + 1;
+  const char *lim = stream + t->stream_len + 1 + t->tail_nuls;
   int na = 0;
   for (size_t r = r0; r < r1; r++) {
     if (r + 12 < r1) __builtin_prefetch(stream + words[line_start[r + 12] + col]);
@@ -1480,7 +1528,7 @@ static int direct_float_rows(const tokenizer *t, size_t field, size_t r0,
   const char *stream = t->stream;
   const uint32_t *words = t->words;
   const size_t *line_start = t->line_start;
-  const char *lim = stream + t->stream_len + 1;
+  const char *lim = stream + t->stream_len + 1 + t->tail_nuls;
   double *f64 = col->data.f64 + row0;
   for (size_t r = r0; r < r1; r++) {
     if (r + 12 < r1)
@@ -2319,35 +2367,37 @@ static tt_error br_feed(block_reader *r, tokenizer *t, int *done,
 
 /* ---------------------------------------------------------------- parse */
 
-/* Whether p points into the table's backing (tt_backing): not freed. */
-static int in_backing(const tt_table *t, const void *p) {
-  const tt_backing *b = t->backing;
-  return b && (uintptr_t)p >= (uintptr_t)b->base &&
-         (uintptr_t)p < (uintptr_t)b->base + b->len;
-}
-
 void tt_free(tt_table *t) {
   if (!t) return;
-  for (int c = 0; c < t->ncols; c++) {
-    if (!in_backing(t, t->cols[c].name)) free(t->cols[c].name);
-    /* the big parts: bigmem blocks */
-    if (!in_backing(t, t->cols[c].data.any)) bm_free(t->cols[c].data.any);
-    if (!in_backing(t, t->cols[c].fexp)) bm_free(t->cols[c].fexp);
-    free(t->cols[c].similarity_keys);
-    for (int v = 0; v < 8; v++)
-      if (t->cols[c].views[v]) {
-        free(t->cols[c].views[v]->perm);
-        free(t->cols[c].views[v]);
-      }
-  }
-  if (!in_backing(t, t->cols)) free(t->cols);
-  if (!in_backing(t, t->arena)) bm_free(t->arena);
+  /* the backing's bounds read once: a pool holds every part of a small
+  ** table, and this runs once a reward */
+  uintptr_t lo = 0, hi = 0;
   if (t->backing) {
-    int inside = in_backing(t, t); /* a table made in its backing (tt_pool) */
-    t->backing->release(t->backing);
-    if (inside) return;
+    lo = (uintptr_t)t->backing->base;
+    hi = lo + t->backing->len;
   }
-  free(t);
+#define OWNED(p) ((p) && ((uintptr_t)(p) < lo || (uintptr_t)(p) >= hi))
+  for (int c = 0; c < t->ncols; c++) {
+    tt_column *col = &t->cols[c];
+    if (OWNED(col->name)) free(col->name);
+    /* the big parts: bigmem blocks */
+    if (OWNED(col->data.any)) bm_free(col->data.any);
+    if (OWNED(col->fexp)) bm_free(col->fexp);
+    /* the caches: malloc'd, or in a pool (the backing) */
+    if (OWNED(col->similarity_keys)) free(col->similarity_keys);
+    for (int v = 0; v < 8; v++) {
+      tt_view *w = col->views[v];
+      if (!w) continue;
+      if (OWNED(w->perm)) free(w->perm);
+      if (OWNED(w)) free(w);
+    }
+  }
+  if (OWNED(t->cols)) free(t->cols);
+  if (OWNED(t->arena)) bm_free(t->arena);
+  int inside = !OWNED(t); /* a table made in its backing (tt_pool) */
+#undef OWNED
+  if (t->backing) t->backing->release(t->backing);
+  if (!inside) free(t);
 }
 
 static tt_error parse_impl(const char *data, size_t len, char *owned,
@@ -2433,6 +2483,10 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   owned = NULL;
   data = NULL;
   if (rc) goto fail;
+  if (tk.stream_cap - tk.stream_len >= 17) {
+    memset(tk.stream + tk.stream_len + 1, 0, 16);
+    tk.tail_nuls = 16;
+  }
   size_t width, leading;
   rc = header_shape(&tk, tk.lines, &width, &leading, errmsg);
   if (rc) goto fail;
@@ -2441,18 +2495,24 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
 
   /* a small table in one block: room for the table, its columns, their
   ** names (the header's text), two stores of the widest cells and the
-  ** hints a column (a first store given up, see direct_chunk), and an
-  ** arena of the str text (the token stream at most) */
+  ** hints a column (a first store given up, see direct_chunk), an arena
+  ** of the str text (the token stream at most), and a column's usual
+  ** caches for a comparison (two views, a perm, similarity keys of 64
+  ** bytes and 24 a row: tt_col_alloc) */
   {
     size_t cols_bytes = POOL_ALIGN((ncols ? ncols : 1) * sizeof(tt_column));
     size_t per_col = POOL_ALIGN(nrows * sizeof(int64_t)) +
                      POOL_ALIGN(nrows * sizeof(pv_cell)) +
-                     POOL_ALIGN(nrows * sizeof(int16_t)) + 16;
+                     POOL_ALIGN(nrows * sizeof(int16_t)) + 16 +
+                     2 * POOL_ALIGN(sizeof(tt_view)) +
+                     POOL_ALIGN(nrows * sizeof(uint32_t)) +
+                     POOL_ALIGN(64 + nrows * 24);
     size_t text = POOL_ALIGN(tk.stream_len + 1);
-    if (ncols <= 64 && nrows <= 256 && tk.stream_len <= 16384 && BM_MAPS) {
+    if (ncols <= 64 && nrows <= 256 && tk.stream_len <= POOL_MAX &&
+        BM_MAPS) {
       size_t cap = POOL_ALIGN(sizeof(tt_pool)) + POOL_ALIGN(sizeof *t) +
                    cols_bytes + ncols * per_col + 2 * text;
-      pool = pool_new(cap); /* NULL: the table as a large one */
+      if (cap <= POOL_MAX) pool = pool_new(cap); /* NULL: as a large one */
     }
   }
   if (pool) { /* sized for both: never NULL */
@@ -2461,6 +2521,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
     t->backing = &pool->b; /* from here tt_free frees the pool */
     t->cols = pool_take(pool, (ncols ? ncols : 1) * sizeof(tt_column));
     memset(t->cols, 0, (ncols ? ncols : 1) * sizeof(tt_column));
+    for (size_t c = 0; c < ncols; c++) t->cols[c].room = pool;
   } else {
     t = calloc(1, sizeof *t);
     if (!t) goto nomem;
@@ -2595,6 +2656,7 @@ static tt_error parse_impl(const char *data, size_t len, char *owned,
   tk_release(&tk, tk.stream);
   tk.stream = NULL;
   t->mem_bytes += sizeof *t + ncols * sizeof(tt_column);
+  if (pool) t->mem_bytes = pool->b.len; /* the block, room and all */
   tokenizer_free(&tk);
   *out = t;
   return TT_OK;

@@ -103,7 +103,16 @@ typedef struct {
   const char *arena; /* the table's arena (str rows point into it) */
   tt_view *views[8]; /* sorted orders by view mode, built lazily */
   void *similarity_keys; /* similarity.c's sorted values, lazily; tt_free frees */
+  void *room; /* where tt_col_alloc takes the caches above from: the block
+                 of a small table (typed_table.c's pool), or NULL */
 } tt_column;
+
+/* Memory for a column's caches (its views, their perms, its similarity
+** keys): from the block of a small table while it has room, else malloc;
+** uninitialised, 16-aligned. Given back with tt_col_free; tt_free frees
+** the caches a table holds. */
+void *tt_col_alloc(tt_column *col, size_t n);
+void tt_col_free(tt_column *col, void *p);
 
 /* Memory that a table's parts point into instead of owning them one by
 ** one: a gold snapshot loaded by table_snapshot.c (read or mapped, never
