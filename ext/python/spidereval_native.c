@@ -524,6 +524,49 @@ static PyObject *py_reward(PyObject *m, PyObject *args) {
 ** has no SQL (no printable ASCII in its fenced text), db_path is not a
 ** regular file (or holds a NUL), the key is not in golds. One call and one
 ** stat for what SqlReward did in Python around reward(). */
+/* reward_cached's lookup: the gold Table (a new reference) of
+** golds[(st_dev, st_ino, st_size, st_mtime_ns, gold_sql)] of db_o's stat
+** now, with the answer's fenced SQL in *fenced (malloc'd, *fl bytes) and
+** db_o's UTF-8 in *db (kept by *keep). NULL when undecided (no SQL, not a
+** regular file, no such key), or on an error with an exception set. */
+static TableObject *cached_gold(PyObject *golds, PyObject *db_o,
+                                const char *answer, Py_ssize_t answer_len,
+                                PyObject *gold_sql, char **fenced, size_t *fl,
+                                PyObject **keep, const char **db) {
+  *keep = NULL;
+  *fl = 0;
+  *fenced = sql_from_fence(answer, (size_t)answer_len, fl);
+  if (!*fenced) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  int has_sql = 0;
+  for (size_t i = 0; i < *fl && !has_sql; i++)
+    has_sql = (*fenced)[i] > 0x20 && (*fenced)[i] < 0x7f;
+  Py_ssize_t db_len;
+  struct stat st;
+  long long mtime_ns;
+  if (!has_sql) return NULL;
+  *db = utf8_of(db_o, keep, &db_len, "reward_cached", "db_path");
+  if (!*db) return NULL;
+  if ((Py_ssize_t)strlen(*db) != db_len || stat(*db, &st) != 0 ||
+      !S_ISREG(st.st_mode) ||
+      __builtin_mul_overflow((long long)st.st_mtim.tv_sec, 1000000000LL,
+                             &mtime_ns) ||
+      __builtin_add_overflow(mtime_ns, (long long)st.st_mtim.tv_nsec,
+                             &mtime_ns))
+    return NULL;
+  PyObject *key = Py_BuildValue("(KKLLO)", (unsigned long long)st.st_dev,
+                                (unsigned long long)st.st_ino,
+                                (long long)st.st_size, mtime_ns, gold_sql);
+  if (!key) return NULL;
+  PyObject *gold = PyDict_GetItemWithError(golds, key); /* borrowed */
+  Py_DECREF(key);
+  if (!gold || !PyObject_TypeCheck(gold, TableType)) return NULL;
+  Py_INCREF(gold); /* held while the GIL is released: golds may drop it */
+  return (TableObject *)gold;
+}
+
 static PyObject *py_reward_cached(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *golds, *db_o, *gold_sql, *cc;
@@ -535,58 +578,35 @@ static PyObject *py_reward_cached(PyObject *m, PyObject *args) {
                         &golds, &db_o, &answer, &answer_len, &gold_sql, &cc,
                         &ignore_order, &opts, &timeout))
     return NULL;
-  size_t fl = 0;
-  char *fenced = sql_from_fence(answer, (size_t)answer_len, &fl);
-  if (!fenced) return PyErr_NoMemory();
-  int has_sql = 0;
-  for (size_t i = 0; i < fl && !has_sql; i++)
-    has_sql = fenced[i] > 0x20 && fenced[i] < 0x7f;
-  PyObject *keep = NULL, *key = NULL, *res = NULL;
-  Py_ssize_t db_len;
+  char *fenced = NULL;
+  size_t fl;
+  PyObject *keep, *res;
   const char *db;
-  struct stat st;
-  if (!has_sql) goto none;
-  db = utf8_of(db_o, &keep, &db_len, "reward_cached", "db_path");
-  if (!db) goto done;
-  if ((Py_ssize_t)strlen(db) != db_len || stat(db, &st) != 0 ||
-      !S_ISREG(st.st_mode))
-    goto none;
-  long long mtime_ns;
-  if (__builtin_mul_overflow((long long)st.st_mtim.tv_sec, 1000000000LL,
-                             &mtime_ns) ||
-      __builtin_add_overflow(mtime_ns, (long long)st.st_mtim.tv_nsec,
-                             &mtime_ns))
-    goto none;
-  key = Py_BuildValue("(KKLLO)", (unsigned long long)st.st_dev,
-                      (unsigned long long)st.st_ino, (long long)st.st_size,
-                      mtime_ns, gold_sql);
-  if (!key) goto done;
-  PyObject *gold = PyDict_GetItemWithError(golds, key); /* borrowed */
-  if (!gold) {
-    if (PyErr_Occurred()) goto done;
-    goto none;
+  TableObject *gold = cached_gold(golds, db_o, answer, answer_len, gold_sql,
+                                  &fenced, &fl, &keep, &db);
+  if (gold) {
+    res = reward_core("reward_cached", db, fenced, fl, gold, cc,
+                      ignore_order, opts, timeout, 1);
+    Py_DECREF(gold);
+  } else if (PyErr_Occurred()) {
+    res = NULL;
+  } else {
+    Py_INCREF(Py_None);
+    res = Py_None;
   }
-  if (!PyObject_TypeCheck(gold, TableType)) goto none;
-  Py_INCREF(gold); /* held while the GIL is released: golds may drop it */
-  res = reward_core("reward_cached", db, fenced, fl, (TableObject *)gold, cc,
-                    ignore_order, opts, timeout, 1);
-  Py_DECREF(gold);
-  goto done;
-none:
-  Py_INCREF(Py_None);
-  res = Py_None;
-done:
   free(fenced);
   Py_XDECREF(keep);
-  Py_XDECREF(key);
   return res;
 }
 
 /* rewards(items): reward() of each (db_path, answer, gold, condition_cols,
 ** ignore_order, options, timeout) tuple, the queries in one round trip to
-** a worker (sm_run_predictions), each within its own timeout. */
-static PyObject *py_rewards(PyObject *m, PyObject *arg) {
-  (void)m;
+** a worker (sm_run_predictions), each within its own timeout. With golds
+** (rewards_cached), each item is (db_path, answer, gold_sql, ...) as
+** reward_cached takes it, and its verdict reward_cached's (None when
+** undecided). */
+static PyObject *rewards_impl(PyObject *golds, PyObject *arg) {
+  const char *fn = golds ? "rewards_cached" : "rewards";
   PyObject *seq = PySequence_List(arg); /* items held while they are used */
   if (!seq) return NULL;
   Py_ssize_t n = PyList_Size(seq);
@@ -602,10 +622,14 @@ static PyObject *py_rewards(PyObject *m, PyObject *arg) {
   sm_outcome *out = calloc(un, sizeof *out);
   size_t *runs = calloc(un, sizeof *runs);
   sm_prediction *torun = calloc(un, sizeof *torun);
+  int *undecided = calloc(un, sizeof *undecided);
+  char **fenced = calloc(un, sizeof *fenced);
+  PyObject **keeps = calloc(un, sizeof *keeps);
   PyObject *list = NULL;
-  Py_ssize_t parsed = 0;
+  Py_ssize_t parsed = 0, looked = 0;
   if (!a || !in || !gold || !io || !run || !executed || !outcome || !nrows ||
-      !pred || !info || !out || !runs || !torun) {
+      !pred || !info || !out || !runs || !torun || !undecided || !fenced ||
+      !keeps) {
     PyErr_NoMemory();
     goto done;
   }
@@ -619,19 +643,38 @@ static PyObject *py_rewards(PyObject *m, PyObject *arg) {
     if (!item) goto done;
     Py_DECREF(item);
     if (!PyTuple_Check(item)) {
-      PyErr_Format(PyExc_TypeError, "rewards: item %zd is not a tuple", i);
+      PyErr_Format(PyExc_TypeError, "%s: item %zd is not a tuple", fn, i);
       goto done;
     }
-    if (!PyArg_ParseTuple(item, "ss#O!Opsd:rewards", &db, &answer,
-                          &answer_len, TableType, &gold_o, &cc, &io[i], &opts,
-                          &timeout))
-      goto done;
-    gold[i] = (TableObject *)gold_o;
-    if (check_timeout("rewards", timeout) < 0 ||
-        check_database("rewards", db) < 0)
-      goto done;
-    if (judge_args_init("rewards", cc, opts, gold[i]->t, gold[i]->gen,
-                        &a[i]) < 0)
+    if (golds) {
+      PyObject *db_o, *gold_sql;
+      size_t fl;
+      if (!PyArg_ParseTuple(item, "Us#UOpsd:rewards_cached", &db_o, &answer,
+                            &answer_len, &gold_sql, &cc, &io[i], &opts,
+                            &timeout) ||
+          check_timeout(fn, timeout) < 0)
+        goto done;
+      looked = i + 1;
+      gold[i] = cached_gold(golds, db_o, answer, answer_len, gold_sql,
+                            &fenced[i], &fl, &keeps[i], &db);
+      if (!gold[i]) {
+        if (PyErr_Occurred()) goto done;
+        undecided[i] = 1;
+        parsed = i + 1;
+        continue;
+      }
+      answer = fenced[i];
+      answer_len = (Py_ssize_t)fl;
+    } else {
+      if (!PyArg_ParseTuple(item, "ss#O!Opsd:rewards", &db, &answer,
+                            &answer_len, TableType, &gold_o, &cc, &io[i],
+                            &opts, &timeout))
+        goto done;
+      gold[i] = (TableObject *)gold_o;
+      if (check_timeout(fn, timeout) < 0 || check_database(fn, db) < 0)
+        goto done;
+    }
+    if (judge_args_init(fn, cc, opts, gold[i]->t, gold[i]->gen, &a[i]) < 0)
       goto done;
     parsed = i + 1;
     a[i].s.lim.timeout = timeout;
@@ -671,14 +714,27 @@ static PyObject *py_rewards(PyObject *m, PyObject *arg) {
   }
   list = PyList_New(n);
   for (Py_ssize_t i = 0, k = 0; list && i < n; i++) {
-    PyObject *t;
+    PyObject *t, *extra = NULL;
+    if (undecided[i]) {
+      Py_INCREF(Py_None);
+      PyList_SetItem(list, i, Py_None);
+      continue;
+    }
+    if (golds && !(extra = PyBool_FromLong(gold[i]->t->nrows == 0))) {
+      Py_CLEAR(list);
+      break;
+    }
     if (!run[i]) {
       char *e = sqlite3_mprintf("Python Script Error:%s", a[i].spec_error);
-      t = e ? verdict_tuple(0, e, 0, 0, -1, -1, -1) : PyErr_NoMemory();
+      t = e ? verdict_tuple_x(0, e, 0, 0, -1, -1, -1, extra) : NULL;
+      if (!e) {
+        Py_XDECREF(extra);
+        PyErr_NoMemory();
+      }
     } else {
-      t = verdict_tuple(out[i].score, info[k], executed[k],
-                        executed[k] ? nrows[k] : 0, out[i].sim, out[i].recall,
-                        out[i].precision);
+      t = verdict_tuple_x(out[i].score, info[k], executed[k],
+                          executed[k] ? nrows[k] : 0, out[i].sim,
+                          out[i].recall, out[i].precision, extra);
       info[k++] = NULL; /* taken */
     }
     if (!t) {
@@ -692,7 +748,6 @@ done:
   for (Py_ssize_t i = 0; info && i < n; i++) sqlite3_free(info[i]);
   free(a);
   free(in);
-  free(gold);
   free(io);
   free(run);
   free(executed);
@@ -703,8 +758,35 @@ done:
   free(out);
   free(runs);
   free(torun);
+  for (Py_ssize_t i = 0; golds && gold && fenced && keeps && i < looked;
+       i++) {
+    Py_XDECREF(gold[i]); /* cached_gold's references */
+    free(fenced[i]);
+    Py_XDECREF(keeps[i]);
+  }
+  free(undecided);
+  free(fenced);
+  free(keeps);
+  free(gold);
   Py_DECREF(seq);
   return list;
+}
+
+static PyObject *py_rewards(PyObject *m, PyObject *arg) {
+  (void)m;
+  return rewards_impl(NULL, arg);
+}
+
+/* rewards_cached(golds, items): reward_cached of each (db_path, answer,
+** gold_sql, condition_cols, ignore_order, options, timeout) with the
+** decided ones' queries in one round trip (None for an undecided item). */
+static PyObject *py_rewards_cached(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *golds, *items;
+  if (!PyArg_ParseTuple(args, "O!O:rewards_cached", &PyDict_Type, &golds,
+                        &items))
+    return NULL;
+  return rewards_impl(golds, items);
 }
 
 static PyObject *py_result_csv(PyObject *m, PyObject *args) {
@@ -1094,6 +1176,9 @@ static PyMethodDef module_methods[] = {
     {"reward_cached", py_reward_cached, METH_VARARGS,
      "reward_cached(golds, db_path, answer, gold_sql, condition_cols, "
      "ignore_order, options, timeout) -> verdict + (gold_empty,) or None"},
+    {"rewards_cached", py_rewards_cached, METH_VARARGS,
+     "rewards_cached(golds, items) -> reward_cached of each item, the "
+     "decided ones' queries in one round trip"},
     {"rewards", py_rewards, METH_O,
      "rewards(items) -> verdicts: reward() of each (db_path, answer, gold, "
      "condition_cols, ignore_order, options, timeout), the queries in one "

@@ -617,16 +617,7 @@ class SqlReward:
             except (_native.Error, ValueError, TypeError):
                 v = None  # the full path says it
             if v is not None:
-                match, info, executed, rows, sim, recall, precision, ge = v
-                empty = ge and executed and rows == 0
-                if empty and self.empty_match is not None:
-                    match, info = self._empty_rule(True, match, info)
-                return _new_tuple(RewardResult, (
-                    (1.0 if match else 0.0) if self._match_only else
-                    self._scalar(1, executed, match, sim, recall, precision,
-                                 empty),
-                    True, executed == 1, match == 1, sim, recall, precision,
-                    rows, info, self.rules, empty == 1))
+                return self._of_cached(v)
         got = self._prepare(completion, db_path, gold, condition_cols,
                             ignore_order, conn)
         if not isinstance(got, _Pending):
@@ -637,6 +628,32 @@ class SqlReward:
             return self._result(1, 0, 0, 0, "Gold Error: %s" % str(
                 e).replace("spidereval: ", "", 1))
         return self._finish(got, v)
+
+    def _of_cached(self, v):
+        """The RewardResult of a verdict of _native.reward_cached."""
+        match, info, executed, rows, sim, recall, precision, ge = v
+        empty = ge and executed and rows == 0
+        if empty and self.empty_match is not None:
+            match, info = self._empty_rule(True, match, info)
+        return _new_tuple(RewardResult, (
+            (1.0 if match else 0.0) if self._match_only else
+            self._scalar(1, executed, match, sim, recall, precision, empty),
+            True, executed == 1, match == 1, sim, recall, precision, rows,
+            info, self.rules, empty == 1))
+
+    def _cached_item(self, completion, db_path, gold, condition_cols=None,
+                     ignore_order=None, conn=None):
+        """An item of _native.rewards_cached for these arguments of
+        __call__, or None where only the full path can score them."""
+        if not (conn is None and isinstance(gold, str)
+                and isinstance(db_path, str) and isinstance(completion, str)):
+            return None
+        ex = self._extract
+        return (db_path, completion if ex is None else ex(completion), gold,
+                self._ccj if condition_cols is None else _cc_json(
+                    condition_cols),
+                self.ignore_order if ignore_order is None
+                else bool(ignore_order), self._match_opts, self.timeout)
 
     def _finish(self, got, v):
         """The reward of a prepared completion from its native verdict."""
@@ -767,8 +784,10 @@ class SqlReward:
         ignore_order) or a (completion, db_path, gold) tuple. workers > 1
         runs them in threads (the GIL is released while a query runs;
         each thread has its own connection), or in processes with
-        processes=True. A slow query holds only its own worker, for at most
-        the timeout."""
+        processes=True. With the native backend the queries of a chunk of
+        items (up to BATCH, about four chunks per thread) go to a worker in
+        one round trip: a slow query delays the items after it in its chunk
+        by at most its timeout; the other threads go on."""
         items = list(items)
         if workers <= 1 and _use_native():
             # one after another: with the native backend, the queries of
@@ -778,10 +797,18 @@ class SqlReward:
                     for r in self._batch(items[i:i + BATCH])]
         if workers <= 1:
             return [self._item(it) for it in items]
-        pool = ProcessPoolExecutor if processes else ThreadPoolExecutor
-        with pool(max_workers=workers) as ex:
-            chunk = max(1, len(items) // (workers * 8)) if processes else 1
-            return list(ex.map(self._item, items, chunksize=chunk))
+        if processes:
+            with ProcessPoolExecutor(max_workers=workers) as ex:
+                chunk = max(1, len(items) // (workers * 8))
+                return list(ex.map(self._item, items, chunksize=chunk))
+        # threads: each takes chunks of at most BATCH items (about four per
+        # thread, so that a chunk of slow queries does not leave the other
+        # threads idle), with the native backend a chunk's queries in one
+        # round trip to a worker
+        size = max(1, min(BATCH, -(-len(items) // (workers * 4))))
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        with ThreadPoolExecutor(max_workers=workers) as ex:
+            return [r for rs in ex.map(self._batch, chunks) for r in rs]
 
     def _batch(self, items):
         """The rewards of items (native backend), their queries in one
@@ -793,7 +820,22 @@ class SqlReward:
         backend their queries in one _native.rewards call."""
         if not _use_native():
             return [self(*args) for args in calls]
-        got = [self._prepare(*args) for args in calls]
+        got = [None] * len(calls)
+        if self._fast:
+            # the items whose gold is cached: one _native.rewards_cached
+            # call (as __call__ takes _native.reward_cached)
+            fast = [(i, self._cached_item(*args))
+                    for i, args in enumerate(calls)]
+            fast = [(i, a) for i, a in fast if a is not None]
+            try:
+                vs = _native.rewards_cached(self._golds, [a for _, a in fast])
+            except (_native.Error, ValueError, TypeError):
+                vs = ()  # the full path says it
+            for (i, _), v in zip(fast, vs):
+                if v is not None:
+                    got[i] = self._of_cached(v)
+        got = [g if g is not None else self._prepare(*args)
+               for g, args in zip(got, calls)]
         todo = [g for g in got if isinstance(g, _Pending)]
         if todo:
             try:

@@ -284,6 +284,14 @@ def test_one_call_path_same_rewards(shop_db):
                     blank += not fast.sql_of(c).strip()
             assert len(full) == blank, kw
             blank = 0
+            # a batch (_native.rewards_cached for the items whose gold is
+            # cached, the full path for the others): the same, in order
+            batch = [(c, shop_db, gold, cc, io) for c in COMPLETIONS
+                     for cc, io in ((None, None), ([1], None), (None, False))]
+            batch += [(GOOD, shop_db + ".nope", gold), (GOOD, shop_db, gold + " ")]
+            got, want = fast.rewards(batch), [slow(*b) for b in batch]
+            assert got == want and [[type(x) for x in a] for a in got] == \
+                [[type(x) for x in a] for a in want], kw
 
 
 def test_one_call_path_taken_and_keyed_by_the_file(shop_db, tmp_path, monkeypatch):
@@ -332,3 +340,13 @@ def test_reward_cached_undecided(shop_db, tmp_path):
         assert _native.reward_cached(golds, db, answer, g, *args) is None
     with pytest.raises(_native.Error, match="^reward_cached: timeout must be above 0"):
         _native.reward_cached(golds, shop_db, GOOD, GOLD_SQL, None, True, "lite", 0.0)
+    # rewards_cached: reward_cached of each, None where undecided
+    items = [(shop_db, GOOD, GOLD_SQL) + args, (shop_db, " ", GOLD_SQL) + args,
+             (shop_db, "SELECT city FROM customers", GOLD_SQL) + args,
+             (shop_db, GOOD, "SELECT 1") + args, (shop_db, GOOD, GOLD_SQL, "[5]", True, "lite", 30.0)]
+    assert _native.rewards_cached(golds, items) == [_native.reward_cached(golds, *it) for it in items]
+    assert _native.rewards_cached(golds, items)[1] is None and _native.rewards_cached(golds, []) == []
+    with pytest.raises(_native.Error, match="^rewards_cached: timeout must be above 0"):
+        _native.rewards_cached(golds, [(shop_db, GOOD, GOLD_SQL, None, True, "lite", 0.0)])
+    with pytest.raises(TypeError):
+        _native.rewards_cached(golds, [(shop_db, GOOD)])

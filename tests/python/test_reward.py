@@ -217,20 +217,24 @@ def test_batch_in_processes(shop_db):
 def test_a_slow_query_holds_only_its_worker(shop_db):
     its = [{"completion": SLOW, "db_path": shop_db, "gold": GOLD_SQL}] + items(shop_db, 40)
     r = reward.SqlReward(timeout=1.5)
+    r.rewards(its[1:2])  # the gold cached
     done = []
-    orig = r._item
+    orig = r._batch
 
-    def timed(it):
-        res = orig(it)
-        done.append(time.monotonic())
+    def timed(chunk):
+        res = orig(chunk)
+        done.append((time.monotonic(), len(chunk)))
         return res
-    r._item = timed
+    r._batch = timed
     t = time.monotonic()
     out = r.rewards(its, workers=2)
     assert out[0].error_info == "Execution Error: timeout after 1.5 s"
     assert all(o.executed for o in out[1:])
-    # the 40 fast ones finished long before the slow one
-    assert sorted(done)[39] - t < 1.2
+    # the threads take chunks of 6 items (41 over 2 threads, about 4
+    # chunks each): the 35 fast ones outside the slow one's chunk finished
+    # long before it, the slow one delayed only its own chunk
+    assert [n for _, n in done].count(6) == 6 and sum(n for _, n in done) == 41
+    assert sorted(done)[5][0] - t < 1.2 and sorted(done)[6][0] - t >= 1.4
 
 
 # ----------------------------------------------------------------- adapters
