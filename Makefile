@@ -77,8 +77,43 @@ $(BUILD)/obj-core/%.o: %.c VERSION
 
 all: $(BUILD)/spidereval.so $(BUILD)/spidereval $(BUILD)/spidereval-worker $(BUILT_SQL)
 
-$(BUILD)/spidereval-worker: $(WORKER_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3) -lpthread -lm -ldl
+# SQLite of the worker: the amalgamation of the system's version
+# (scripts/fetch-sqlite.sh, run by scripts/install-deps.sh) compiled once
+# per machine into its cache, as Debian's libsqlite3 is built (`pragma
+# compile_options`: the features SQL can see, the same limits) but with
+# SQLite's lookaside allocator (Debian's has SQLITE_OMIT_LOOKASIDE: every
+# allocation through malloc and a mutex) and without SECURE_DELETE (a
+# read-only worker frees no pages); the system's libsqlite3 when the
+# amalgamation is absent or the system's SQLite is another version
+# (docs/testing.md)
+SQLITE_AMALG_DIR ?= $(or $(SPIDEREVAL_CACHE),$(HOME)/.cache/spidereval)/sqlite-3.40.1
+SQLITE_AMALG_FLAGS := -O2 -fPIC -DSQLITE_THREADSAFE=1 -DSQLITE_DEFAULT_MEMSTATUS=1 -DSQLITE_USE_URI=1 \
+  -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_ENABLE_FTS3 \
+  -DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_FTS3_TOKENIZER -DSQLITE_ENABLE_FTS4 \
+  -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_STMTVTAB \
+  -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_SOUNDEX -DSQLITE_MAX_SCHEMA_RETRY=25 \
+  -DSQLITE_MAX_VARIABLE_NUMBER=250000 -DSQLITE_MAX_DEFAULT_PAGE_SIZE=32768 \
+  -DHAVE_ISNAN=1 -DHAVE_LOCALTIME_R=1 -DHAVE_GMTIME_R=1 -DHAVE_USLEEP=1 -DHAVE_FDATASYNC=1
+SQLITE_AMALG_OBJ := $(SQLITE_AMALG_DIR)/sqlite3-$(shell echo '$(SQLITE_AMALG_FLAGS)' | md5sum | cut -c1-12).o
+ifeq ($(wildcard $(SQLITE_AMALG_DIR)/.complete) $(shell pkg-config --modversion sqlite3 2>/dev/null),$(SQLITE_AMALG_DIR)/.complete 3.40.1)
+WORKER_SQLITE := $(SQLITE_AMALG_OBJ)
+WORKER_SQLITE_LIBS :=
+WHEEL_WORKER_SQLITE_LIBS :=
+WORKER_SQLITE_SAYS := true
+$(SQLITE_AMALG_OBJ): $(SQLITE_AMALG_DIR)/sqlite3.c
+	@echo "compiling SQLite's amalgamation for the worker, once per machine: $@"
+	$(CC) $(SQLITE_AMALG_FLAGS) -c -o $@.$$$$.tmp $< && mv $@.$$$$.tmp $@
+else
+WORKER_SQLITE :=
+WORKER_SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
+WHEEL_WORKER_SQLITE_LIBS := -Wl,-Bstatic -lsqlite3 -Wl,-Bdynamic
+WORKER_SQLITE_SAYS := echo "note: the worker is built on the system's libsqlite3 (no SQLite 3.40.1 \
+  amalgamation in $(SQLITE_AMALG_DIR), or the system's SQLite is not 3.40.1: scripts/fetch-sqlite.sh)"
+endif
+
+$(BUILD)/spidereval-worker: $(WORKER_OBJ) $(WORKER_SQLITE)
+	@$(WORKER_SQLITE_SAYS)
+	$(CC) $(CFLAGS) -o $@ $^ $(WORKER_SQLITE_LIBS) -lpthread -lm -ldl
 
 # -z nodelete: the bundle stays mapped after sqlite3_close/dlclose (its
 # caches and threads outlive any one connection; valgrind then sees them as
@@ -153,9 +188,9 @@ $(WHEEL_PKG)/_native.abi3.so: $(BUILD)/obj-core/ext/python/spidereval_native.o $
 	@test -f "$(PY_INCLUDE)/Python.h" || { echo "no Python.h for $(PYTHON) (apt-get install python3-dev)"; exit 1; }
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=ext/python/native.map -o $@ \
 	  $(filter %.o,$^) -Wl,--exclude-libs,ALL -Wl,-Bstatic -lsqlite3 $(STATIC_LIBS)
-$(WHEEL_PKG)/spidereval-worker: $(WORKER_OBJ)
+$(WHEEL_PKG)/spidereval-worker: $(WORKER_OBJ) $(WORKER_SQLITE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ -Wl,-Bstatic -lsqlite3 -Wl,-Bdynamic -lm -ldl -lpthread
+	$(CC) $(CFLAGS) -o $@ $^ $(WHEEL_WORKER_SQLITE_LIBS) -lm -ldl -lpthread
 $(WHEEL_PKG)/spidereval.so: $(CORE_OBJ) $(EXT_OBJ) $(BUILD)/obj/ext/python/static_stdin.o | $(WHEEL_PKG)/spidereval-worker
 	$(CC) $(CFLAGS) -shared -Wl,-z,nodelete -o $@ $^ $(STATIC_LIBS)
 .PHONY: wheel-files wheel

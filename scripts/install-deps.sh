@@ -23,3 +23,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # the pinned DuckDB library the dbt verdicts load at run time (ext/duckdb/)
 "$(dirname "$0")/install-duckdb.sh" >/dev/null
+# SQLite's amalgamation for the query worker (Makefile, SQLITE_AMALG_DIR);
+# without it the worker is built on the system's libsqlite3
+"$(dirname "$0")/fetch-sqlite.sh" >/dev/null ||
+  echo "note: no SQLite amalgamation (scripts/fetch-sqlite.sh failed): the worker is built on the system's libsqlite3" >&2
