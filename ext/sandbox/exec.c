@@ -401,33 +401,16 @@ __attribute__((noinline)) static void run_dbt(const sx_request *q, bb_buf *out) 
   patch_head(out, 0, now_seconds() - t0, 0);
 }
 
-void sx_execute(const sx_request *q, bb_buf *out) {
+/* SX_FETCH and SX_CSV: the query on a sandboxed connection. */
+static void run_sql(const sx_request *q, bb_buf *out) {
   sb_conn *c = NULL;
   char *err = NULL;
-  if (q->op == SX_DBT) {
-    run_dbt(q, out);
-    if (out->nomem) {
-      free(out->s);
-      memset(out, 0, sizeof *out);
-      put_failure(out, SB_NOMEM, "out of memory while sending the result");
-    }
-    return;
-  }
-  if (sb_open_checked(q->db_path, &c, &err) != SQLITE_OK) {
-    put_failure(out, SB_OPEN, err ? err : "cannot open the database");
-    sqlite3_free(err);
-    return;
-  }
-  sb_start(c, &q->lim);
-  if (q->op == SX_CSV) run_csv(c, q, out);
-  else run_fetch(c, q, out);
-  if (sb_changed(c)) {
-    /* an immutable connection whose file was written during the query
-    ** (sandbox.h): the query again, under SQLite's locks */
-    sb_close(c);
-    out->n = 0;
-    out->nomem = 0;
-    if (sb_open_locking(q->db_path, &c, &err) != SQLITE_OK) {
+  /* once; again under SQLite's locks when the connection was immutable
+  ** and its file was written during the query (sandbox.h, sb_changed) */
+  for (int locking = 0; locking < 2; locking++) {
+    int rc = locking ? sb_open_locking(q->db_path, &c, &err)
+                     : sb_open_checked(q->db_path, &c, &err);
+    if (rc != SQLITE_OK) {
       put_failure(out, SB_OPEN, err ? err : "cannot open the database");
       sqlite3_free(err);
       return;
@@ -435,8 +418,17 @@ void sx_execute(const sx_request *q, bb_buf *out) {
     sb_start(c, &q->lim);
     if (q->op == SX_CSV) run_csv(c, q, out);
     else run_fetch(c, q, out);
+    int again = !locking && sb_changed(c);
+    sb_close(c);
+    if (!again) break;
+    out->n = 0;
+    out->nomem = 0;
   }
-  sb_close(c);
+}
+
+void sx_execute(const sx_request *q, bb_buf *out) {
+  if (q->op == SX_DBT) run_dbt(q, out);
+  else run_sql(q, out);
   if (out->nomem) {
     /* the answer itself did not fit: say so in a few bytes */
     free(out->s);

@@ -564,22 +564,36 @@ static char *death_message(int status) {
                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-static int run_in_worker(const sx_request *q0, sx_result *r) {
+/* q appended to b as a worker reads it: its length (uint64), then its
+** bytes, with the caller's directory for a relative database path (read
+** once per call into cwd: *cwd_at). */
+static void put_request(bb_buf *b, const sx_request *q0, const char **cwd_at,
+                        char cwd[PATH_MAX]) {
+  sx_request q = *q0;
+  q.cwd = NULL;
+  if (q.db_path[0] != '/') { /* "": unknown (deleted), never a stale one */
+    if (!*cwd_at) *cwd_at = getcwd(cwd, PATH_MAX) ? cwd : "";
+    q.cwd = *cwd_at;
+  }
+  uint64_t len = 0;
+  size_t at = b->n;
+  bb_put(b, &len, sizeof len);
+  sx_encode_request(&q, b);
+  if (!b->nomem) {
+    len = b->n - at - sizeof len;
+    memcpy(b->s + at, &len, sizeof len);
+  }
+}
+
+static int run_in_worker(const sx_request *q, sx_result *r) {
   char *err = NULL;
   bb_buf req = {0};
   uint64_t len = 0;
   char cwd[PATH_MAX];
-  sx_request qc = *q0;
-  const sx_request *q = &qc;
-  qc.cwd = NULL;
-  if (q0->db_path[0] != '/') /* "": unknown (deleted), never a stale one */
-    qc.cwd = getcwd(cwd, sizeof cwd) ? cwd : "";
+  const char *cwd_at = NULL;
   /* the length first, then the request: one send */
-  bb_put(&req, &len, sizeof len);
-  sx_encode_request(q, &req);
+  put_request(&req, q, &cwd_at, cwd);
   if (req.nomem) return -1;
-  len = req.n - sizeof len;
-  memcpy(req.s, &len, sizeof len);
   double timeout = q->lim.timeout > 0 ? q->lim.timeout : SX_NO_DEADLINE;
   for (int attempt = 0;; attempt++) {
     worker *w = take_worker(&err);
@@ -736,20 +750,8 @@ static int batch_in_workers(const sx_request *qs, size_t n, sx_result *rs) {
     bb_put(&req, &id, sizeof id);
     bb_put(&req, &count, sizeof count);
     for (size_t k = 0; k < m; k++) {
-      sx_request q = qs[todo[k]];
-      q.cwd = NULL;
-      if (q.db_path[0] != '/') { /* "": unknown (deleted) */
-        if (!cwd_at) cwd_at = getcwd(cwd, sizeof cwd) ? cwd : "";
-        q.cwd = cwd_at;
-      }
-      size_t at = req.n;
-      bb_put(&req, &len, sizeof len);
-      sx_encode_request(&q, &req);
-      if (!req.nomem) {
-        uint64_t one = req.n - at - sizeof one;
-        memcpy(req.s + at, &one, sizeof one);
-      }
-      bound += timeout_of(&q) + SX_GRACE;
+      put_request(&req, &qs[todo[k]], &cwd_at, cwd);
+      bound += timeout_of(&qs[todo[k]]) + SX_GRACE;
     }
     if (req.nomem) {
       give_back(w, 0);
