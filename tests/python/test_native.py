@@ -70,6 +70,40 @@ def test_same_verdicts_as_sql_match(shop_db):
     assert m[0] == 0 and m[1].startswith("Result Error: gold column 0 ('city') has no match")
 
 
+def test_match_same_options_object(shop_db):
+    """match unpacks its arguments itself when the options are the str
+    object of the call before: the same verdicts as the format's way, also
+    after other options were read in between and for every argument that
+    the format refuses."""
+    gold = _native.Table(_native.result_csv(shop_db, GOLD_SQL, 30.0))
+    pred = _native.result_csv(shop_db, "SELECT city, count(*) FROM customers GROUP BY 1", 30.0)
+    lite, snow = "".join(["li", "te"]), "".join(["sn", "ow"])  # objects of their own
+    want = _native.match(pred, gold, None, True, "lite")
+    for _ in range(3):
+        assert _native.match(pred, gold, None, True, lite) == want
+        assert _native.match(pred, gold, None, 1, lite) == want
+        assert (_native.match(pred, gold, "[1]", True, lite)
+                == _native.match(pred, gold, "[1]", True, "".join(["li", "te"])))
+        assert _native.match(pred, gold, None, True, snow)[0] == 1
+        assert _native.reward(shop_db, GOOD, gold, None, True, "lite strict", 30.0)[0] == 1
+    fresh = "".join(["li", "te"])  # the format's way: a new object
+    assert _native.match(pred, gold, None, False, lite) == _native.match(pred, gold, None, False, fresh)
+    assert _native.match(b"city,n\nLima,1\n", gold, None, True, lite)[0] == 0
+
+    class Bad:
+        def __bool__(self):
+            raise ZeroDivisionError("no truth")
+    _native.match(pred, gold, None, True, lite)
+    with pytest.raises(ZeroDivisionError, match="no truth"):
+        _native.match(pred, gold, None, Bad(), lite)
+    with pytest.raises(TypeError):
+        _native.match(pred, pred, None, True, lite)
+    with pytest.raises(TypeError):
+        _native.match(pred, gold, None, True, lite, 1)
+    with pytest.raises(TypeError, match="Table or CSV bytes"):
+        _native.match("a\n1\n", gold, None, True, lite)
+
+
 def test_errors(shop_db, tmp_path):
     gold = _native.Table(b"a\n1\n")
     with pytest.raises(_native.Error, match=r"^reward: no such database '.*nope.sqlite'$"):
