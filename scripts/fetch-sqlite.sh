@@ -21,20 +21,9 @@ if [ -f "$dir/sqlite3.c" ] && [ -f "$dir/sqlite3.h" ] && [ -f "$dir/.complete" ]
   echo "$dir"
   exit 0
 fi
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-if ! command -v npm >/dev/null 2>&1; then
-  echo "installing: nodejs npm" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq nodejs npm >/dev/null
-fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack --silent "better-sqlite3@$npm_version" >/dev/null)
-tgz="$tmp/better-sqlite3-$npm_version.tgz"
-echo "$npm_sha  $tgz" | sha256sum -c --quiet - >&2 || {
-  echo "fetch-sqlite: $tgz does not have the pinned SHA-256" >&2; exit 1; }
+tgz=$("$(dirname "$0")/npm-pack.sh" "better-sqlite3@$npm_version" "$npm_sha" "$tmp")
 tar -xzf "$tgz" -C "$tmp" package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h
 printf '%s  %s\n%s  %s\n' "$c_sha" "$tmp/package/deps/sqlite3/sqlite3.c" \
   "$h_sha" "$tmp/package/deps/sqlite3/sqlite3.h" | sha256sum -c --quiet - >&2 || {

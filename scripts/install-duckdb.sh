@@ -22,20 +22,9 @@ case "$(uname -m)" in
   x86_64) ;;
   *) echo "install-duckdb: no pinned libduckdb for $(uname -m) (only x86_64)" >&2; exit 1 ;;
 esac
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-if ! command -v npm >/dev/null 2>&1; then
-  echo "installing: nodejs npm" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq nodejs npm >/dev/null
-fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack --silent "@duckdb/node-bindings-linux-x64@$npm_version" >/dev/null)
-tgz="$tmp/duckdb-node-bindings-linux-x64-$npm_version.tgz"
-echo "$npm_sha  $tgz" | sha256sum -c --quiet - >&2 || {
-  echo "install-duckdb: $tgz does not have the pinned SHA-256" >&2; exit 1; }
+tgz=$("$(dirname "$0")/npm-pack.sh" "@duckdb/node-bindings-linux-x64@$npm_version" "$npm_sha" "$tmp")
 tar -xzf "$tgz" -C "$tmp" package/libduckdb.so package/LICENSE
 # the header: duckdb's source distribution (only it, not its build
 # dependencies, is needed: pip prepares its metadata, nothing is built)
